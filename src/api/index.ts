@@ -1,0 +1,3 @@
+export { errorTypes, errorTypeNames, isErrorType, type ErrorType } from './error-types.js'
+export { ErrorBodySchema, newErrorId, type ErrorBody } from './error-body.js'
+export { ListMetaSchema, type ListMeta } from './pagination.js'

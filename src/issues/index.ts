@@ -1,0 +1,1 @@
+export { toReadableIssues, formatIssues, formatPath, describeValue, type ReadableIssue } from './readable-issue.js'

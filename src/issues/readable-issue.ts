@@ -1,0 +1,137 @@
+import type { z } from 'zod'
+
+/**
+ * One validation problem in plain words: where (`path`), what was expected and what was received.
+ * Built from a zod issue; shared by event validation, webhook errors and the service's 400 answers.
+ */
+export interface ReadableIssue {
+  /** Dot path of the offending field (`trigger.flowId`, `rows.3.age`), or `(root)`. */
+  path: string
+  /** What the schema wanted, in words (`"incoming" | "outgoing"`, `string`, `at most 30 characters`). */
+  expected: string
+  /** What was there, shortened (`"sideways"`, `number (42)`, `missing`). */
+  received: string
+  /** `path: expected X, received Y`, ready to show as is. */
+  message: string
+  /** The zod issue code (`invalid_type`, `invalid_value`, `too_big`, ...). */
+  code: string
+}
+
+const MAX_SHOWN = 60
+
+/** Renders a received value briefly: strings quoted, long values cut, objects named by their kind. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'missing'
+  if (value === null) return 'null'
+  if (typeof value === 'string') {
+    const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}…` : value
+    return JSON.stringify(shown)
+  }
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+    return `${typeof value} (${String(value)})`
+  }
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : `Date (${value.toISOString()})`
+  if (Array.isArray(value)) return `array (${value.length} items)`
+  return typeof value
+}
+
+/** Formats a path array as `a.b.3.c`, or `(root)` when empty. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  if (path.length === 0) return '(root)'
+  return path.map((part) => String(part)).join('.')
+}
+
+function expectedOf(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.expected
+    case 'invalid_value':
+      return issue.values.map((v) => JSON.stringify(v)).join(' | ')
+    case 'too_big':
+      return bound('at most', issue.maximum, issue.origin, issue.inclusive)
+    case 'too_small':
+      return bound('at least', issue.minimum, issue.origin, issue.inclusive)
+    case 'invalid_format':
+      return issue.format === 'regex' && 'pattern' in issue ? `a string matching ${String(issue.pattern)}` : `a valid ${issue.format}`
+    case 'unrecognized_keys':
+      return 'no other keys'
+    case 'not_multiple_of':
+      return `a multiple of ${String(issue.divisor)}`
+    case 'invalid_union':
+      return 'one of the allowed shapes'
+    default:
+      return issue.message
+  }
+}
+
+function bound(word: string, limit: unknown, origin: string, inclusive: boolean | undefined): string {
+  const strict = inclusive === false ? (word === 'at most' ? 'less than' : 'more than') : word
+  switch (origin) {
+    case 'string':
+      return `${strict} ${String(limit)} characters`
+    case 'array':
+    case 'set':
+      return `${strict} ${String(limit)} items`
+    case 'object':
+      return `${strict} ${String(limit)} keys`
+    default:
+      return `${strict} ${String(limit)}`
+  }
+}
+
+function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let current: unknown = root
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<PropertyKey, unknown>)[key]
+  }
+  return current
+}
+
+function receivedOf(issue: z.core.$ZodIssue, input: unknown): string {
+  if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => JSON.stringify(k)).join(', ')
+  const value = 'input' in issue && issue.input !== undefined ? issue.input : valueAt(input, issue.path)
+  if (issue.code === 'too_big' || issue.code === 'too_small') {
+    if (typeof value === 'string') return `${value.length} characters`
+    if (Array.isArray(value)) return `${value.length} items`
+  }
+  return describeValue(value)
+}
+
+/**
+ * Turns zod issues into readable issues. Pass the parsed input so that a missing or wrong value
+ * can be named even when the schema did not report it.
+ *
+ * @example
+ * ```ts
+ * const result = schema.safeParse(input)
+ * if (!result.success) toReadableIssues(result.error.issues, input)
+ * // [{ path: 'direction', expected: '"incoming" | "outgoing"', received: '"sideways"',
+ * //    message: 'direction: expected "incoming" | "outgoing", received "sideways"', code: 'invalid_value' }]
+ * ```
+ */
+export function toReadableIssues(issues: ReadonlyArray<z.core.$ZodIssue>, input?: unknown): ReadableIssue[] {
+  return issues.map((issue) => {
+    const path = formatPath(issue.path)
+    const expected = expectedOf(issue)
+    const received = receivedOf(issue, input)
+    const custom = issue.code === 'custom' ? issue.message : undefined
+    const message = custom ? `${path}: ${custom}` : `${path}: expected ${expected}, received ${received}`
+    return { path, expected, received, message, code: issue.code }
+  })
+}
+
+/**
+ * Joins readable issues into one message, one issue per line after a short lead.
+ *
+ * @example
+ * ```ts
+ * formatIssues('Invalid event', issues)
+ * // 'Invalid event:\n  - direction: expected "incoming" | "outgoing", received "sideways"'
+ * ```
+ */
+export function formatIssues(lead: string, issues: ReadonlyArray<ReadableIssue>): string {
+  if (issues.length === 0) return lead
+  if (issues.length === 1) return `${lead}: ${issues[0]!.message}`
+  return `${lead}:\n${issues.map((i) => `  - ${i.message}`).join('\n')}`
+}

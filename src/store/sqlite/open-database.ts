@@ -1,0 +1,24 @@
+import Database from 'better-sqlite3'
+import type { Database as SqliteDatabase } from 'better-sqlite3'
+
+/** A better-sqlite3 connection. */
+export type Sqlite = SqliteDatabase
+
+/**
+ * Opens the embedded database with the settings botshelf relies on: WAL, foreign keys,
+ * a busy timeout, and `synchronous = FULL` so a committed row survives a power cut.
+ * Pass `':memory:'` for a throwaway store (tests).
+ *
+ * @example
+ * ```ts
+ * const db = openDatabase('./.botshelf/botshelf.db')
+ * ```
+ */
+export function openDatabase(filename: string): Sqlite {
+  const db = new Database(filename)
+  if (filename !== ':memory:') db.pragma('journal_mode = WAL')
+  db.pragma('foreign_keys = ON')
+  db.pragma('busy_timeout = 5000')
+  db.pragma('synchronous = FULL')
+  return db
+}
