@@ -1,0 +1,48 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { Client } from './client.js'
+import { DEFAULT_API_URL, resolveClientConfig } from './options.js'
+
+afterEach(() => {
+  vi.unstubAllEnvs()
+  vi.unstubAllGlobals()
+})
+
+describe('client options', () => {
+  it('uses the local botshelf address when no apiUrl is given', () => {
+    vi.stubEnv('BP_API_URL', '')
+    expect(new Client({ token: 't' }).config.apiUrl).toBe(DEFAULT_API_URL)
+  })
+
+  it('falls back to BP_* environment variables', () => {
+    vi.stubEnv('BP_API_URL', 'http://files.example.com/')
+    vi.stubEnv('BP_TOKEN', 'env-token')
+    vi.stubEnv('BP_BOT_ID', 'env-bot')
+    vi.stubEnv('BP_INTEGRATION_ID', 'env-intg')
+    const config = resolveClientConfig()
+    expect(config).toMatchObject({
+      apiUrl: 'http://files.example.com',
+      token: 'env-token',
+      botId: 'env-bot',
+      integrationId: 'env-intg',
+    })
+  })
+
+  it('prefers explicit options over the environment', () => {
+    vi.stubEnv('BP_TOKEN', 'env-token')
+    vi.stubEnv('BP_BOT_ID', 'env-bot')
+    const config = resolveClientConfig({ token: 'opt-token', botId: 'opt-bot' })
+    expect(config.token).toBe('opt-token')
+    expect(config.botId).toBe('opt-bot')
+  })
+
+  it('does not crash where process does not exist', () => {
+    vi.stubGlobal('process', undefined)
+    const config = resolveClientConfig({ token: 't' })
+    expect(config.botId).toBeUndefined()
+    expect(config.apiUrl).toBe(DEFAULT_API_URL)
+  })
+
+  it('rejects a non-positive timeout with a message naming the field', () => {
+    expect(() => resolveClientConfig({ timeout: 0 })).toThrow(/timeout: expected a positive number/)
+  })
+})

@@ -1,0 +1,116 @@
+import { readEnv } from './env.js'
+
+/** The address `botshelf serve` listens on by default; the client talks to it when no `apiUrl` is given. */
+export const DEFAULT_API_URL = 'http://127.0.0.1:3000'
+
+/** Default time a call may take, in milliseconds, before it fails with a `TimeoutError`. */
+export const DEFAULT_TIMEOUT_MS = 60_000
+
+/** A `fetch`-compatible function: `globalThis.fetch`, or an in-process app's handler (`app.fetch`). */
+export type FetchLike = (request: Request) => Response | Promise<Response>
+
+/**
+ * Opt-in retries. Only idempotent methods (GET, HEAD, PUT, DELETE) are retried, and only after a
+ * network error, a 429 or a 5xx. A `Retry-After` header sets the wait; otherwise the wait doubles
+ * from `minDelayMs` up to `maxDelayMs`.
+ *
+ * @example
+ * ```ts
+ * new Client({ retry: { retries: 3, minDelayMs: 100 } })
+ * ```
+ */
+export interface RetryOptions {
+  /** How many times a failed call is tried again (0 disables retries). @example `3` */
+  retries: number
+  /** First wait in milliseconds; doubles on every attempt. Default 200. @example `100` */
+  minDelayMs?: number
+  /** Longest wait in milliseconds, `Retry-After` included. Default 10 000. @example `5_000` */
+  maxDelayMs?: number
+}
+
+/**
+ * Options of `new Client(...)`. Every option is optional; `token`, `botId`, `apiUrl` and
+ * `integrationId` fall back to `BP_TOKEN`, `BP_BOT_ID`, `BP_API_URL` and `BP_INTEGRATION_ID`.
+ *
+ * @example
+ * ```ts
+ * const client = new Client({ token: 'bp_pat_abc', botId: 'my-bot', apiUrl: 'http://127.0.0.1:3000' })
+ * ```
+ */
+export interface ClientOptions {
+  /** Token sent as `Authorization: bearer <token>`. Env: `BP_TOKEN`. @example `'bp_pat_abc'` */
+  token?: string
+  /** Bot id sent as `x-bot-id`. Env: `BP_BOT_ID`. @example `'my-bot'` */
+  botId?: string
+  /** Base URL of the service. Env: `BP_API_URL`. Default `http://127.0.0.1:3000`. @example `'https://files.example.com'` */
+  apiUrl?: string
+  /** Integration id sent as `x-integration-id`. Env: `BP_INTEGRATION_ID`. @example `'intg_123'` */
+  integrationId?: string
+  /** Extra headers sent on every call, applied last (they override the defaults). @example `{ 'x-user-id': 'u1' }` */
+  headers?: Record<string, string>
+  /** Milliseconds before a call fails with `TimeoutError`. Default 60 000. @example `5_000` */
+  timeout?: number
+  /** Opt-in retries of idempotent calls. Off by default. @example `{ retries: 3 }` */
+  retry?: RetryOptions
+  /**
+   * The function used to send requests. Default `globalThis.fetch`. Pass an app's fetch handler to
+   * talk to an in-process server with no socket.
+   * @example `fetch: (request) => app.fetch(request)`
+   */
+  fetch?: FetchLike
+}
+
+/** The options of a client once defaults and environment variables are applied. */
+export interface ResolvedClientConfig {
+  readonly apiUrl: string
+  readonly token: string | undefined
+  readonly botId: string | undefined
+  readonly integrationId: string | undefined
+  readonly headers: Readonly<Record<string, string>>
+  readonly timeout: number
+  readonly retry: Required<RetryOptions>
+  readonly fetch: FetchLike
+}
+
+/**
+ * Applies environment fallbacks and defaults to client options.
+ *
+ * @example
+ * ```ts
+ * resolveClientConfig({ token: 't' }).apiUrl // 'http://127.0.0.1:3000' unless BP_API_URL is set
+ * ```
+ */
+export function resolveClientConfig(options: ClientOptions = {}): ResolvedClientConfig {
+  const apiUrl = (options.apiUrl ?? readEnv('BP_API_URL') ?? DEFAULT_API_URL).replace(/\/+$/, '')
+  const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS
+  if (!Number.isFinite(timeout) || timeout <= 0) {
+    throw new TypeError(`timeout: expected a positive number of milliseconds, received ${String(timeout)}`)
+  }
+  const retries = options.retry?.retries ?? 0
+  if (!Number.isInteger(retries) || retries < 0) {
+    throw new TypeError(`retry.retries: expected a non-negative integer, received ${String(retries)}`)
+  }
+  const userFetch = options.fetch
+  const fetchFn: FetchLike =
+    userFetch ??
+    ((request) => {
+      if (typeof globalThis.fetch !== 'function') {
+        throw new TypeError('fetch: no global fetch in this runtime; pass the `fetch` option')
+      }
+      return globalThis.fetch(request)
+    })
+  return {
+    apiUrl,
+    token: options.token ?? readEnv('BP_TOKEN'),
+    botId: options.botId ?? readEnv('BP_BOT_ID'),
+    integrationId: options.integrationId ?? readEnv('BP_INTEGRATION_ID'),
+    headers: { ...(options.headers ?? {}) },
+    timeout,
+    retry: {
+      retries,
+      minDelayMs: options.retry?.minDelayMs ?? 200,
+      maxDelayMs: options.retry?.maxDelayMs ?? 10_000,
+    },
+    fetch: fetchFn,
+  }
+}
