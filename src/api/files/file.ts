@@ -1,0 +1,180 @@
+import { z } from 'zod'
+import { filesLimits } from './limits.js'
+
+/**
+ * Access policies of a file (spec §2.1): `public_content` makes the content readable through a permanent URL,
+ * `integrations` lets every integration of the bot read, search and list the file.
+ *
+ * @example
+ * ```ts
+ * AccessPolicySchema.parse('public_content')
+ * ```
+ */
+export const AccessPolicySchema = z.enum(['public_content', 'integrations'])
+
+/** An access policy. */
+export type AccessPolicy = z.infer<typeof AccessPolicySchema>
+
+/**
+ * File statuses (wire reference §4.2). botshelf does not index yet, so the `indexing_*` values are never
+ * produced, but they belong to the wire format.
+ *
+ * @example
+ * ```ts
+ * FileStatusSchema.parse('upload_completed')
+ * ```
+ */
+export const FileStatusSchema = z.enum([
+  'upload_pending',
+  'upload_completed',
+  'upload_failed',
+  'indexing_pending',
+  'indexing_completed',
+  'indexing_failed',
+])
+
+/** A file status. */
+export type FileStatus = z.infer<typeof FileStatusSchema>
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/
+
+/**
+ * A file key: 1 to 1024 characters, no control characters. Keys are names, never paths on disk.
+ *
+ * @example
+ * ```ts
+ * FileKeySchema.parse('reports/2026/q3.pdf')
+ * ```
+ */
+export const FileKeySchema = z
+  .string()
+  .min(1)
+  .max(filesLimits.keyMaxLength)
+  .refine((key) => !CONTROL_CHARACTERS.test(key), { message: 'expected no control characters (U+0000 to U+001F, U+007F)' })
+
+/**
+ * A tag key: 1 to 100 characters, no control characters.
+ *
+ * @example
+ * ```ts
+ * TagKeySchema.parse('category')
+ * ```
+ */
+export const TagKeySchema = z
+  .string()
+  .min(1)
+  .max(filesLimits.tagKeyMaxLength)
+  .refine((key) => !CONTROL_CHARACTERS.test(key), { message: 'expected no control characters' })
+
+/**
+ * A tag value: a string of at most 1000 characters (wire reference §4.1).
+ *
+ * @example
+ * ```ts
+ * TagValueSchema.parse('Sales')
+ * ```
+ */
+export const TagValueSchema = z.string().max(filesLimits.tagValueMaxLength)
+
+function tooManyTags(tags: Record<string, unknown>): boolean {
+  return Object.keys(tags).length > filesLimits.tagsMaxCount
+}
+
+const tooManyTagsMessage = { message: `expected at most ${filesLimits.tagsMaxCount} tags` }
+
+/**
+ * The tags of a file: `{ key: value }`, at most 50 of them.
+ *
+ * @example
+ * ```ts
+ * FileTagsSchema.parse({ category: 'Sales' })
+ * ```
+ */
+export const FileTagsSchema = z.record(TagKeySchema, TagValueSchema).refine((tags) => !tooManyTags(tags), tooManyTagsMessage)
+
+/**
+ * A tag patch (updateFileMetadata, updateKnowledgeBase): a value sets the tag, `null` deletes it.
+ *
+ * @example
+ * ```ts
+ * FileTagsPatchSchema.parse({ category: 'Sales', old: null })
+ * ```
+ */
+export const FileTagsPatchSchema = z
+  .record(TagKeySchema, TagValueSchema.nullable())
+  .refine((tags) => !tooManyTags(tags), tooManyTagsMessage)
+
+/**
+ * Free-form metadata of a file: `{ key: any JSON value }`.
+ *
+ * @example
+ * ```ts
+ * FileMetadataSchema.parse({ source: 'crm', pages: 3 })
+ * ```
+ */
+export const FileMetadataSchema = z.record(z.string(), z.unknown())
+
+/**
+ * Who owns a file: the bot, an integration (by name and alias) or a user (wire reference §4.1).
+ *
+ * @example
+ * ```ts
+ * FileOwnerSchema.parse({ type: 'integration', name: 'webchat', alias: 'webchat' })
+ * ```
+ */
+export const FileOwnerSchema = z.object({
+  type: z.enum(['bot', 'integration', 'user']),
+  id: z.string().optional(),
+  name: z.string().optional(),
+  alias: z.string().optional(),
+})
+
+/** The owner of a file. */
+export type FileOwner = z.infer<typeof FileOwnerSchema>
+
+/**
+ * The File object of the wire format (wire reference §4.1): 14 required fields and three optional ones.
+ *
+ * @example
+ * ```ts
+ * const { file } = await client.getFile({ id: 'reports/q3.pdf' })
+ * FileSchema.parse(file)
+ * ```
+ */
+export const FileSchema = z.strictObject({
+  id: z.string(),
+  botId: z.string(),
+  key: z.string(),
+  url: z.string(),
+  size: z.number().int().nonnegative().nullable(),
+  contentType: z.string(),
+  tags: z.record(z.string(), z.string()),
+  metadata: FileMetadataSchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  accessPolicies: z.array(AccessPolicySchema),
+  index: z.boolean(),
+  status: FileStatusSchema,
+  failedStatusReason: z.string().optional(),
+  expiresAt: z.string().optional(),
+  owner: FileOwnerSchema,
+  indexingStack: z.enum(['v1', 'v2']).optional(),
+})
+
+/** A File object as the API returns it. */
+export type File = z.infer<typeof FileSchema>
+
+/**
+ * The File object of the `upsertFile` answer: the file plus the `uploadUrl` to PUT the content to.
+ *
+ * @example
+ * ```ts
+ * const { file } = await client.upsertFile({ key: 'a.txt', size: 5 })
+ * await fetch(file.uploadUrl, { method: 'PUT', body: 'hello' })
+ * ```
+ */
+export const UploadableFileSchema = FileSchema.extend({ uploadUrl: z.string() })
+
+/** A File with its upload URL. */
+export type UploadableFile = z.infer<typeof UploadableFileSchema>
