@@ -28,7 +28,8 @@ export const errorTypes = {
   },
   RelationConflict: {
     code: 409,
-    description: 'The resource is related with a different resource that the one referenced in the request.',
+    description:
+      "The resource is related with a different resource that the one referenced in the request. This is usually caused when providing two resource identifiers that aren't linked together.",
   },
   ReferenceConstraint: {
     code: 409,
@@ -39,8 +40,16 @@ export const errorTypes = {
     description: 'The resource is current locked and cannot be operated on until the lock is released.',
   },
   ResourceGone: { code: 410, description: 'The requested resource is no longer available.' },
-  ReferenceNotFound: { code: 400, description: 'The provided resource reference is missing in the database.' },
-  InvalidQuery: { code: 400, description: 'The provided query is invalid. This is usually caused by providing an invalid parameter for filtering or sorting.' },
+  ReferenceNotFound: {
+    code: 400,
+    description:
+      'The provided resource reference is missing. This is usually caused when providing an invalid id inside the payload of a request.',
+  },
+  InvalidQuery: {
+    code: 400,
+    description:
+      'The provided query is invalid. This is usually caused when providing an invalid parameter for querying a resource.',
+  },
   Runtime: { code: 400, description: 'An error happened during the execution of a runtime (bot or integration).' },
   AlreadyExists: { code: 409, description: 'The record attempted to be created already exists.' },
   RateLimited: { code: 429, description: 'The request has been rate limited.' },
