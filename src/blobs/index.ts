@@ -1,0 +1,7 @@
+export type { BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, WrittenBlob } from './blob-store.js'
+export { BlobError, BlobTooLargeError, BlobSizeMismatchError, BlobNotFoundError } from './errors.js'
+export {
+  createLocalFolderBlobStore,
+  DEFAULT_MAX_BLOB_BYTES,
+  type LocalFolderBlobStoreOptions,
+} from './local-folder-store.js'

@@ -1,0 +1,187 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
+import type { FileHandle } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, WrittenBlob } from './blob-store.js'
+import { BlobError, BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from './errors.js'
+
+/** Default ceiling of one blob: 1 GB (spec §8). */
+export const DEFAULT_MAX_BLOB_BYTES = 1024 * 1024 * 1024
+
+const BLOB_ID = /^blob_[0-9a-f]{32}$/
+const TEMP_SUFFIX = '.partial'
+const READ_CHUNK_BYTES = 256 * 1024
+
+/** Options of {@link createLocalFolderBlobStore}. */
+export interface LocalFolderBlobStoreOptions {
+  /**
+   * Folder that holds the content. Created if missing. `blobs/` holds finished blobs, `tmp/` uploads in progress
+   * (same file system, so the final rename is atomic).
+   *
+   * @example
+   * ```ts
+   * await createLocalFolderBlobStore({ root: './.botshelf/content' })
+   * ```
+   */
+  root: string
+}
+
+function newBlobId(): string {
+  return `blob_${randomBytes(16).toString('hex')}`
+}
+
+async function fsyncDirectory(path: string): Promise<void> {
+  const handle = await open(path, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+function streamFromHandle(handle: FileHandle, start: number, endInclusive: number): ReadableStream<Uint8Array> {
+  let position = start
+  let closed = false
+  const close = async (): Promise<void> => {
+    if (closed) return
+    closed = true
+    await handle.close()
+  }
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const remaining = endInclusive - position + 1
+        if (remaining <= 0) {
+          await close()
+          controller.close()
+          return
+        }
+        const buffer = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, remaining))
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, position)
+        if (bytesRead === 0) {
+          await close()
+          controller.close()
+          return
+        }
+        position += bytesRead
+        controller.enqueue(new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead))
+      } catch (error) {
+        await close().catch(() => undefined)
+        controller.error(error)
+      }
+    },
+    async cancel() {
+      await close()
+    },
+  })
+}
+
+/**
+ * The local-folder adapter of the {@link BlobStore} port. Writes go to a temporary file in the same folder
+ * tree, are hashed and counted while streaming, fsynced, renamed into place, and the directory is fsynced, so
+ * a crash leaves either the whole blob or a temporary file that {@link BlobStore.sweep} removes at start.
+ * Blob names are random ids; a user's key never becomes a path.
+ *
+ * @example
+ * ```ts
+ * const blobs = await createLocalFolderBlobStore({ root: '/var/lib/botshelf/content' })
+ * const written = await blobs.write(request.body!, { expectedBytes: Number(request.headers.get('content-length')) })
+ * ```
+ */
+export async function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions): Promise<BlobStore> {
+  const blobsDir = join(options.root, 'blobs')
+  const tmpDir = join(options.root, 'tmp')
+  await mkdir(blobsDir, { recursive: true })
+  await mkdir(tmpDir, { recursive: true })
+
+  const pathOf = (blobId: string): string => {
+    if (!BLOB_ID.test(blobId)) throw new BlobError('BLOB_BAD_ID', `not a blob id: ${JSON.stringify(blobId)}`)
+    return join(blobsDir, blobId)
+  }
+
+  async function write(source: AsyncIterable<Uint8Array>, writeOptions: BlobWriteOptions = {}): Promise<WrittenBlob> {
+    const hardLimit = writeOptions.maxBytes ?? DEFAULT_MAX_BLOB_BYTES
+    const limit = writeOptions.expectedBytes !== undefined ? Math.min(writeOptions.expectedBytes, hardLimit) : hardLimit
+    const blobId = newBlobId()
+    const tempPath = join(tmpDir, `${blobId}${TEMP_SUFFIX}`)
+    const hash = createHash('sha256')
+    let size = 0
+    const handle = await open(tempPath, 'wx')
+    let handleOpen = true
+    try {
+      for await (const chunk of source) {
+        size += chunk.byteLength
+        if (size > limit) throw new BlobTooLargeError(limit)
+        hash.update(chunk)
+        let offset = 0
+        while (offset < chunk.byteLength) {
+          const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset)
+          offset += bytesWritten
+        }
+      }
+      if (writeOptions.expectedBytes !== undefined && size !== writeOptions.expectedBytes) {
+        throw new BlobSizeMismatchError(writeOptions.expectedBytes, size)
+      }
+      await handle.sync()
+      await handle.close()
+      handleOpen = false
+      await rename(tempPath, join(blobsDir, blobId))
+      await fsyncDirectory(blobsDir)
+      return { blobId, size, sha256: hash.digest('hex') }
+    } catch (error) {
+      if (handleOpen) await handle.close().catch(() => undefined)
+      await rm(tempPath, { force: true })
+      throw error
+    }
+  }
+
+  async function read(blobId: string, range?: ByteRange): Promise<OpenedBlob> {
+    let handle: FileHandle
+    try {
+      handle = await open(pathOf(blobId), 'r')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(blobId)
+      throw error
+    }
+    const { size } = await handle.stat()
+    const start = range?.start ?? 0
+    const end = range?.end ?? size - 1
+    if (start < 0 || start > end + 1 || end >= size) {
+      await handle.close()
+      throw new BlobError('BLOB_RANGE', `range ${start}-${end} is outside a blob of ${size} bytes`)
+    }
+    return { size, stream: streamFromHandle(handle, start, end) }
+  }
+
+  async function statBlob(blobId: string): Promise<{ size: number } | undefined> {
+    try {
+      const info = await stat(pathOf(blobId))
+      return { size: info.size }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+      throw error
+    }
+  }
+
+  async function deleteBlob(blobId: string): Promise<void> {
+    await rm(pathOf(blobId), { force: true })
+  }
+
+  async function sweep(isReferenced: (blobId: string) => boolean): Promise<SweepReport> {
+    let temporaryFiles = 0
+    let orphans = 0
+    for (const name of await readdir(tmpDir)) {
+      await unlink(join(tmpDir, name)).catch(() => undefined)
+      temporaryFiles++
+    }
+    for (const name of await readdir(blobsDir)) {
+      if (BLOB_ID.test(name) && isReferenced(name)) continue
+      await unlink(join(blobsDir, name)).catch(() => undefined)
+      orphans++
+    }
+    if (orphans > 0) await fsyncDirectory(blobsDir)
+    return { temporaryFiles, orphans }
+  }
+
+  return { write, read, stat: statBlob, delete: deleteBlob, sweep }
+}
