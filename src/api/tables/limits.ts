@@ -1,0 +1,71 @@
+/**
+ * The hard limits of the Tables API (wire reference §9, spec §8). One place, read by the schemas,
+ * the store and the docs.
+ *
+ * @example
+ * ```ts
+ * if (rows.length > tablesLimits.rowsPerWrite) throw new Error('too many rows')
+ * ```
+ */
+export const tablesLimits = {
+  /** User columns per table. */
+  columnsPerTable: 20,
+  /** Column name length, in characters. */
+  columnNameMin: 1,
+  columnNameMax: 30,
+  /** Bytes of user data per row (JSON, UTF-8) for `factor` 1; multiplied by the table's factor. */
+  rowBytesPerFactor: 4096,
+  factorMin: 1,
+  factorMax: 30,
+  /** Rows per create/update/upsert call, and ids per delete call. */
+  rowsPerWrite: 1000,
+  /** `findTableRows.limit`: 1 to 1000, default 100. */
+  findLimitMax: 1000,
+  findLimitDefault: 100,
+  /** `findTableRows.search`, in characters. */
+  searchMax: 1024,
+  /** Request body of any Tables API call, in bytes. */
+  payloadBytes: 40 * 1024 * 1024,
+  /** `listTables` page size: large by default because `@botpress/client` ignores `meta.nextToken`. */
+  listTablesPageDefault: 1000,
+  listTablesPageMax: 1000,
+  /** Table tags. */
+  tagKeyMax: 50,
+  tagValueMax: 255,
+  /** Largest row id (int32). */
+  maxRowId: 2147483647,
+} as const
+
+/**
+ * Column names the system uses on every row; a user column may not take them.
+ *
+ * @example
+ * ```ts
+ * reservedColumnNames.includes('id') // true
+ * ```
+ */
+export const reservedColumnNames = ['id', 'createdAt', 'updatedAt', 'computed', 'stale'] as const
+
+/**
+ * Table name rule (decision 0401): a letter or `_`, then letters, digits or `_`, ending with `Table`,
+ * 35 characters at most, like the ADK. Compared case-sensitively for the suffix.
+ *
+ * @example
+ * ```ts
+ * tableNamePattern.test('ordersTable') // true
+ * tableNamePattern.test('orders') // false
+ * ```
+ */
+export const tableNamePattern = /^[A-Za-z_][A-Za-z0-9_]{0,29}Table$/
+
+/**
+ * Column name rule (decision 0401): 1 to 30 characters, no `.` (dot paths address nested values in
+ * `select`), not starting with `$` (operators), no control characters.
+ *
+ * @example
+ * ```ts
+ * columnNamePattern.test('firstName') // true
+ * columnNamePattern.test('a.b') // false
+ * ```
+ */
+export const columnNamePattern = /^(?!\$)[^.\u0000-\u001f\u007f]{1,30}$/
