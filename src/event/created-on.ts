@@ -1,0 +1,48 @@
+import { isValid, parseISO } from 'date-fns'
+import { z } from 'zod'
+
+/**
+ * An ISO 8601 date-time with an explicit offset: `2024-05-01T10:20:30Z`, `2024-05-01T12:20:30.123+02:00`,
+ * `2024-05-01T12:20:30+0200`. A naked local time would depend on the machine's time zone, so it is refused.
+ */
+const ISO_DATE_TIME_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i
+
+const EXPECTED = 'an ISO 8601 date-time with an offset (2024-05-01T10:20:30Z) or a Date'
+
+/**
+ * Parses an event timestamp (`createdOn`): an ISO 8601 string with any valid offset, or a `Date`.
+ * Returns `undefined` when the value is not a valid date.
+ *
+ * @example
+ * ```ts
+ * parseEventDate('2024-05-01T12:00:00+02:00')?.toISOString() // '2024-05-01T10:00:00.000Z'
+ * parseEventDate('yesterday') // undefined
+ * ```
+ */
+export function parseEventDate(value: unknown): Date | undefined {
+  if (value instanceof Date) return isValid(value) ? new Date(value.getTime()) : undefined
+  if (typeof value !== 'string' || !ISO_DATE_TIME_WITH_OFFSET.test(value)) return undefined
+  const parsed = parseISO(value)
+  return isValid(parsed) ? parsed : undefined
+}
+
+/**
+ * Zod schema of `createdOn`: input `string | Date`, output `Date`. An invalid value is reported with the
+ * field's path, what was expected and what was received.
+ *
+ * @example
+ * ```ts
+ * CreatedOnSchema.parse('2024-05-01T10:20:30Z') // Date
+ * ```
+ */
+export const CreatedOnSchema = z.union([z.string(), z.date()]).transform((value, ctx) => {
+  const date = parseEventDate(value)
+  if (date) return date
+  ctx.issues.push({ code: 'custom', message: `expected ${EXPECTED}, received ${describe(value)}`, input: value })
+  return z.NEVER
+})
+
+function describe(value: string | Date): string {
+  if (value instanceof Date) return 'Invalid Date'
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)
+}

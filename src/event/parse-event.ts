@@ -1,0 +1,40 @@
+import { toReadableIssues } from '../issues/index.js'
+import { EventSchema, type BotEvent } from './event-schema.js'
+import { EventValidationError } from './event-validation-error.js'
+
+/** Result of `safeParseEvent`. */
+export type SafeParseEventResult =
+  | { success: true; event: BotEvent; error?: undefined }
+  | { success: false; error: EventValidationError; event?: undefined }
+
+/**
+ * Validates an event and returns it typed, with `createdOn` as a `Date`. Extra top-level properties are kept.
+ * Throws `EventValidationError` listing every issue.
+ *
+ * @example
+ * ```ts
+ * const event = parseEvent(JSON.parse(body))
+ * event.createdOn.getFullYear()
+ * ```
+ */
+export function parseEvent(input: unknown): BotEvent {
+  const result = safeParseEvent(input)
+  if (!result.success) throw result.error
+  return result.event
+}
+
+/**
+ * Like `parseEvent`, without throwing.
+ *
+ * @example
+ * ```ts
+ * const result = safeParseEvent(input)
+ * if (!result.success) console.error(result.error.message)
+ * else handle(result.event)
+ * ```
+ */
+export function safeParseEvent(input: unknown): SafeParseEventResult {
+  const result = EventSchema.safeParse(input)
+  if (result.success) return { success: true, event: result.data as BotEvent }
+  return { success: false, error: new EventValidationError(toReadableIssues(result.error.issues, input)) }
+}
