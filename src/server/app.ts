@@ -1,0 +1,169 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { Hono } from 'hono'
+import { openDatabase } from '../store/sqlite/open-database.js'
+import { runMigrations, type Migration } from '../store/sqlite/migrations.js'
+import { authMigrations } from '../store/sqlite/auth-migrations.js'
+import {
+  AuthStore,
+  type BotRecord,
+  type CreateTokenInput,
+  type CreatedToken,
+  type TokenRecord,
+} from '../store/sqlite/auth-store.js'
+import { authMiddleware } from './auth/middleware.js'
+import type { AppEnv, AppServices, ServiceFeature } from './env.js'
+import { handleError } from './http/error-handler.js'
+import { createJsonLogger, type Logger } from './http/logger.js'
+import { notFoundHandler } from './http/not-found.js'
+import { requestContext } from './http/request-context.js'
+import { loadSigningKey } from './signing-key.js'
+
+/**
+ * The features the service ships. The files and tables features join this list when their routers exist.
+ */
+export const defaultFeatures: ReadonlyArray<ServiceFeature> = []
+
+/** Options of `createApp`. Give either `dataDir` or `memory: true`. */
+export interface AppOptions {
+  /**
+   * The data folder: `botshelf.db` (SQLite, WAL), `content/` (file content) and `signing-key`. Created if
+   * missing. Example: `'./.botshelf'`.
+   */
+  dataDir?: string
+  /** In-memory SQLite and a temp content folder removed on `close()`: for tests and throwaway servers. */
+  memory?: boolean
+  /** Base of the absolute URLs the service returns (`https://files.example.com`); default: the request's origin. */
+  publicUrl?: string
+  /** The clock; tests pass a fake one. Default: `() => new Date()`. */
+  now?: () => Date
+  /** Where the request log and errors go; default: JSON lines on stdout. */
+  logger?: Logger
+  /** Validate every operation response against its schema (a mismatch is a logged 500). Tests turn it on. */
+  checkResponses?: boolean
+  /** The features to mount; default: `defaultFeatures` (files, tables). */
+  features?: ReadonlyArray<ServiceFeature>
+}
+
+/** Result of `admin.bootstrap()`. */
+export interface BootstrapResult {
+  /** True on the first start: the workspace, the bot and `token` were just created. */
+  created: boolean
+  bot: BotRecord
+  /** The bot token, only when `created` (it is never shown again). */
+  token?: CreatedToken
+}
+
+/** The management surface for embedding, tests and the CLI: bots and tokens without HTTP. */
+export interface AppAdmin {
+  /** First start: creates the workspace, a bot and a bot token; later starts: returns the first bot. */
+  bootstrap(): BootstrapResult
+  createBot(input?: { name?: string; id?: string }): BotRecord
+  listBots(): BotRecord[]
+  createToken(input: CreateTokenInput): CreatedToken
+  listTokens(filter?: { botId?: string; activeOnly?: boolean }): TokenRecord[]
+  revokeToken(id: string): TokenRecord
+}
+
+/** A running app: a fetch handler plus its admin surface. */
+export interface BotshelfApp {
+  /** The Hono fetch handler: `Request` in, `Response` out. */
+  fetch(request: Request): Promise<Response>
+  readonly admin: AppAdmin
+  readonly services: AppServices
+  /** The Hono app itself (for mounting inside another Hono app). */
+  readonly hono: Hono<AppEnv>
+  /** Stops background tasks and closes the database; removes the temp folder of an in-memory app. */
+  close(): Promise<void>
+}
+
+/**
+ * Builds the service: opens (or creates) the store, runs every migration, mounts the routes, and returns a
+ * fetch handler with an admin surface.
+ *
+ * @example
+ * ```ts
+ * const app = createApp({ memory: true })
+ * const bot = app.admin.createBot()
+ * const { token } = app.admin.createToken({ botId: bot.id, role: 'bot' })
+ * const res = await app.fetch(new Request('http://local/v1/files', { headers: { authorization: `Bearer ${token}`, 'x-bot-id': bot.id } }))
+ * await app.close()
+ * ```
+ */
+export function createApp(options: AppOptions = {}): BotshelfApp {
+  if (options.dataDir !== undefined && options.memory) throw new Error('createApp: give either dataDir or memory: true, not both')
+  if (options.dataDir === undefined && !options.memory) throw new Error('createApp: give a dataDir (for example "./.botshelf") or memory: true')
+  const features = options.features ?? defaultFeatures
+
+  const dataDir = options.dataDir === undefined ? null : resolve(options.dataDir)
+  let contentDir: string
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true })
+    contentDir = join(dataDir, 'content')
+    mkdirSync(contentDir, { recursive: true })
+  } else {
+    contentDir = mkdtempSync(join(tmpdir(), 'botshelf-content-'))
+  }
+  const db = openDatabase(dataDir ? join(dataDir, 'botshelf.db') : ':memory:')
+  const migrations: Migration[] = [...authMigrations, ...features.flatMap((feature) => feature.migrations)]
+  runMigrations(db, migrations)
+
+  const now = options.now ?? (() => new Date())
+  const services: AppServices = {
+    db,
+    dataDir,
+    contentDir,
+    now,
+    signingKey: loadSigningKey(dataDir),
+    ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl.replace(/\/+$/, '') } : {}),
+    logger: options.logger ?? createJsonLogger(),
+    checkResponses: options.checkResponses ?? false,
+  }
+  const store = new AuthStore(db, now)
+
+  const hono = new Hono<AppEnv>()
+  hono.onError(handleError)
+  hono.notFound(notFoundHandler(hono))
+  hono.use('*', requestContext(services))
+  for (const feature of features) if (feature.publicRoutes) hono.route('/', feature.publicRoutes)
+  hono.use('/v1/*', authMiddleware(store))
+  for (const feature of features) if (feature.routes) hono.route('/', feature.routes)
+
+  const stops: Array<() => void | Promise<void>> = []
+  for (const feature of features) {
+    const started = feature.start?.(services)
+    if (started) stops.push(() => started.stop())
+  }
+
+  const admin: AppAdmin = {
+    bootstrap() {
+      const existing = store.listBots()[0]
+      if (existing) return { created: false, bot: existing }
+      const bot = store.createBot({ name: 'my-bot' })
+      const token = store.createToken({ botId: bot.id, role: 'bot', label: 'created on first start' })
+      return { created: true, bot, token }
+    },
+    createBot: (input) => store.createBot(input),
+    listBots: () => store.listBots(),
+    createToken: (input) => store.createToken(input),
+    listTokens: (filter) => store.listTokens(filter),
+    revokeToken: (id) => store.revokeToken(id),
+  }
+
+  let closed: Promise<void> | undefined
+  return {
+    fetch: async (request) => hono.fetch(request),
+    admin,
+    services,
+    hono,
+    close() {
+      closed ??= (async () => {
+        for (const stop of stops) await stop()
+        db.close()
+        if (!dataDir) rmSync(contentDir, { recursive: true, force: true })
+      })()
+      return closed
+    },
+  }
+}

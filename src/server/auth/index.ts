@@ -1,0 +1,2 @@
+export { authMiddleware } from './middleware.js'
+export { bearerToken } from './bearer.js'

@@ -1,0 +1,72 @@
+import { ServiceError } from '../service-error.js'
+
+/** JSON payload limit of the Files API (spec §8): 1 MB. */
+export const FILES_JSON_LIMIT = 1024 * 1024
+/** JSON payload limit of the Tables API (spec §8): 40 MB. */
+export const TABLES_JSON_LIMIT = 40 * 1024 * 1024
+
+function tooLarge(limit: number): ServiceError {
+  return new ServiceError('PayloadTooLarge', `The request payload is larger than the limit of ${limit} bytes`, { limit })
+}
+
+/**
+ * Reads a request body as text, counting the bytes actually received while streaming: a declared
+ * `Content-Length` over the limit is refused before reading anything, and a body that grows past the limit
+ * is cancelled as soon as it does (413 `PayloadTooLarge`), never buffered whole.
+ *
+ * @example
+ * ```ts
+ * const text = await readBodyText(c.req.raw, FILES_JSON_LIMIT)
+ * ```
+ */
+export async function readBodyText(request: Request, limit: number): Promise<string> {
+  const declared = request.headers.get('content-length')
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit)
+  if (request.body === null) return ''
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let received = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    received += value.byteLength
+    if (received > limit) {
+      await reader.cancel().catch(() => undefined)
+      throw tooLarge(limit)
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks, received).toString('utf8')
+}
+
+/**
+ * Reads and parses a JSON body within a byte limit. An empty body gives `undefined`; malformed JSON is an
+ * `InvalidPayload` naming the parse error.
+ *
+ * @example
+ * ```ts
+ * const body = await readJsonBody(c.req.raw, TABLES_JSON_LIMIT)
+ * ```
+ */
+export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
+  const text = await readBodyText(request, limit)
+  if (text.trim() === '') return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new ServiceError('InvalidPayload', `The request body is not valid JSON: ${reason}`)
+  }
+}
+
+/**
+ * The JSON limit for an operation path: 40 MB under `/v1/tables`, 1 MB elsewhere (Files API).
+ *
+ * @example
+ * ```ts
+ * jsonLimitFor('/v1/tables/{table}/rows') // 41943040
+ * ```
+ */
+export function jsonLimitFor(path: string): number {
+  return path === '/v1/tables' || path.startsWith('/v1/tables/') ? TABLES_JSON_LIMIT : FILES_JSON_LIMIT
+}

@@ -1,0 +1,16 @@
+export { createJsonLogger, silentLogger, type Logger, type LogLevel } from './logger.js'
+export { errorResponse, handleError, toServiceError } from './error-handler.js'
+export { notFoundHandler } from './not-found.js'
+export { FILES_JSON_LIMIT, TABLES_JSON_LIMIT, jsonLimitFor, readBodyText, readJsonBody } from './body.js'
+export { coerceToSchema, parseQuery } from './query.js'
+export { requestContext } from './request-context.js'
+export { publicBaseUrl } from './public-url.js'
+export {
+  registerOperation,
+  registeredOperations,
+  toHonoPath,
+  type OperationContext,
+  type OperationHandler,
+  type OperationRequest,
+  type RegisterOptions,
+} from './register-operation.js'

@@ -1,0 +1,42 @@
+import type { Context, Hono } from 'hono'
+import type { AppEnv } from '../env.js'
+import { ServiceError } from '../service-error.js'
+
+function patternToRegExp(path: string): RegExp {
+  const source = path
+    .split('/')
+    .map((segment) => {
+      if (segment.startsWith(':')) return '[^/]+'
+      if (segment === '*') return '.*'
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    })
+    .join('/')
+  return new RegExp(`^${source}/?$`)
+}
+
+/**
+ * Makes the answer for a request no route handled: `MethodNotFound` (405) when the path exists with other
+ * methods (the `Allow` header lists them), otherwise `ResourceNotFound` (404). Reads the app's route table
+ * at call time, so routes mounted later count.
+ *
+ * @example
+ * ```ts
+ * app.notFound(notFoundHandler(app))
+ * ```
+ */
+export function notFoundHandler(app: Hono<AppEnv>): (c: Context<AppEnv>) => Response {
+  return (c) => {
+    const path = c.req.path
+    const methods = new Set<string>()
+    for (const route of app.routes) {
+      if (route.method === 'ALL') continue
+      if (patternToRegExp(route.path).test(path)) methods.add(route.method)
+    }
+    if (methods.size > 0) {
+      throw new ServiceError('MethodNotFound', `Method ${c.req.method} is not allowed on ${path}; allowed: ${[...methods].sort().join(', ')}`, {
+        allowed: [...methods].sort(),
+      })
+    }
+    throw new ServiceError('ResourceNotFound', `No route for ${c.req.method} ${path}`)
+  }
+}

@@ -1,0 +1,139 @@
+import type { Context, Hono } from 'hono'
+import type { z } from 'zod'
+import type { Operation } from '../../api/operation.js'
+import { toReadableIssues } from '../../issues/index.js'
+import type { AppEnv, AppServices } from '../env.js'
+import type { Principal } from '../principal.js'
+import { invalidFromIssues, ServiceError } from '../service-error.js'
+import { jsonLimitFor, readJsonBody } from './body.js'
+import { parseQuery } from './query.js'
+
+type ParamsOf<Op> = Op extends Operation<infer P, z.ZodObject, z.ZodType, z.ZodType> ? z.output<P> : never
+type QueryOf<Op> = Op extends Operation<z.ZodObject, infer Q, z.ZodType, z.ZodType> ? z.output<Q> : never
+type BodyOf<Op> = Op extends Operation<z.ZodObject, z.ZodObject, infer B, z.ZodType> ? z.output<B> : never
+type ResponseOf<Op> = Op extends Operation<z.ZodObject, z.ZodObject, z.ZodType, infer R> ? z.input<R> : never
+type HeadersOf<Op> = Op extends { headers: Readonly<Record<infer K extends string, string>> } ? { [P in K]: string | undefined } : Record<string, never>
+
+/** The validated input of an operation, split by where it came from. */
+export interface OperationRequest<Op extends Operation> {
+  /** Path parameters, percent-decoded once (`some%2Fkey.txt` → `some/key.txt`). */
+  params: ParamsOf<Op>
+  /** Query string parsed with qs (dot notation), coerced and validated by `operation.query`. */
+  query: QueryOf<Op>
+  /** JSON body validated by `operation.body` (`{}` when the operation declares none). */
+  body: BodyOf<Op>
+  /** Header inputs named by `operation.headers` (`{ destinationBotId: 'x-destination-bot-id' }`). */
+  headers: HeadersOf<Op>
+}
+
+/** What an operation handler receives. */
+export interface OperationContext<Op extends Operation> {
+  input: OperationRequest<Op>
+  principal: Principal
+  services: AppServices
+  c: Context<AppEnv>
+}
+
+/** An operation handler: returns the response object (answered as 200 JSON). */
+export type OperationHandler<Op extends Operation> = (context: OperationContext<Op>) => ResponseOf<Op> | Promise<ResponseOf<Op>>
+
+/** Options of `registerOperation`. */
+export interface RegisterOptions {
+  /** JSON body limit in bytes; default 40 MB under `/v1/tables`, 1 MB elsewhere. */
+  bodyLimit?: number
+}
+
+const operationsByRouter = new WeakMap<Hono<AppEnv>, Operation[]>()
+
+/**
+ * The operations registered on a router (read by the OpenAPI generator).
+ *
+ * @example
+ * ```ts
+ * registeredOperations(filesRoutes).map((op) => op.name) // ['upsertFile', 'getFile', ...]
+ * ```
+ */
+export function registeredOperations(router: Hono<AppEnv>): ReadonlyArray<Operation> {
+  return operationsByRouter.get(router) ?? []
+}
+
+/**
+ * Converts an operation path template to a Hono route: `/v1/files/{id}` → `/v1/files/:id`.
+ *
+ * @example
+ * ```ts
+ * toHonoPath('/v1/files/{idOrKey}/{destinationKey}') // '/v1/files/:idOrKey/:destinationKey'
+ * ```
+ */
+export function toHonoPath(path: string): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')
+}
+
+function validate<S extends z.ZodType>(schema: S, value: unknown, lead: string): z.output<S> {
+  const result = schema.safeParse(value)
+  if (!result.success) throw invalidFromIssues(lead, toReadableIssues(result.error.issues, value))
+  return result.data
+}
+
+/**
+ * Registers one wire operation on a router: method + path, then for each request parses and validates path
+ * params, query (qs + coercion), header inputs and JSON body with the operation's schemas (an
+ * `InvalidPayload` naming field, expected and received on failure), calls the handler with the validated
+ * input and the caller's principal, and answers 200 JSON. When the app runs with `checkResponses`, the
+ * response is validated too (a mismatch is a logged 500).
+ *
+ * @example
+ * ```ts
+ * const router = new Hono<AppEnv>()
+ * registerOperation(router, getFileOperation, async ({ input, principal, services }) => {
+ *   const file = findFile(services.db, principal.botId, input.params.id)
+ *   return { file }
+ * })
+ * ```
+ */
+export function registerOperation<Op extends Operation>(
+  router: Hono<AppEnv>,
+  operation: Op,
+  handler: OperationHandler<Op>,
+  options: RegisterOptions = {},
+): void {
+  const list = operationsByRouter.get(router) ?? []
+  list.push(operation)
+  operationsByRouter.set(router, list)
+  const limit = options.bodyLimit ?? jsonLimitFor(operation.path)
+  const method = operation.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'
+
+  router.on(operation.method, toHonoPath(operation.path), async (c) => {
+    const principal = c.get('principal')
+    if (!principal) throw new ServiceError('Unauthorized', 'This operation requires a bearer token')
+    const services = c.get('services')
+
+    const rawParams = c.req.param() as Record<string, string>
+    const params = operation.params ? validate(operation.params, rawParams, 'Invalid path parameters') : {}
+
+    const search = new URL(c.req.url).search
+    const rawQuery = parseQuery(search, operation.query)
+    const query = operation.query ? validate(operation.query, rawQuery, 'Invalid query parameters') : {}
+
+    const headers: Record<string, string | undefined> = {}
+    for (const [inputName, headerName] of Object.entries(operation.headers ?? {})) headers[inputName] = c.req.header(headerName)
+
+    let body: unknown = {}
+    if (method !== 'get' && operation.body) {
+      const raw = await readJsonBody(c.req.raw, limit)
+      body = validate(operation.body, raw ?? (method === 'delete' ? {} : raw), 'Invalid request body')
+    }
+
+    const input = { params, query, body, headers } as OperationRequest<Op>
+    const output = await handler({ input, principal, services, c })
+
+    if (services.checkResponses) {
+      const result = operation.response.safeParse(output)
+      if (!result.success) {
+        const issues = toReadableIssues(result.error.issues, output)
+        throw new Error(`Response of ${operation.name} does not match its schema: ${issues.map((i) => i.message).join('; ')}`)
+      }
+    }
+    return c.json(output as object, 200)
+  })
+}

@@ -1,0 +1,22 @@
+export {
+  createApp,
+  defaultFeatures,
+  type AppAdmin,
+  type AppOptions,
+  type BootstrapResult,
+  type BotshelfApp,
+} from './app.js'
+export { createServer, type RunningServer, type ServerOptions } from './server.js'
+export type { AppEnv, AppServices, ServiceFeature } from './env.js'
+export { ServiceError, invalidFromIssues } from './service-error.js'
+export { memberRoles, tokenRoles, type MemberRole, type Principal, type TokenRole } from './principal.js'
+export { createJsonLogger, silentLogger, type Logger, type LogLevel } from './http/logger.js'
+export {
+  registerOperation,
+  publicBaseUrl,
+  type OperationContext,
+  type OperationHandler,
+  type OperationRequest,
+  type RegisterOptions,
+} from './http/index.js'
+export type { BotRecord, CreateTokenInput, CreatedToken, TokenRecord } from '../store/sqlite/auth-store.js'

@@ -1,0 +1,79 @@
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import { createApp, type AppOptions, type BotshelfApp } from './app.js'
+
+/** Options of `createServer`: the app's options plus where to listen. */
+export interface ServerOptions extends AppOptions {
+  /** TCP port; `0` picks a free one (read it from `url`). Default 3000. */
+  port?: number
+  /** Interface to bind. Default `127.0.0.1` (local only); `0.0.0.0` to listen on every interface. */
+  host?: string
+  /** How long `close()` lets requests in flight finish before cutting connections, in ms. Default 10 000. */
+  shutdownGraceMs?: number
+}
+
+/** A listening server. */
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:3000`. Point `apiUrl` / `BP_API_URL` at it. */
+  readonly url: string
+  readonly port: number
+  readonly app: BotshelfApp
+  /** Stops accepting connections, lets requests in flight finish, then closes the app. */
+  close(): Promise<void>
+}
+
+/**
+ * Starts the service on a port with `@hono/node-server`. Resolves once it listens.
+ *
+ * @example
+ * ```ts
+ * const server = await createServer({ dataDir: './.botshelf', port: 3000 })
+ * console.log(server.url) // http://127.0.0.1:3000
+ * process.on('SIGTERM', () => void server.close())
+ * ```
+ */
+export async function createServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const { port = 3000, host = '127.0.0.1', shutdownGraceMs = 10_000, ...appOptions } = options
+  const app = createApp(appOptions)
+  let server: Server
+  try {
+    server = await new Promise<Server>((resolvePromise, reject) => {
+      const created = serve({ fetch: app.fetch, port, hostname: host }) as Server
+      created.once('error', reject)
+      created.once('listening', () => {
+        created.off('error', reject)
+        resolvePromise(created)
+      })
+    })
+  } catch (error) {
+    await app.close()
+    throw error
+  }
+  const address = server.address() as AddressInfo
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
+  const url = `http://${shownHost}:${address.port}`
+
+  let closing: Promise<void> | undefined
+  return {
+    url,
+    port: address.port,
+    app,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolveClose) => {
+          const idle = setInterval(() => server.closeIdleConnections(), 100)
+          const force = setTimeout(() => server.closeAllConnections(), shutdownGraceMs)
+          server.close(() => {
+            clearInterval(idle)
+            clearTimeout(force)
+            resolveClose()
+          })
+          server.closeIdleConnections()
+        })
+        await app.close()
+      })()
+      return closing
+    },
+  }
+}

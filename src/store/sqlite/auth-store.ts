@@ -1,0 +1,269 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { memberRoles, tokenRoles, type MemberRole, type Principal, type TokenRole } from '../../server/principal.js'
+import type { Sqlite } from './open-database.js'
+
+/** A bot of the workspace. */
+export interface BotRecord {
+  id: string
+  workspaceId: string
+  name: string
+  createdAt: string
+}
+
+/** A token as listed: never the secret, only its id, binding and state. */
+export interface TokenRecord {
+  id: string
+  botId: string
+  role: TokenRole
+  /** Set for `integration` tokens: the integration the token acts as. */
+  integrationName: string | null
+  /** Set for member tokens: the user the token stands for. */
+  userId: string | null
+  label: string | null
+  createdAt: string
+  revokedAt: string | null
+}
+
+/** A token just created: the record plus the secret, shown once. */
+export interface CreatedToken extends TokenRecord {
+  /** `bs_` + base64url(32 random bytes). Only its SHA-256 hash is stored. */
+  token: string
+}
+
+/** Input of `createToken`. */
+export interface CreateTokenInput {
+  botId: string
+  role: TokenRole
+  /** Required for (and only for) the `integration` role. */
+  integrationName?: string
+  label?: string
+}
+
+/** Raised for bad admin input (unknown bot, bad role, ...); the CLI prints its message. */
+export class AuthStoreError extends Error {
+  override readonly name = 'AuthStoreError'
+  constructor(
+    readonly code: 'unknown_bot' | 'unknown_token' | 'invalid_role' | 'invalid_integration',
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Hash stored for a token: hex SHA-256 of the whole token string. */
+function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex')
+}
+
+const INTEGRATION_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_\-./]{0,99}$/
+
+type TokenRow = {
+  id: string
+  hash: string
+  bot_id: string
+  role: string
+  integration_name: string | null
+  user_id: string | null
+  label: string | null
+  created_at: string
+  revoked_at: string | null
+}
+
+function toRecord(row: TokenRow): TokenRecord {
+  return {
+    id: row.id,
+    botId: row.bot_id,
+    role: row.role as TokenRole,
+    integrationName: row.integration_name,
+    userId: row.user_id,
+    label: row.label,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  }
+}
+
+/** Outcome of checking a bearer token against a bot. */
+export type TokenCheck = { ok: true; principal: Principal } | { ok: false; reason: 'unknown_token' | 'wrong_bot' }
+
+/**
+ * The workspace, its bots and their tokens, in the embedded SQLite database (run `authMigrations` first).
+ *
+ * @example
+ * ```ts
+ * const store = new AuthStore(db, () => new Date())
+ * const bot = store.createBot({ name: 'support' })
+ * const { token } = store.createToken({ botId: bot.id, role: 'bot' })
+ * store.authenticate(token, bot.id) // { ok: true, principal: { kind: 'bot', botId, tokenId } }
+ * ```
+ */
+export class AuthStore {
+  constructor(
+    private readonly db: Sqlite,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * The workspace id, creating the single workspace on first call.
+   *
+   * @example
+   * ```ts
+   * store.ensureWorkspace() // 'wkspace_...'
+   * ```
+   */
+  ensureWorkspace(): string {
+    const existing = this.db.prepare('SELECT id FROM workspaces ORDER BY created_at LIMIT 1').pluck().get() as string | undefined
+    if (existing) return existing
+    const id = `wkspace_${randomUUID().replace(/-/g, '')}`
+    this.db.prepare('INSERT INTO workspaces (id, name, created_at) VALUES (?, ?, ?)').run(id, 'default', this.now().toISOString())
+    return id
+  }
+
+  /**
+   * Creates a bot in the workspace. Its id is a UUID, like Botpress bot ids, unless one is given.
+   *
+   * @example
+   * ```ts
+   * store.createBot({ name: 'support' }).id // '3f1c...'
+   * ```
+   */
+  createBot(input: { name?: string; id?: string } = {}): BotRecord {
+    const workspaceId = this.ensureWorkspace()
+    const bot: BotRecord = {
+      id: input.id ?? randomUUID(),
+      workspaceId,
+      name: input.name ?? 'bot',
+      createdAt: this.now().toISOString(),
+    }
+    this.db.prepare('INSERT INTO bots (id, workspace_id, name, created_at) VALUES (?, ?, ?, ?)').run(bot.id, bot.workspaceId, bot.name, bot.createdAt)
+    return bot
+  }
+
+  /**
+   * Every bot, oldest first.
+   *
+   * @example
+   * ```ts
+   * store.listBots()[0]?.id
+   * ```
+   */
+  listBots(): BotRecord[] {
+    const rows = this.db.prepare('SELECT id, workspace_id, name, created_at FROM bots ORDER BY created_at, id').all() as Array<{
+      id: string
+      workspace_id: string
+      name: string
+      created_at: string
+    }>
+    return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id, name: r.name, createdAt: r.created_at }))
+  }
+
+  /**
+   * Looks a bot up by id.
+   *
+   * @example
+   * ```ts
+   * store.getBot(botId)?.name
+   * ```
+   */
+  getBot(id: string): BotRecord | undefined {
+    return this.listBots().find((bot) => bot.id === id)
+  }
+
+  /**
+   * Creates a token bound to one bot. The secret is returned once; only its hash is stored.
+   *
+   * @example
+   * ```ts
+   * const { token } = store.createToken({ botId, role: 'integration', integrationName: 'slack' })
+   * ```
+   */
+  createToken(input: CreateTokenInput): CreatedToken {
+    if (!(tokenRoles as readonly string[]).includes(input.role)) {
+      throw new AuthStoreError('invalid_role', `Unknown role "${String(input.role)}"; expected one of ${tokenRoles.join(', ')}`)
+    }
+    if (input.role === 'integration') {
+      if (!input.integrationName || !INTEGRATION_NAME.test(input.integrationName)) {
+        throw new AuthStoreError(
+          'invalid_integration',
+          `An integration token needs an integration name (1-100 characters: letters, digits, "_", "-", ".", "/"); received ${JSON.stringify(input.integrationName ?? null)}`,
+        )
+      }
+    } else if (input.integrationName !== undefined) {
+      throw new AuthStoreError('invalid_integration', `Only integration tokens take an integration name; role "${input.role}" does not`)
+    }
+    if (!this.getBot(input.botId)) throw new AuthStoreError('unknown_bot', `No bot with id "${input.botId}"`)
+    const token = `bs_${randomBytes(32).toString('base64url')}`
+    const isMember = (memberRoles as readonly string[]).includes(input.role)
+    const record: TokenRecord = {
+      id: `tok_${randomBytes(12).toString('hex')}`,
+      botId: input.botId,
+      role: input.role,
+      integrationName: input.role === 'integration' ? input.integrationName! : null,
+      userId: isMember ? `user_${randomBytes(12).toString('hex')}` : null,
+      label: input.label ?? null,
+      createdAt: this.now().toISOString(),
+      revokedAt: null,
+    }
+    this.db
+      .prepare(
+        'INSERT INTO tokens (id, hash, bot_id, role, integration_name, user_id, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(record.id, hashToken(token), record.botId, record.role, record.integrationName, record.userId, record.label, record.createdAt)
+    return { ...record, token }
+  }
+
+  /**
+   * Tokens, newest last; revoked ones included (with `revokedAt`) unless `activeOnly`.
+   *
+   * @example
+   * ```ts
+   * store.listTokens({ botId, activeOnly: true })
+   * ```
+   */
+  listTokens(filter: { botId?: string; activeOnly?: boolean } = {}): TokenRecord[] {
+    const rows = this.db.prepare('SELECT * FROM tokens ORDER BY created_at, id').all() as TokenRow[]
+    return rows
+      .filter((row) => (filter.botId === undefined || row.bot_id === filter.botId) && (!filter.activeOnly || row.revoked_at === null))
+      .map(toRecord)
+  }
+
+  /**
+   * Revokes a token by id; it stops working at once. Revoking twice is harmless.
+   *
+   * @example
+   * ```ts
+   * store.revokeToken('tok_0123...')
+   * ```
+   */
+  revokeToken(id: string): TokenRecord {
+    const row = this.db.prepare('SELECT * FROM tokens WHERE id = ?').get(id) as TokenRow | undefined
+    if (!row) throw new AuthStoreError('unknown_token', `No token with id "${id}"`)
+    if (row.revoked_at === null) {
+      row.revoked_at = this.now().toISOString()
+      this.db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ?').run(row.revoked_at, id)
+    }
+    return toRecord(row)
+  }
+
+  /**
+   * Checks a bearer token for a bot: unknown or revoked → `unknown_token`; valid but bound to another bot →
+   * `wrong_bot`; otherwise the principal.
+   *
+   * @example
+   * ```ts
+   * const check = store.authenticate(token, botId)
+   * if (check.ok) check.principal.kind // 'bot' | 'integration' | 'member'
+   * ```
+   */
+  authenticate(token: string, botId: string): TokenCheck {
+    const hash = hashToken(token)
+    const row = this.db.prepare('SELECT * FROM tokens WHERE hash = ? AND revoked_at IS NULL').get(hash) as TokenRow | undefined
+    if (!row) return { ok: false, reason: 'unknown_token' }
+    if (row.bot_id !== botId) return { ok: false, reason: 'wrong_bot' }
+    const record = toRecord(row)
+    if (record.role === 'bot') return { ok: true, principal: { kind: 'bot', botId, tokenId: record.id } }
+    if (record.role === 'integration') {
+      return { ok: true, principal: { kind: 'integration', botId, integrationName: record.integrationName!, tokenId: record.id } }
+    }
+    return { ok: true, principal: { kind: 'member', botId, role: record.role as MemberRole, userId: record.userId!, tokenId: record.id } }
+  }
+}

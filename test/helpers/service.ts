@@ -1,0 +1,176 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import qs from 'qs'
+import type { Client as BotpressClient } from '@botpress/client'
+import { createApp, type AppOptions, type BotshelfApp } from '../../src/server/app.js'
+import { createServer, type RunningServer } from '../../src/server/server.js'
+import type { Logger } from '../../src/server/http/logger.js'
+import type { TokenRole } from '../../src/server/principal.js'
+
+/**
+ * The callers the fixture creates tokens for, all bound to the fixture's bot. `alpha` and `beta` are two
+ * integrations; `otherBot` is the bot token of a second bot (for cross-bot checks).
+ */
+export const testCallers = ['bot', 'alpha', 'beta', 'viewer', 'developer', 'manager', 'administrator', 'billing_manager', 'otherBot'] as const
+
+/** A caller name of the fixture. */
+export type TestCaller = (typeof testCallers)[number]
+
+/** Options of one fixture request. */
+export interface TestRequestOptions {
+  /** A caller name (default `'bot'`), a raw token string, or `null` to send no Authorization header. */
+  token?: TestCaller | (string & {}) | null
+  /** `x-bot-id`; default the fixture's bot (the second bot for `otherBot`); `null` to send none. */
+  botId?: string | null
+  /** JSON body (serialized); a string or Uint8Array is sent as is. DELETE without body sends `{}` like the official client. */
+  body?: unknown
+  headers?: Record<string, string>
+  /** Query object, serialized like `@botpress/client` does (qs, dot notation, repeated keys). */
+  query?: Record<string, unknown>
+}
+
+/** A response with its body already read. */
+export interface TestResponse<T = any> {
+  status: number
+  headers: Headers
+  /** Parsed JSON when the response is JSON, else the text. */
+  body: T
+  text: string
+}
+
+/** The running test service. */
+export interface TestService {
+  app: BotshelfApp
+  /** The data folder (a fresh temp dir; removed by `close()`). */
+  dataDir: string
+  botId: string
+  /** Id of a second bot; `tokens.otherBot` belongs to it. */
+  otherBotId: string
+  tokens: Record<TestCaller, string>
+  /** Log lines the app wrote (request log, errors). */
+  logs: Array<Record<string, unknown>>
+  /** Base URL when started with `listen: true`, else `http://botshelf.test`. */
+  url: string
+  /** Sends a request through the app (in process, or over the port when listening). */
+  request<T = any>(method: string, path: string, options?: TestRequestOptions): Promise<TestResponse<T>>
+  /** An official `@botpress/client` Client for a caller. Needs `listen: true`. */
+  botpressClient(caller?: TestCaller): BotpressClient
+  close(): Promise<void>
+}
+
+/** Options of `startTestService`. */
+export interface TestServiceOptions extends Pick<AppOptions, 'now' | 'publicUrl' | 'features'> {
+  /** Listen on a real port (127.0.0.1, port 0) so `@botpress/client` and signed URLs work over HTTP. */
+  listen?: boolean
+  /** Keep the data dir instead of a fresh one (restart tests). */
+  dataDir?: string
+}
+
+const require = createRequire(import.meta.url)
+
+/**
+ * Starts the real service on a temp data dir with one bot and a token for every caller, and response
+ * validation on.
+ *
+ * @example
+ * ```ts
+ * const service = await startTestService()
+ * const res = await service.request('GET', '/v1/files', { token: 'viewer', query: { tags: { k: ['a', 'b'] } } })
+ * expect(res.status).toBe(200)
+ * await service.close()
+ * ```
+ */
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const ownDir = options.dataDir === undefined
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'botshelf-test-')))
+  const logs: Array<Record<string, unknown>> = []
+  const logger: Logger = { log: (level, msg, fields) => logs.push({ level, msg, ...fields }) }
+  const appOptions: AppOptions = {
+    dataDir,
+    logger,
+    checkResponses: true,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    ...(options.features ? { features: options.features } : {}),
+  }
+  let server: RunningServer | undefined
+  let app: BotshelfApp
+  if (options.listen) {
+    server = await createServer({ ...appOptions, port: 0, host: '127.0.0.1' })
+    app = server.app
+  } else {
+    app = createApp(appOptions)
+  }
+  const url = server?.url ?? 'http://botshelf.test'
+
+  const [bot, otherBot] = existingOrNewBots(app)
+  const roleOf: Record<Exclude<TestCaller, 'alpha' | 'beta' | 'otherBot'>, TokenRole> = {
+    bot: 'bot',
+    viewer: 'viewer',
+    developer: 'developer',
+    manager: 'manager',
+    administrator: 'administrator',
+    billing_manager: 'billing_manager',
+  }
+  const tokens = {} as Record<TestCaller, string>
+  for (const [caller, role] of Object.entries(roleOf)) tokens[caller as TestCaller] = app.admin.createToken({ botId: bot.id, role }).token
+  tokens.alpha = app.admin.createToken({ botId: bot.id, role: 'integration', integrationName: 'alpha' }).token
+  tokens.beta = app.admin.createToken({ botId: bot.id, role: 'integration', integrationName: 'beta' }).token
+  tokens.otherBot = app.admin.createToken({ botId: otherBot.id, role: 'bot' }).token
+
+  async function request<T>(method: string, path: string, req: TestRequestOptions = {}): Promise<TestResponse<T>> {
+    const caller = req.token === undefined ? 'bot' : req.token
+    const headers = new Headers(req.headers)
+    if (caller !== null) {
+      const token = (testCallers as readonly string[]).includes(caller) ? tokens[caller as TestCaller] : caller
+      if (!headers.has('authorization')) headers.set('authorization', `Bearer ${token}`)
+    }
+    const botId = req.botId === undefined ? (caller === 'otherBot' ? otherBot.id : bot.id) : req.botId
+    if (botId !== null && !headers.has('x-bot-id')) headers.set('x-bot-id', botId)
+    let body: BodyInit | undefined
+    const upper = method.toUpperCase()
+    const payload = req.body === undefined && upper === 'DELETE' ? {} : req.body
+    if (payload !== undefined) {
+      if (typeof payload === 'string' || payload instanceof Uint8Array) body = payload as BodyInit
+      else body = JSON.stringify(payload)
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json')
+    }
+    const search = req.query ? qs.stringify(req.query, { encode: true, arrayFormat: 'repeat', allowDots: true }) : ''
+    const target = `${url}${path}${search ? `?${search}` : ''}`
+    const request = new Request(target, { method: upper, headers, ...(body !== undefined ? { body } : {}) })
+    const response = server ? await fetch(request) : await app.fetch(request)
+    const text = await response.text()
+    const isJson = (response.headers.get('content-type') ?? '').includes('application/json')
+    return { status: response.status, headers: response.headers, body: (isJson && text ? JSON.parse(text) : text) as T, text }
+  }
+
+  return {
+    app,
+    dataDir,
+    botId: bot.id,
+    otherBotId: otherBot.id,
+    tokens,
+    logs,
+    url,
+    request,
+    botpressClient(caller = 'bot') {
+      if (!server) throw new Error('botpressClient needs startTestService({ listen: true })')
+      const { Client } = require('@botpress/client') as typeof import('@botpress/client')
+      return new Client({ apiUrl: url, token: tokens[caller], botId: caller === 'otherBot' ? otherBot.id : bot.id })
+    },
+    async close() {
+      if (server) await server.close()
+      else await app.close()
+      if (ownDir) await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+function existingOrNewBots(app: BotshelfApp): [{ id: string }, { id: string }] {
+  const bots = app.admin.listBots()
+  const first = bots[0] ?? app.admin.createBot({ name: 'test-bot' })
+  const second = bots[1] ?? app.admin.createBot({ name: 'other-bot' })
+  return [first, second]
+}
