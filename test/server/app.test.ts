@@ -1,0 +1,145 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Hono } from 'hono'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createApp } from '../../src/server/app.js'
+import type { AppEnv, ServiceFeature } from '../../src/server/env.js'
+import { silentLogger } from '../../src/server/http/logger.js'
+import { createServer } from '../../src/server/server.js'
+import { echoFeature } from './fixtures/echo-feature.js'
+
+const dirs: string[] = []
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'botshelf-app-'))
+  dirs.push(dir)
+  return dir
+}
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
+})
+
+function authed(token: string, botId: string): RequestInit {
+  return { headers: { authorization: `Bearer ${token}`, 'x-bot-id': botId } }
+}
+
+describe('createApp', () => {
+  it('needs exactly one of dataDir and memory', () => {
+    expect(() => createApp({})).toThrow(/dataDir .* or memory: true/)
+    expect(() => createApp({ dataDir: '/tmp/x', memory: true })).toThrow(/not both/)
+  })
+
+  it('keeps bots, tokens, migrations and the signing key across restarts of a data folder', async () => {
+    const dataDir = await tempDir()
+    const first = createApp({ dataDir, logger: silentLogger, features: [echoFeature] })
+    const boot = first.admin.bootstrap()
+    expect(boot.created).toBe(true)
+    expect(boot.token?.token).toMatch(/^bs_[A-Za-z0-9_-]{43}$/)
+    const key = first.services.signingKey
+    await first.close()
+
+    const keyFile = await readFile(join(dataDir, 'signing-key'), 'utf8')
+    expect(keyFile).toBe(key.toString('hex'))
+    expect((await stat(join(dataDir, 'signing-key'))).mode & 0o777).toBe(0o600)
+
+    const second = createApp({ dataDir, logger: silentLogger, features: [echoFeature] })
+    const again = second.admin.bootstrap()
+    expect(again).toEqual({ created: false, bot: boot.bot })
+    expect(second.services.signingKey.equals(key)).toBe(true)
+    const res = await second.fetch(new Request('http://x/v1/echo/a', authed(boot.token!.token, boot.bot.id)))
+    expect(res.status).toBe(200)
+    await second.close()
+  })
+
+  it('stores only a hash of each token', async () => {
+    const dataDir = await tempDir()
+    const app = createApp({ dataDir, logger: silentLogger })
+    const bot = app.admin.createBot()
+    const { token } = app.admin.createToken({ botId: bot.id, role: 'bot' })
+    await app.close()
+    const db = await readFile(join(dataDir, 'botshelf.db'))
+    const wal = existsSync(join(dataDir, 'botshelf.db-wal')) ? await readFile(join(dataDir, 'botshelf.db-wal')) : Buffer.alloc(0)
+    const secret = token.slice(3)
+    expect(db.includes(secret)).toBe(false)
+    expect(wal.includes(secret)).toBe(false)
+  })
+
+  it('gives each in-memory app its own signing key and removes its temp content folder on close', async () => {
+    const a = createApp({ memory: true, logger: silentLogger })
+    const b = createApp({ memory: true, logger: silentLogger })
+    expect(a.services.signingKey.equals(b.services.signingKey)).toBe(false)
+    expect(a.services.dataDir).toBeNull()
+    expect(existsSync(a.services.contentDir)).toBe(true)
+    await a.close()
+    await b.close()
+    expect(existsSync(a.services.contentDir)).toBe(false)
+  })
+
+  it('validates admin input with clear errors', async () => {
+    const app = createApp({ memory: true, logger: silentLogger })
+    const bot = app.admin.createBot()
+    expect(() => app.admin.createToken({ botId: 'nope', role: 'bot' })).toThrow('No bot with id "nope"')
+    expect(() => app.admin.createToken({ botId: bot.id, role: 'owner' as never })).toThrow(/Unknown role "owner"; expected one of bot, integration/)
+    expect(() => app.admin.createToken({ botId: bot.id, role: 'integration' })).toThrow(/needs an integration name/)
+    expect(() => app.admin.createToken({ botId: bot.id, role: 'bot', integrationName: 'x' })).toThrow(/Only integration tokens/)
+    expect(() => app.admin.revokeToken('tok_missing')).toThrow('No token with id "tok_missing"')
+    const created = app.admin.createToken({ botId: bot.id, role: 'viewer' })
+    expect(app.admin.listTokens({ activeOnly: true }).map((t) => t.id)).toEqual([created.id])
+    app.admin.revokeToken(created.id)
+    expect(app.admin.listTokens({ activeOnly: true })).toEqual([])
+    expect(app.admin.listTokens()[0]).toMatchObject({ id: created.id, revokedAt: expect.any(String) })
+    expect(JSON.stringify(app.admin.listTokens())).not.toContain(created.token)
+    await app.close()
+  })
+
+  it('starts and stops feature tasks', async () => {
+    const events: string[] = []
+    const feature: ServiceFeature = {
+      name: 'task',
+      migrations: [],
+      start: (services) => {
+        events.push(`start ${services.dataDir === null ? 'memory' : 'disk'}`)
+        return { stop: () => void events.push('stop') }
+      },
+    }
+    const app = createApp({ memory: true, logger: silentLogger, features: [feature] })
+    expect(events).toEqual(['start memory'])
+    await app.close()
+    await app.close()
+    expect(events).toEqual(['start memory', 'stop'])
+  })
+})
+
+describe('createServer', () => {
+  it('listens on a port and lets a request in flight finish on close', async () => {
+    let release: () => void = () => {}
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const slow = new Hono<AppEnv>()
+    slow.get('/v1/slow', async (c) => {
+      await gate
+      return c.json({ done: true })
+    })
+    const server = await createServer({ memory: true, port: 0, logger: silentLogger, features: [{ name: 'slow', migrations: [], routes: slow }] })
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    const bot = server.app.admin.createBot()
+    const { token } = server.app.admin.createToken({ botId: bot.id, role: 'bot' })
+
+    const inFlight = fetch(`${server.url}/v1/slow`, authed(token, bot.id))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const closing = server.close()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    release()
+    const res = await inFlight
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ done: true })
+    await closing
+    await expect(fetch(`${server.url}/v1/slow`, authed(token, bot.id))).rejects.toThrow()
+  })
+
+  it('reports a busy port as an error', async () => {
+    const first = await createServer({ memory: true, port: 0, logger: silentLogger })
+    await expect(createServer({ memory: true, port: first.port, logger: silentLogger })).rejects.toThrow(/EADDRINUSE/)
+    await first.close()
+  })
+})
