@@ -54,7 +54,7 @@ export interface SweepReport {
  *
  * @example
  * ```ts
- * const blobs: BlobStore = await createLocalFolderBlobStore({ root: './.botshelf/content' })
+ * const blobs: BlobStore = createLocalFolderBlobStore({ root: './.botshelf/content' })
  * const { blobId } = await blobs.write(request.body!, { expectedBytes: 5 })
  * const { stream } = await blobs.read(blobId)
  * ```

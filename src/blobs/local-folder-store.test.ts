@@ -20,7 +20,7 @@ describe('local folder blob store', () => {
   let blobs: BlobStore
   beforeEach(async () => {
     root = await mkdtemp(join(tmpdir(), 'botshelf-blobs-'))
-    blobs = await createLocalFolderBlobStore({ root })
+    blobs = createLocalFolderBlobStore({ root })
   })
   afterEach(async () => {
     await rm(root, { recursive: true, force: true })

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
+import { mkdirSync } from 'node:fs'
+import { open, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
 import type { FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, WrittenBlob } from './blob-store.js'
@@ -20,7 +21,7 @@ export interface LocalFolderBlobStoreOptions {
    *
    * @example
    * ```ts
-   * await createLocalFolderBlobStore({ root: './.botshelf/content' })
+   * createLocalFolderBlobStore({ root: './.botshelf/content' })
    * ```
    */
   root: string
@@ -84,15 +85,15 @@ function streamFromHandle(handle: FileHandle, start: number, endInclusive: numbe
  *
  * @example
  * ```ts
- * const blobs = await createLocalFolderBlobStore({ root: '/var/lib/botshelf/content' })
+ * const blobs = createLocalFolderBlobStore({ root: '/var/lib/botshelf/content' })
  * const written = await blobs.write(request.body!, { expectedBytes: Number(request.headers.get('content-length')) })
  * ```
  */
-export async function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions): Promise<BlobStore> {
+export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions): BlobStore {
   const blobsDir = join(options.root, 'blobs')
   const tmpDir = join(options.root, 'tmp')
-  await mkdir(blobsDir, { recursive: true })
-  await mkdir(tmpDir, { recursive: true })
+  mkdirSync(blobsDir, { recursive: true })
+  mkdirSync(tmpDir, { recursive: true })
 
   const pathOf = (blobId: string): string => {
     if (!BLOB_ID.test(blobId)) throw new BlobError('BLOB_BAD_ID', `not a blob id: ${JSON.stringify(blobId)}`)

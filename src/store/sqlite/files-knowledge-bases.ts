@@ -1,0 +1,154 @@
+import type { NormalizedTagCondition } from '../../api/files/index.js'
+import { mergePatch, type FilePosition } from './files-repository.js'
+import { newKnowledgeBaseId } from './files-ids.js'
+import { tagConditionsSql } from './files-tag-sql.js'
+import type { Sqlite } from './open-database.js'
+
+/** A knowledge base row. */
+export interface KnowledgeBaseRecord {
+  id: string
+  botId: string
+  name: string
+  tags: Record<string, string>
+  createdAt: string
+  updatedAt: string
+}
+
+interface KnowledgeBaseRow {
+  id: string
+  bot_id: string
+  name: string
+  tags_json: string
+  created_at: string
+  updated_at: string
+}
+
+function toRecord(row: KnowledgeBaseRow): KnowledgeBaseRecord {
+  return {
+    id: row.id,
+    botId: row.bot_id,
+    name: row.name,
+    tags: JSON.parse(row.tags_json) as Record<string, string>,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+/**
+ * Knowledge bases of a bot: a name and tags. Listed newest first, keyset-paginated on (createdAt, id).
+ *
+ * @example
+ * ```ts
+ * const kbs = new KnowledgeBasesRepository(db)
+ * kbs.create({ botId, name: 'Docs', tags: {}, now: new Date() })
+ * ```
+ */
+export class KnowledgeBasesRepository {
+  constructor(private readonly db: Sqlite) {}
+
+  /**
+   * Creates a knowledge base.
+   *
+   * @example
+   * ```ts
+   * kbs.create({ botId, name: 'Docs', tags: { team: 'support' }, now: new Date() })
+   * ```
+   */
+  create(input: { botId: string; name: string; tags: Record<string, string>; now: Date }): KnowledgeBaseRecord {
+    return this.db.transaction(() => {
+      const id = newKnowledgeBaseId(input.now)
+      const nowIso = input.now.toISOString()
+      this.db
+        .prepare('INSERT INTO knowledge_bases (id, bot_id, name, tags_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(id, input.botId, input.name, JSON.stringify(input.tags), nowIso, nowIso)
+      this.replaceTags(id, input.botId, input.tags)
+      return this.get(input.botId, id)!
+    })()
+  }
+
+  /**
+   * A knowledge base of a bot by id.
+   *
+   * @example
+   * ```ts
+   * kbs.get(botId, 'kb_01K...')
+   * ```
+   */
+  get(botId: string, id: string): KnowledgeBaseRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM knowledge_bases WHERE bot_id = ? AND id = ?').get(botId, id) as KnowledgeBaseRow | undefined
+    return row ? toRecord(row) : undefined
+  }
+
+  /**
+   * Renames a knowledge base and merges its tags (`null` deletes).
+   *
+   * @example
+   * ```ts
+   * kbs.update(botId, 'kb_1', { name: 'Docs v2', tags: { old: null } }, new Date())
+   * ```
+   */
+  update(botId: string, id: string, patch: { name: string; tags?: Record<string, string | null> }, now: Date): KnowledgeBaseRecord | undefined {
+    return this.db.transaction(() => {
+      const current = this.get(botId, id)
+      if (!current) return undefined
+      const tags = mergePatch(current.tags, patch.tags) as Record<string, string>
+      this.db
+        .prepare('UPDATE knowledge_bases SET name = ?, tags_json = ?, updated_at = ? WHERE id = ?')
+        .run(patch.name, JSON.stringify(tags), now.toISOString(), id)
+      this.replaceTags(id, botId, tags)
+      return this.get(botId, id)
+    })()
+  }
+
+  /**
+   * Deletes a knowledge base; returns whether it existed.
+   *
+   * @example
+   * ```ts
+   * kbs.delete(botId, 'kb_1') // true
+   * ```
+   */
+  delete(botId: string, id: string): boolean {
+    return this.db.prepare('DELETE FROM knowledge_bases WHERE bot_id = ? AND id = ?').run(botId, id).changes > 0
+  }
+
+  /**
+   * One page of knowledge bases, newest first, optionally filtered by tags.
+   *
+   * @example
+   * ```ts
+   * kbs.list({ botId, pageSize: 20 })
+   * ```
+   */
+  list(query: {
+    botId: string
+    tags?: ReadonlyArray<NormalizedTagCondition>
+    pageSize: number
+    after?: FilePosition
+  }): { items: KnowledgeBaseRecord[]; next?: FilePosition } {
+    const where = ['k.bot_id = ?']
+    const params: unknown[] = [query.botId]
+    if (query.tags && query.tags.length > 0) {
+      const tags = tagConditionsSql(query.tags, 'k', 'knowledge_base_tags')
+      where.push(tags.sql)
+      params.push(...tags.params)
+    }
+    if (query.after) {
+      where.push('(k.created_at < ? OR (k.created_at = ? AND k.id < ?))')
+      params.push(query.after.value, query.after.value, query.after.id)
+    }
+    const rows = this.db
+      .prepare(`SELECT * FROM knowledge_bases k WHERE ${where.join(' AND ')} ORDER BY k.created_at DESC, k.id DESC LIMIT ?`)
+      .all(...params, query.pageSize + 1) as KnowledgeBaseRow[]
+    const more = rows.length > query.pageSize
+    const page = more ? rows.slice(0, query.pageSize) : rows
+    const last = page[page.length - 1]
+    return { items: page.map(toRecord), ...(more && last ? { next: { value: last.created_at, id: last.id } } : {}) }
+  }
+
+  private replaceTags(id: string, botId: string, tags: Record<string, string>): void {
+    this.db.prepare('DELETE FROM knowledge_base_tags WHERE file_id = ?').run(id)
+    const insert = this.db.prepare('INSERT INTO knowledge_base_tags (file_id, bot_id, tag_key, tag_value) VALUES (?, ?, ?, ?)')
+    for (const [key, value] of Object.entries(tags)) insert.run(id, botId, key, value)
+  }
+}

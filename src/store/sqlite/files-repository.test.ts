@@ -1,0 +1,163 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { normalizeTagFilter, type TagFilter } from '../../api/files/index.js'
+import { FilesRepository, mergePatch, type FileSortField, type UpsertFileInput } from './files-repository.js'
+import { filesMigrations } from './files-migrations.js'
+import { runMigrations } from './migrations.js'
+import { openDatabase, type Sqlite } from './open-database.js'
+
+const BOT = 'bot_a'
+let clock = Date.parse('2026-11-22T00:00:00.000Z')
+const tick = (): Date => new Date((clock += 1000))
+
+function input(key: string, extra: Partial<UpsertFileInput> = {}): UpsertFileInput {
+  return {
+    botId: BOT,
+    key,
+    ownerScope: '',
+    owner: { type: 'bot', id: BOT },
+    size: 3,
+    contentType: 'text/plain',
+    tags: {},
+    metadata: {},
+    accessPolicies: [],
+    index: false,
+    expiresAt: null,
+    now: tick(),
+    ...extra,
+  }
+}
+
+describe('FilesRepository', () => {
+  let db: Sqlite
+  let files: FilesRepository
+  beforeEach(() => {
+    db = openDatabase(':memory:')
+    runMigrations(db, filesMigrations)
+    files = new FilesRepository(db)
+  })
+
+  const keysOf = (tags: TagFilter): string[] =>
+    files
+      .list({ botId: BOT, scope: { kind: 'all' }, now: tick(), tags: normalizeTagFilter(tags), sortField: 'key', sortDirection: 'asc', pageSize: 100 })
+      .items.map((f) => f.key)
+
+  it('filters by tags in SQL: equality, OR, not, in, exists', () => {
+    files.upsert(input('a', { tags: { lang: 'en', topic: 'sales' } }))
+    files.upsert(input('b', { tags: { lang: 'fr' } }))
+    files.upsert(input('c', { tags: { lang: 'de', topic: 'hr' } }))
+    files.upsert(input('d'))
+    expect(keysOf({ lang: 'en' })).toEqual(['a'])
+    expect(keysOf({ lang: ['en', 'fr'] })).toEqual(['a', 'b'])
+    expect(keysOf({ lang: { not: 'en' } })).toEqual(['b', 'c', 'd'])
+    expect(keysOf({ lang: { in: ['de', 'fr'] } })).toEqual(['b', 'c'])
+    expect(keysOf({ topic: { exists: true } })).toEqual(['a', 'c'])
+    expect(keysOf({ topic: { exists: false } })).toEqual(['b', 'd'])
+    expect(keysOf({ lang: ['en', 'de'], topic: 'hr' })).toEqual(['c'])
+  })
+
+  it('uses the tag index for filters', () => {
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN SELECT 1 FROM file_tags t WHERE t.bot_id = ? AND t.tag_key = ? AND t.tag_value IN (?, ?)`)
+      .all(BOT, 'lang', 'en', 'fr') as Array<{ detail: string }>
+    expect(plan.map((p) => p.detail).join(' ')).toContain('file_tags_lookup')
+  })
+
+  it('keeps keys unique per bot and owner scope, and re-upserting starts a new version of the same file', () => {
+    const first = files.upsert(input('k')).file
+    const integrationFile = files.upsert(input('k', { ownerScope: 'slack', owner: { type: 'integration', name: 'slack', alias: 'slack' } })).file
+    expect(integrationFile.id).not.toBe(first.id)
+    const again = files.upsert(input('k', { tags: { v: '2' }, size: 9 }))
+    expect(again.created).toBe(false)
+    expect(again.file.id).toBe(first.id)
+    expect(again.file.version).toBe(2)
+    expect(again.file.declaredSize).toBe(9)
+    expect(again.file.tags).toEqual({ v: '2' })
+  })
+
+  it('switches content only when the latest version completes, and reports the replaced blob', () => {
+    const { file } = files.upsert(input('k'))
+    const done = files.completeUpload(file.id, 1, { blobId: 'blob_1', size: 3, sha256: 'h1' }, tick())
+    expect(done).toMatchObject({ ok: true, unreferencedBlobId: null, file: { status: 'upload_completed', size: 3, contentVersion: 1 } })
+    const v2 = files.upsert(input('k')).file
+    expect(v2).toMatchObject({ status: 'upload_pending', blobId: 'blob_1', contentVersion: 1, version: 2 })
+    expect(files.completeUpload(file.id, 1, { blobId: 'blob_x', size: 3, sha256: 'hx' }, tick())).toEqual({ ok: false, reason: 'superseded' })
+    const v2done = files.completeUpload(file.id, 2, { blobId: 'blob_2', size: 3, sha256: 'h2' }, tick())
+    expect(v2done).toMatchObject({ ok: true, unreferencedBlobId: 'blob_1', file: { blobId: 'blob_2', contentVersion: 2 } })
+    files.delete(file.id)
+    expect(files.completeUpload(file.id, 2, { blobId: 'blob_3', size: 3, sha256: 'h3' }, tick())).toEqual({ ok: false, reason: 'gone' })
+  })
+
+  it('keeps a blob shared by a copy until the last row using it is deleted', () => {
+    const { file } = files.upsert(input('src'))
+    const done = files.completeUpload(file.id, 1, { blobId: 'blob_s', size: 3, sha256: 'h' }, tick())
+    if (!done.ok) throw new Error('expected completion')
+    const copy = files.copy(done.file, { botId: BOT, key: 'dst', ownerScope: '', owner: { type: 'bot', id: BOT } }, undefined, tick())
+    expect(copy.file).toMatchObject({ key: 'dst', status: 'upload_completed', blobId: 'blob_s', size: 3 })
+    expect(files.delete(file.id)).toEqual([])
+    expect(files.delete(copy.file.id)).toEqual(['blob_s'])
+  })
+
+  it('hides expired files and deletes them in the sweep', () => {
+    files.upsert(input('old', { expiresAt: new Date(clock + 5000).toISOString() }))
+    files.upsert(input('new'))
+    expect(keysOf({})).toEqual(['new', 'old'])
+    clock += 10_000
+    expect(keysOf({})).toEqual(['new'])
+    expect(files.deleteExpired(new Date(clock)).deleted).toBe(1)
+    expect(db.prepare('SELECT count(*) FROM files').pluck().get()).toBe(1)
+  })
+
+  it('limits an integration scope to its own files and those with the integrations policy', () => {
+    files.upsert(input('bot-private'))
+    files.upsert(input('bot-shared', { accessPolicies: ['integrations'] }))
+    files.upsert(input('mine', { ownerScope: 'slack', owner: { type: 'integration', name: 'slack' } }))
+    files.upsert(input('theirs', { ownerScope: 'teams', owner: { type: 'integration', name: 'teams' } }))
+    const seen = files
+      .list({ botId: BOT, scope: { kind: 'integration', integrationName: 'slack' }, now: tick(), sortField: 'key', sortDirection: 'asc', pageSize: 10 })
+      .items.map((f) => f.key)
+    expect(seen).toEqual(['bot-shared', 'mine'])
+  })
+
+  it.each<[FileSortField, 'asc' | 'desc']>([
+    ['createdAt', 'desc'],
+    ['key', 'asc'],
+    ['size', 'desc'],
+    ['status', 'asc'],
+  ])('pages by %s %s without skipping or repeating items under concurrent inserts and deletes', (sortField, sortDirection) => {
+    const survivors = new Set<string>()
+    const doomed: string[] = []
+    for (let i = 0; i < 30; i++) {
+      const { file } = files.upsert(input(`f${String(i).padStart(2, '0')}`, { size: i % 4 }))
+      if (i % 3 === 0) files.completeUpload(file.id, 1, { blobId: `blob_${i}`, size: i % 4, sha256: 'h' }, tick())
+      if (i % 5 === 0) doomed.push(file.id)
+      else survivors.add(file.id)
+    }
+    const seen: string[] = []
+    let after
+    let round = 0
+    do {
+      const page = files.list({ botId: BOT, scope: { kind: 'all' }, now: tick(), sortField, sortDirection, pageSize: 4, after })
+      seen.push(...page.items.map((f) => f.id))
+      after = page.next
+      files.upsert(input(`new${round++}`, { size: 1 }))
+      const victim = doomed.pop()
+      if (victim) files.delete(victim)
+    } while (after)
+    const seenSurvivors = seen.filter((id) => survivors.has(id))
+    expect(new Set(seen).size).toBe(seen.length)
+    expect(new Set(seenSurvivors)).toEqual(survivors)
+  })
+
+  it('pages through distinct tag keys and values', () => {
+    files.upsert(input('a', { tags: { k1: 'x', k2: 'y' } }))
+    files.upsert(input('b', { tags: { k2: 'z', k3: 'y' } }))
+    const first = files.listTagKeys({ botId: BOT, scope: { kind: 'all' }, now: tick(), pageSize: 2 })
+    expect(first).toEqual({ items: ['k1', 'k2'], next: 'k2' })
+    expect(files.listTagKeys({ botId: BOT, scope: { kind: 'all' }, now: tick(), pageSize: 2, after: 'k2' })).toEqual({ items: ['k3'] })
+    expect(files.listTagValues({ botId: BOT, tag: 'k2', scope: { kind: 'all' }, now: tick(), pageSize: 5 })).toEqual({ items: ['y', 'z'] })
+  })
+
+  it('merge patches set and delete keys', () => {
+    expect(mergePatch({ a: 1, b: 2 }, { b: null, c: 3 })).toEqual({ a: 1, c: 3 })
+  })
+})

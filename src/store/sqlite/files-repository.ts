@@ -1,0 +1,631 @@
+import type { AccessPolicy, FileOwner, FileStatus, NormalizedTagCondition } from '../../api/files/index.js'
+import { newFileId } from './files-ids.js'
+import { tagConditionsSql } from './files-tag-sql.js'
+import type { Sqlite } from './open-database.js'
+
+/**
+ * Which files of a bot a list may show: every file (bot, members), or those an integration may see (its own,
+ * and the ones with the `integrations` policy). Computed by the server's permission module.
+ */
+export type FilesAccessScope = { kind: 'all' } | { kind: 'integration'; integrationName: string }
+
+/** A file row as the store holds it: the wire fields plus version and content bookkeeping. */
+export interface FileRecord {
+  id: string
+  botId: string
+  key: string
+  /** `''` for files of the bot or of members, the integration name for files an integration owns. */
+  ownerScope: string
+  owner: FileOwner
+  contentType: string
+  tags: Record<string, string>
+  metadata: Record<string, unknown>
+  accessPolicies: AccessPolicy[]
+  index: boolean
+  status: FileStatus
+  failedStatusReason: string | null
+  expiresAt: string | null
+  createdAt: string
+  updatedAt: string
+  /** Latest version started by upsertFile; an upload URL is bound to one version. */
+  version: number
+  /** Size declared by the latest upsertFile. */
+  declaredSize: number
+  /** Version of the readable content, `null` before the first completed upload. */
+  contentVersion: number | null
+  blobId: string | null
+  size: number | null
+  sha256: string | null
+  blobContentType: string | null
+}
+
+/** Sort fields of `listFiles`. */
+export type FileSortField = 'key' | 'size' | 'createdAt' | 'updatedAt' | 'status'
+
+/** Where a page ended: the sort value and id of its last item (keyset pagination). */
+export interface FilePosition {
+  value: string | number
+  id: string
+}
+
+/** Query of {@link FilesRepository.list}. */
+export interface FileListQuery {
+  botId: string
+  scope: FilesAccessScope
+  now: Date
+  tags?: ReadonlyArray<NormalizedTagCondition>
+  ids?: ReadonlyArray<string>
+  indexed?: boolean
+  sortField: FileSortField
+  sortDirection: 'asc' | 'desc'
+  pageSize: number
+  after?: FilePosition
+}
+
+/** Input of {@link FilesRepository.upsert}. */
+export interface UpsertFileInput {
+  botId: string
+  key: string
+  ownerScope: string
+  owner: FileOwner
+  size: number
+  contentType: string
+  tags: Record<string, string>
+  metadata: Record<string, unknown>
+  accessPolicies: AccessPolicy[]
+  index: boolean
+  expiresAt: string | null
+  now: Date
+}
+
+/** A patch of {@link FilesRepository.updateMetadata}: merges with `null` deleting, policies replace. */
+export interface FileMetadataPatch {
+  metadata?: Record<string, unknown>
+  tags?: Record<string, string | null>
+  accessPolicies?: AccessPolicy[]
+  expiresAt?: string | null
+}
+
+/** Result of a content commit: the updated file and a blob no row references any more (to delete). */
+export type CompleteUploadResult =
+  | { ok: true; file: FileRecord; unreferencedBlobId: string | null }
+  | { ok: false; reason: 'gone' | 'superseded' }
+
+interface FileRow {
+  id: string
+  bot_id: string
+  key: string
+  owner_scope: string
+  owner_json: string
+  content_type: string
+  tags_json: string
+  metadata_json: string
+  access_policies_json: string
+  index_requested: number
+  status: FileStatus
+  failed_status_reason: string | null
+  expires_at: string | null
+  created_at: string
+  updated_at: string
+  version: number
+  declared_size: number
+  content_version: number | null
+  blob_id: string | null
+  size: number | null
+  sha256: string | null
+  blob_content_type: string | null
+}
+
+const SORT_COLUMNS: Record<FileSortField, string> = {
+  key: 'f.key',
+  size: 'coalesce(f.size, -1)',
+  createdAt: 'f.created_at',
+  updatedAt: 'f.updated_at',
+  status: 'f.status',
+}
+
+function toRecord(row: FileRow): FileRecord {
+  return {
+    id: row.id,
+    botId: row.bot_id,
+    key: row.key,
+    ownerScope: row.owner_scope,
+    owner: JSON.parse(row.owner_json) as FileOwner,
+    contentType: row.content_type,
+    tags: JSON.parse(row.tags_json) as Record<string, string>,
+    metadata: JSON.parse(row.metadata_json) as Record<string, unknown>,
+    accessPolicies: JSON.parse(row.access_policies_json) as AccessPolicy[],
+    index: row.index_requested === 1,
+    status: row.status,
+    failedStatusReason: row.failed_status_reason,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    version: row.version,
+    declaredSize: row.declared_size,
+    contentVersion: row.content_version,
+    blobId: row.blob_id,
+    size: row.size,
+    sha256: row.sha256,
+    blobContentType: row.blob_content_type,
+  }
+}
+
+function scopeSql(scope: FilesAccessScope): { sql: string; params: unknown[] } {
+  if (scope.kind === 'all') return { sql: '1 = 1', params: [] }
+  return { sql: '(f.owner_scope = ? OR f.policy_integrations = 1)', params: [scope.integrationName] }
+}
+
+const NOT_EXPIRED = '(f.expires_at IS NULL OR f.expires_at > ?)'
+
+/**
+ * Files persistence on the embedded SQLite database. Every method is synchronous and each write runs in one
+ * transaction, so a reader never sees half an update. Expired files are invisible to reads even before the
+ * sweeper deletes them.
+ *
+ * @example
+ * ```ts
+ * const files = new FilesRepository(db)
+ * const file = files.upsert({ botId, key: 'a.txt', ownerScope: '', owner: { type: 'bot', id: botId }, size: 5,
+ *   contentType: 'text/plain', tags: {}, metadata: {}, accessPolicies: [], index: false, expiresAt: null, now: new Date() })
+ * ```
+ */
+export class FilesRepository {
+  constructor(private readonly db: Sqlite) {}
+
+  /**
+   * A file of a bot by id, unless expired.
+   *
+   * @example
+   * ```ts
+   * files.getById(botId, 'file_01K...', new Date())
+   * ```
+   */
+  getById(botId: string, id: string, now: Date): FileRecord | undefined {
+    const row = this.db
+      .prepare(`SELECT * FROM files f WHERE f.bot_id = ? AND f.id = ? AND ${NOT_EXPIRED}`)
+      .get(botId, id, now.toISOString()) as FileRow | undefined
+    return row ? toRecord(row) : undefined
+  }
+
+  /**
+   * A file by id, whatever its bot (used by signed URLs, which carry the file id), unless expired.
+   *
+   * @example
+   * ```ts
+   * files.getAnyById('file_01K...', new Date())
+   * ```
+   */
+  getAnyById(id: string, now: Date): FileRecord | undefined {
+    const row = this.db.prepare(`SELECT * FROM files f WHERE f.id = ? AND ${NOT_EXPIRED}`).get(id, now.toISOString()) as
+      | FileRow
+      | undefined
+    return row ? toRecord(row) : undefined
+  }
+
+  /**
+   * Every file of a bot with this key, one per owner scope, oldest first, unless expired.
+   *
+   * @example
+   * ```ts
+   * files.getByKey(botId, 'reports/q3.pdf', new Date())
+   * ```
+   */
+  getByKey(botId: string, key: string, now: Date): FileRecord[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM files f WHERE f.bot_id = ? AND f.key = ? AND ${NOT_EXPIRED} ORDER BY f.created_at, f.id`)
+      .all(botId, key, now.toISOString()) as FileRow[]
+    return rows.map(toRecord)
+  }
+
+  /**
+   * Creates the file, or starts a new version of the existing key in the same owner scope: the new definition
+   * (tags, metadata, policies, type, expiry) replaces the old one and the status goes back to `upload_pending`,
+   * while the previous content stays readable until the new upload completes. An expired row with the same key
+   * is replaced by a new file. Returns the file and, when an expired row was dropped, its blob to delete.
+   *
+   * @example
+   * ```ts
+   * const { file } = files.upsert({ ...input, key: 'a.txt', size: 5 })
+   * file.status // 'upload_pending'
+   * ```
+   */
+  upsert(input: UpsertFileInput): { file: FileRecord; created: boolean; unreferencedBlobIds: string[] } {
+    return this.db.transaction(() => {
+      const nowIso = input.now.toISOString()
+      const existing = this.db
+        .prepare('SELECT * FROM files WHERE bot_id = ? AND owner_scope = ? AND key = ?')
+        .get(input.botId, input.ownerScope, input.key) as FileRow | undefined
+      const unreferencedBlobIds: string[] = []
+      let id: string
+      let created: boolean
+      if (existing && (existing.expires_at === null || existing.expires_at > nowIso)) {
+        id = existing.id
+        created = false
+        this.db
+          .prepare(
+            `UPDATE files SET content_type = ?, tags_json = ?, metadata_json = ?, access_policies_json = ?, policy_public = ?,
+               policy_integrations = ?, index_requested = ?, status = 'upload_pending', failed_status_reason = NULL,
+               expires_at = ?, updated_at = ?, version = version + 1, declared_size = ? WHERE id = ?`,
+          )
+          .run(
+            input.contentType,
+            JSON.stringify(input.tags),
+            JSON.stringify(input.metadata),
+            JSON.stringify(input.accessPolicies),
+            input.accessPolicies.includes('public_content') ? 1 : 0,
+            input.accessPolicies.includes('integrations') ? 1 : 0,
+            input.index ? 1 : 0,
+            input.expiresAt,
+            nowIso,
+            input.size,
+            id,
+          )
+      } else {
+        if (existing) unreferencedBlobIds.push(...this.deleteRow(existing.id))
+        id = newFileId(input.now)
+        created = true
+        this.db
+          .prepare(
+            `INSERT INTO files (id, bot_id, key, owner_scope, owner_json, content_type, tags_json, metadata_json,
+               access_policies_json, policy_public, policy_integrations, index_requested, status, failed_status_reason,
+               expires_at, created_at, updated_at, version, declared_size, content_version, blob_id, size, sha256, blob_content_type)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'upload_pending', NULL, ?, ?, ?, 1, ?, NULL, NULL, NULL, NULL, NULL)`,
+          )
+          .run(
+            id,
+            input.botId,
+            input.key,
+            input.ownerScope,
+            JSON.stringify(input.owner),
+            input.contentType,
+            JSON.stringify(input.tags),
+            JSON.stringify(input.metadata),
+            JSON.stringify(input.accessPolicies),
+            input.accessPolicies.includes('public_content') ? 1 : 0,
+            input.accessPolicies.includes('integrations') ? 1 : 0,
+            input.index ? 1 : 0,
+            input.expiresAt,
+            nowIso,
+            nowIso,
+            input.size,
+          )
+      }
+      this.replaceTags(id, input.botId, input.tags)
+      const row = this.db.prepare('SELECT * FROM files WHERE id = ?').get(id) as FileRow
+      return { file: toRecord(row), created, unreferencedBlobIds }
+    })()
+  }
+
+  /**
+   * Makes an uploaded blob the readable content of `version`, atomically, if that version is still the latest
+   * (otherwise a newer upsert or a delete happened: the caller deletes its blob). Returns the blob no row uses
+   * any more (the previous content), for the caller to delete after the commit.
+   *
+   * @example
+   * ```ts
+   * const result = files.completeUpload(file.id, 1, { blobId, size: 5, sha256 }, new Date())
+   * if (result.ok && result.unreferencedBlobId) await blobs.delete(result.unreferencedBlobId)
+   * ```
+   */
+  completeUpload(
+    fileId: string,
+    version: number,
+    blob: { blobId: string; size: number; sha256: string },
+    now: Date,
+  ): CompleteUploadResult {
+    return this.db.transaction((): CompleteUploadResult => {
+      const row = this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow | undefined
+      if (!row) return { ok: false, reason: 'gone' }
+      if (row.version !== version) return { ok: false, reason: 'superseded' }
+      this.db
+        .prepare(
+          `UPDATE files SET status = 'upload_completed', failed_status_reason = NULL, updated_at = ?, content_version = ?,
+             blob_id = ?, size = ?, sha256 = ?, blob_content_type = content_type WHERE id = ?`,
+        )
+        .run(now.toISOString(), version, blob.blobId, blob.size, blob.sha256, fileId)
+      const previous = row.blob_id
+      const unreferencedBlobId = previous && previous !== blob.blobId && !this.blobInUse(previous) ? previous : null
+      return { ok: true, file: toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow), unreferencedBlobId }
+    })()
+  }
+
+  /**
+   * Marks the upload of `version` as failed with a reason, if that version is still the latest. The previous
+   * content, if any, stays readable.
+   *
+   * @example
+   * ```ts
+   * files.failUpload(file.id, 1, 'content has 3 bytes but 5 were declared', new Date())
+   * ```
+   */
+  failUpload(fileId: string, version: number, reason: string, now: Date): FileRecord | undefined {
+    const result = this.db
+      .prepare(`UPDATE files SET status = 'upload_failed', failed_status_reason = ?, updated_at = ? WHERE id = ? AND version = ?`)
+      .run(reason, now.toISOString(), fileId, version)
+    if (result.changes === 0) return undefined
+    return toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
+  }
+
+  /**
+   * Merges metadata and tags (`null` deletes a key), replaces access policies, sets or removes `expiresAt`.
+   * Content and status are never changed.
+   *
+   * @example
+   * ```ts
+   * files.updateMetadata(file.id, { tags: { draft: null }, accessPolicies: ['public_content'] }, new Date())
+   * ```
+   */
+  updateMetadata(fileId: string, patch: FileMetadataPatch, now: Date): FileRecord {
+    return this.db.transaction(() => {
+      const row = this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow
+      const current = toRecord(row)
+      const metadata = mergePatch(current.metadata, patch.metadata)
+      const tags = mergePatch(current.tags, patch.tags) as Record<string, string>
+      const policies = patch.accessPolicies ? [...new Set(patch.accessPolicies)] : current.accessPolicies
+      const expiresAt = patch.expiresAt === undefined ? current.expiresAt : patch.expiresAt
+      this.db
+        .prepare(
+          `UPDATE files SET metadata_json = ?, tags_json = ?, access_policies_json = ?, policy_public = ?, policy_integrations = ?,
+             expires_at = ?, updated_at = ? WHERE id = ?`,
+        )
+        .run(
+          JSON.stringify(metadata),
+          JSON.stringify(tags),
+          JSON.stringify(policies),
+          policies.includes('public_content') ? 1 : 0,
+          policies.includes('integrations') ? 1 : 0,
+          expiresAt,
+          now.toISOString(),
+          fileId,
+        )
+      if (patch.tags) this.replaceTags(fileId, current.botId, tags)
+      return toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
+    })()
+  }
+
+  /**
+   * Copies a file's definition and content (the blob is shared, not duplicated) to a new key, possibly in
+   * another bot. When `replace` names an existing file, it is deleted in the same transaction.
+   *
+   * @example
+   * ```ts
+   * files.copy(source, { botId, key: 'copy.txt', ownerScope: '', owner: { type: 'bot', id: botId } }, undefined, new Date())
+   * ```
+   */
+  copy(
+    source: FileRecord,
+    destination: { botId: string; key: string; ownerScope: string; owner: FileOwner },
+    replace: FileRecord | undefined,
+    now: Date,
+  ): { file: FileRecord; unreferencedBlobIds: string[] } {
+    return this.db.transaction(() => {
+      const unreferencedBlobIds = replace ? this.deleteRow(replace.id) : []
+      const stale = this.db
+        .prepare('SELECT id FROM files WHERE bot_id = ? AND owner_scope = ? AND key = ?')
+        .pluck()
+        .get(destination.botId, destination.ownerScope, destination.key) as string | undefined
+      if (stale) unreferencedBlobIds.push(...this.deleteRow(stale))
+      const id = newFileId(now)
+      const nowIso = now.toISOString()
+      this.db
+        .prepare(
+          `INSERT INTO files (id, bot_id, key, owner_scope, owner_json, content_type, tags_json, metadata_json,
+             access_policies_json, policy_public, policy_integrations, index_requested, status, failed_status_reason,
+             expires_at, created_at, updated_at, version, declared_size, content_version, blob_id, size, sha256, blob_content_type)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          id,
+          destination.botId,
+          destination.key,
+          destination.ownerScope,
+          JSON.stringify(destination.owner),
+          source.contentType,
+          JSON.stringify(source.tags),
+          JSON.stringify(source.metadata),
+          JSON.stringify(source.accessPolicies),
+          source.accessPolicies.includes('public_content') ? 1 : 0,
+          source.accessPolicies.includes('integrations') ? 1 : 0,
+          source.index ? 1 : 0,
+          source.blobId ? 'upload_completed' : source.status,
+          source.blobId ? null : source.failedStatusReason,
+          source.expiresAt,
+          nowIso,
+          nowIso,
+          source.size ?? source.declaredSize,
+          source.blobId ? 1 : null,
+          source.blobId,
+          source.size,
+          source.sha256,
+          source.blobContentType,
+        )
+      this.replaceTags(id, destination.botId, source.tags)
+      return { file: toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(id) as FileRow), unreferencedBlobIds }
+    })()
+  }
+
+  /**
+   * Deletes a file. Returns the blobs no row references any more, for the caller to delete after the commit.
+   *
+   * @example
+   * ```ts
+   * for (const blobId of files.delete(file.id)) await blobs.delete(blobId)
+   * ```
+   */
+  delete(fileId: string): string[] {
+    return this.db.transaction(() => this.deleteRow(fileId))()
+  }
+
+  /**
+   * Deletes every file whose `expiresAt` has passed. Returns how many, and the blobs to delete.
+   *
+   * @example
+   * ```ts
+   * const { deleted, unreferencedBlobIds } = files.deleteExpired(new Date())
+   * ```
+   */
+  deleteExpired(now: Date): { deleted: number; unreferencedBlobIds: string[] } {
+    return this.db.transaction(() => {
+      const ids = this.db
+        .prepare('SELECT id FROM files WHERE expires_at IS NOT NULL AND expires_at <= ?')
+        .pluck()
+        .all(now.toISOString()) as string[]
+      const unreferencedBlobIds = ids.flatMap((id) => this.deleteRow(id))
+      return { deleted: ids.length, unreferencedBlobIds }
+    })()
+  }
+
+  /**
+   * Whether any file row references a blob (the blob sweep keeps those).
+   *
+   * @example
+   * ```ts
+   * await blobs.sweep((blobId) => files.blobInUse(blobId))
+   * ```
+   */
+  blobInUse(blobId: string): boolean {
+    return this.db.prepare('SELECT 1 FROM files WHERE blob_id = ? LIMIT 1').get(blobId) !== undefined
+  }
+
+  /**
+   * One page of files, keyset-paginated on (sort value, id): items that exist throughout a walk are never
+   * skipped or repeated, whatever is inserted or deleted meanwhile (as long as their sort value does not change).
+   * Returns up to `pageSize` items and the position to continue from when more exist.
+   *
+   * @example
+   * ```ts
+   * const page = files.list({ botId, scope: { kind: 'all' }, now: new Date(), sortField: 'createdAt', sortDirection: 'desc', pageSize: 20 })
+   * ```
+   */
+  list(query: FileListQuery): { items: FileRecord[]; next?: FilePosition } {
+    const where: string[] = ['f.bot_id = ?', NOT_EXPIRED]
+    const params: unknown[] = [query.botId, query.now.toISOString()]
+    const scope = scopeSql(query.scope)
+    where.push(scope.sql)
+    params.push(...scope.params)
+    if (query.tags && query.tags.length > 0) {
+      const tags = tagConditionsSql(query.tags, 'f', 'file_tags')
+      where.push(tags.sql)
+      params.push(...tags.params)
+    }
+    if (query.ids) {
+      if (query.ids.length === 0) where.push('0 = 1')
+      else {
+        where.push(`f.id IN (${query.ids.map(() => '?').join(', ')})`)
+        params.push(...query.ids)
+      }
+    }
+    if (query.indexed !== undefined) {
+      where.push('f.index_requested = ?')
+      params.push(query.indexed ? 1 : 0)
+    }
+    const column = SORT_COLUMNS[query.sortField]
+    const op = query.sortDirection === 'asc' ? '>' : '<'
+    if (query.after) {
+      where.push(`(${column} ${op} ? OR (${column} = ? AND f.id ${op} ?))`)
+      params.push(query.after.value, query.after.value, query.after.id)
+    }
+    const direction = query.sortDirection === 'asc' ? 'ASC' : 'DESC'
+    const rows = this.db
+      .prepare(`SELECT f.*, ${column} AS sort_value FROM files f WHERE ${where.join(' AND ')} ORDER BY ${column} ${direction}, f.id ${direction} LIMIT ?`)
+      .all(...params, query.pageSize + 1) as Array<FileRow & { sort_value: string | number }>
+    const more = rows.length > query.pageSize
+    const page = more ? rows.slice(0, query.pageSize) : rows
+    const last = page[page.length - 1]
+    return { items: page.map(toRecord), ...(more && last ? { next: { value: last.sort_value, id: last.id } } : {}) }
+  }
+
+  /**
+   * One page of the distinct tag keys of the files in scope, sorted, after `after`.
+   *
+   * @example
+   * ```ts
+   * files.listTagKeys({ botId, scope: { kind: 'all' }, now: new Date(), pageSize: 20 })
+   * ```
+   */
+  listTagKeys(query: { botId: string; scope: FilesAccessScope; now: Date; pageSize: number; after?: string }): {
+    items: string[]
+    next?: string
+  } {
+    const scope = scopeSql(query.scope)
+    const rows = this.db
+      .prepare(
+        `SELECT DISTINCT t.tag_key FROM file_tags t JOIN files f ON f.id = t.file_id
+         WHERE t.bot_id = ? AND ${NOT_EXPIRED} AND ${scope.sql} ${query.after !== undefined ? 'AND t.tag_key > ?' : ''}
+         ORDER BY t.tag_key LIMIT ?`,
+      )
+      .pluck()
+      .all(query.botId, query.now.toISOString(), ...scope.params, ...(query.after !== undefined ? [query.after] : []), query.pageSize + 1) as string[]
+    return pageOf(rows, query.pageSize)
+  }
+
+  /**
+   * One page of the distinct values of one tag over the files in scope, sorted, after `after`.
+   *
+   * @example
+   * ```ts
+   * files.listTagValues({ botId, tag: 'category', scope: { kind: 'all' }, now: new Date(), pageSize: 20 })
+   * ```
+   */
+  listTagValues(query: { botId: string; tag: string; scope: FilesAccessScope; now: Date; pageSize: number; after?: string }): {
+    items: string[]
+    next?: string
+  } {
+    const scope = scopeSql(query.scope)
+    const rows = this.db
+      .prepare(
+        `SELECT DISTINCT t.tag_value FROM file_tags t JOIN files f ON f.id = t.file_id
+         WHERE t.bot_id = ? AND t.tag_key = ? AND ${NOT_EXPIRED} AND ${scope.sql} ${query.after !== undefined ? 'AND t.tag_value > ?' : ''}
+         ORDER BY t.tag_value LIMIT ?`,
+      )
+      .pluck()
+      .all(
+        query.botId,
+        query.tag,
+        query.now.toISOString(),
+        ...scope.params,
+        ...(query.after !== undefined ? [query.after] : []),
+        query.pageSize + 1,
+      ) as string[]
+    return pageOf(rows, query.pageSize)
+  }
+
+  private replaceTags(fileId: string, botId: string, tags: Record<string, string>): void {
+    this.db.prepare('DELETE FROM file_tags WHERE file_id = ?').run(fileId)
+    const insert = this.db.prepare('INSERT INTO file_tags (file_id, bot_id, tag_key, tag_value) VALUES (?, ?, ?, ?)')
+    for (const [key, value] of Object.entries(tags)) insert.run(fileId, botId, key, value)
+  }
+
+  /** Deletes a row (inside the caller's transaction); returns its blob if no other row uses it. */
+  private deleteRow(fileId: string): string[] {
+    const blobId = this.db.prepare('SELECT blob_id FROM files WHERE id = ?').pluck().get(fileId) as string | null | undefined
+    this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId)
+    return blobId && !this.blobInUse(blobId) ? [blobId] : []
+  }
+}
+
+function pageOf(rows: string[], pageSize: number): { items: string[]; next?: string } {
+  const more = rows.length > pageSize
+  const items = more ? rows.slice(0, pageSize) : rows
+  const last = items[items.length - 1]
+  return { items, ...(more && last !== undefined ? { next: last } : {}) }
+}
+
+/**
+ * Applies a merge patch: a value sets the key, `null` deletes it, absent keys stay.
+ *
+ * @example
+ * ```ts
+ * mergePatch({ a: 1, b: 2 }, { b: null, c: 3 }) // { a: 1, c: 3 }
+ * ```
+ */
+export function mergePatch<T>(current: Record<string, T>, patch: Record<string, T | null> | undefined): Record<string, T> {
+  if (!patch) return current
+  const merged: Record<string, T> = { ...current }
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key]
+    else merged[key] = value
+  }
+  return merged
+}
