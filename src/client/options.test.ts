@@ -46,3 +46,27 @@ describe('client options', () => {
     expect(() => resolveClientConfig({ timeout: 0 })).toThrow(/timeout: expected a positive number/)
   })
 })
+
+describe('client headers', () => {
+  it('sends bearer token, bot id and integration id, with custom headers merged last whatever their case', () => {
+    const config = resolveClientConfig({
+      token: 'tok',
+      botId: 'bot1',
+      integrationId: 'intg1',
+      headers: { 'X-Bot-Id': 'override', 'X-Extra': 'yes' },
+    })
+    expect(config.headers).toEqual({
+      authorization: 'bearer tok',
+      'x-bot-id': 'override',
+      'x-integration-id': 'intg1',
+      'x-extra': 'yes',
+    })
+  })
+
+  it('omits headers whose value is not set', () => {
+    vi.stubEnv('BP_TOKEN', '')
+    vi.stubEnv('BP_BOT_ID', '')
+    vi.stubEnv('BP_INTEGRATION_ID', '')
+    expect(resolveClientConfig({}).headers).toEqual({})
+  })
+})

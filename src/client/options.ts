@@ -46,6 +46,8 @@ export interface ClientOptions {
   apiUrl?: string
   /** Integration id sent as `x-integration-id`. Env: `BP_INTEGRATION_ID`. @example `'intg_123'` */
   integrationId?: string
+  /** Integration alias sent as `x-integration-alias` (no env fallback, like the official client). @example `'my-slack'` */
+  integrationAlias?: string
   /** Extra headers sent on every call, applied last (they override the defaults). @example `{ 'x-user-id': 'u1' }` */
   headers?: Record<string, string>
   /** Milliseconds before a call fails with `TimeoutError`. Default 60 000. @example `5_000` */
@@ -66,6 +68,11 @@ export interface ResolvedClientConfig {
   readonly token: string | undefined
   readonly botId: string | undefined
   readonly integrationId: string | undefined
+  readonly integrationAlias: string | undefined
+  /**
+   * Every header sent on every call: `authorization`, `x-bot-id`, `x-integration-id`,
+   * `x-integration-alias` when set, then the custom `headers` (which win). Names are lower case.
+   */
   readonly headers: Readonly<Record<string, string>>
   readonly timeout: number
   readonly retry: Required<RetryOptions>
@@ -99,12 +106,17 @@ export function resolveClientConfig(options: ClientOptions = {}): ResolvedClient
       }
       return globalThis.fetch(request)
     })
+  const token = options.token ?? readEnv('BP_TOKEN')
+  const botId = options.botId ?? readEnv('BP_BOT_ID')
+  const integrationId = options.integrationId ?? readEnv('BP_INTEGRATION_ID')
+  const integrationAlias = options.integrationAlias
   return {
     apiUrl,
-    token: options.token ?? readEnv('BP_TOKEN'),
-    botId: options.botId ?? readEnv('BP_BOT_ID'),
-    integrationId: options.integrationId ?? readEnv('BP_INTEGRATION_ID'),
-    headers: { ...(options.headers ?? {}) },
+    token,
+    botId,
+    integrationId,
+    integrationAlias,
+    headers: defaultHeaders({ token, botId, integrationId, integrationAlias, custom: options.headers }),
     timeout,
     retry: {
       retries,
@@ -113,4 +125,23 @@ export function resolveClientConfig(options: ClientOptions = {}): ResolvedClient
     },
     fetch: fetchFn,
   }
+}
+
+function defaultHeaders(input: {
+  token: string | undefined
+  botId: string | undefined
+  integrationId: string | undefined
+  integrationAlias: string | undefined
+  custom: Record<string, string> | undefined
+}): Record<string, string> {
+  const headers: Record<string, string> = {}
+  // The spec writes the scheme `bearer`; servers match it case-insensitively.
+  if (input.token) headers['authorization'] = `bearer ${input.token}`
+  if (input.botId) headers['x-bot-id'] = input.botId
+  if (input.integrationId) headers['x-integration-id'] = input.integrationId
+  if (input.integrationAlias) headers['x-integration-alias'] = input.integrationAlias
+  for (const [name, value] of Object.entries(input.custom ?? {})) {
+    if (typeof value === 'string') headers[name.toLowerCase()] = value
+  }
+  return headers
 }

@@ -1,0 +1,132 @@
+import { errorFromResponseBody } from '../errors/error-from.js'
+import { AbortError, InvalidResponseError, NetworkError } from '../errors/client-errors.js'
+import type { ResolvedClientConfig } from '../options.js'
+import { AttemptSignal, sleep } from './abort.js'
+import type { CallOptions } from './call-options.js'
+import { encodeQuery } from './query-string.js'
+import type { RequestPlan } from './request-plan.js'
+import { parseRetryAfter, retryDelay } from './retry-delay.js'
+
+const idempotentMethods: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'])
+
+/** What `Transport.send` needs to make one attempt and read its answer. */
+export interface SendRequest<T> {
+  method: string
+  url: string
+  /** Builds a fresh request for each attempt, bound to that attempt's signal. */
+  build: (signal: AbortSignal) => Request
+  /** Reads a 2xx response. Runs inside the attempt's time limit. */
+  read: (response: Response) => Promise<T>
+  /** Whether this request may be retried (idempotent method and a replayable body). */
+  retryable: boolean
+  /** Stop the time limit once the headers are in, and leave the body stream to the caller. */
+  streamBody?: boolean
+}
+
+/**
+ * Sends requests with the client's policies: time limit per attempt, caller's abort signal, opt-in
+ * retries of idempotent requests (network errors, 429, 5xx; `Retry-After` honoured), and errors
+ * turned into `ApiError` subclasses (answers) or client errors (no usable answer).
+ */
+export class Transport {
+  public constructor(private readonly config: ResolvedClientConfig) {}
+
+  /**
+   * Sends one operation request and returns its parsed JSON body.
+   *
+   * @example
+   * ```ts
+   * await transport.requestJson(planRequest(getFile, { id: 'a.txt' }), { signal })
+   * ```
+   */
+  public requestJson(plan: RequestPlan, options: CallOptions = {}): Promise<unknown> {
+    const queryString = encodeQuery(plan.query)
+    const url = `${this.config.apiUrl}${plan.path}${queryString ? `?${queryString}` : ''}`
+    const headers = new Headers({ accept: 'application/json' })
+    const bodyText = plan.body === undefined ? undefined : JSON.stringify(plan.body)
+    if (bodyText !== undefined) headers.set('content-type', 'application/json')
+    for (const [name, value] of Object.entries(plan.headers)) headers.set(name, value)
+    for (const [name, value] of Object.entries(this.config.headers)) headers.set(name, value)
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value)
+    return this.send(
+      {
+        method: plan.method,
+        url,
+        retryable: idempotentMethods.has(plan.method),
+        build: (signal) => new Request(url, { method: plan.method, headers, body: bodyText ?? null, signal }),
+        read: (response) => readJson(response),
+      },
+      options,
+    )
+  }
+
+  /**
+   * Sends a request built by the caller (used for uploads and downloads, which do not carry the
+   * client's auth headers) with the same time limit, abort, retry and error rules.
+   *
+   * @example
+   * ```ts
+   * await transport.send({ method: 'GET', url, retryable: true, build: (signal) => new Request(url, { signal }), read: (r) => r.text() }, {})
+   * ```
+   */
+  public async send<T>(request: SendRequest<T>, options: CallOptions): Promise<T> {
+    const timeoutMs = options.timeout ?? this.config.timeout
+    const retries = request.retryable ? this.config.retry.retries : 0
+    for (let attempt = 0; ; attempt++) {
+      if (options.signal?.aborted) throw new AbortError('The request was aborted', { cause: options.signal.reason })
+      const attemptSignal = new AttemptSignal(options.signal, timeoutMs)
+      let keepLinked = false
+      try {
+        let response: Response
+        try {
+          response = await attemptSignal.race(Promise.resolve().then(() => this.config.fetch(request.build(attemptSignal.signal))))
+        } catch (error) {
+          if (attemptSignal.signal.aborted) throw attemptSignal.reasonError()
+          if (attempt < retries) {
+            await sleep(this.delay(attempt, undefined), options.signal)
+            continue
+          }
+          const reason = error instanceof Error ? error.message : String(error)
+          throw new NetworkError(`${request.method} ${request.url} failed: ${reason}`, { cause: error })
+        }
+        if (response.ok) {
+          if (request.streamBody) {
+            attemptSignal.stopTimer()
+            keepLinked = true
+          }
+          return await attemptSignal.race(request.read(response))
+        }
+        if (attempt < retries && (response.status === 429 || response.status >= 500)) {
+          const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'))
+          await response.body?.cancel().catch(() => undefined)
+          await sleep(this.delay(attempt, retryAfterMs), options.signal)
+          continue
+        }
+        const text = await attemptSignal.race(response.text())
+        throw errorFromResponseBody(response.status, text)
+      } finally {
+        if (keepLinked) attemptSignal.stopTimer()
+        else attemptSignal.dispose()
+      }
+    }
+  }
+
+  private delay(attempt: number, retryAfterMs: number | undefined): number {
+    const { minDelayMs, maxDelayMs } = this.config.retry
+    return retryDelay({ attempt, minDelayMs, maxDelayMs, retryAfterMs })
+  }
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text()
+  if (text.trim() === '') return {}
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    throw new InvalidResponseError(
+      `Expected a JSON body from ${response.url || 'the service'} (status ${response.status}), received: ${text.slice(0, 200)}`,
+      response.status,
+      text.slice(0, 10_000),
+    )
+  }
+}
