@@ -1,0 +1,331 @@
+import { Client, type ClientOptions } from '../client/index.js'
+import { parseEvent, safeParseEvent, type BotEvent } from '../event/index.js'
+import { toReadableIssues } from '../issues/index.js'
+import type { HandlerContext } from './context.js'
+import type { ActionInput, ActionOutput, AnyAction } from './define-action.js'
+import { checkTimeout, type AnyHook, type StopProcessing } from './define-hook.js'
+import {
+  ActionFailedError,
+  ActionInputError,
+  ActionNotFoundError,
+  ActionOutputError,
+  ActionTimeoutError,
+  HookError,
+  RuntimeDefinitionError,
+  describeError,
+} from './errors.js'
+import { isBeforePoint, pointsFor, type HookPoint } from './hook-points.js'
+import { createJsonLogger, type Logger } from './logger.js'
+import { runWithDeadline } from './run-with-deadline.js'
+
+/** Default deadline of a hook or action: 10 seconds. */
+export const DEFAULT_TIMEOUT_MS = 10_000
+
+/** Builds the storage client handed to handlers for one event. */
+export type ClientFactory = (event: BotEvent) => Client
+
+/** Options of `createRuntime`. */
+export interface RuntimeOptions<A extends readonly AnyAction[]> {
+  /**
+   * Hooks, run in this order within each point.
+   * @example `hooks: [tagConversation, auditReplies]`
+   */
+  hooks?: readonly AnyHook[]
+  /**
+   * Actions, callable with `runtime.runAction(name, input, { event })`.
+   * @example `actions: [saveLead]`
+   */
+  actions?: A
+  /**
+   * Storage client options (`token`, `apiUrl`, `fetch`, ...): a client is built per event with the event's
+   * `botId`. Or a ready `Client`, handed as is to every handler. Ignored when `clientFactory` is given.
+   * Default: `{}`, so the client reads `BP_TOKEN` and `BP_API_URL` from the environment.
+   * @example `client: { token: process.env.BP_TOKEN, apiUrl: 'http://127.0.0.1:3000' }`
+   */
+  client?: Omit<ClientOptions, 'botId'> | Client
+  /**
+   * Decides how the client of an event is built (hosts and tests). Called at most once per dispatch or action
+   * run, when a handler first reads `client`.
+   * @example `clientFactory: (event) => new Client({ token, botId: event.botId, fetch: app.fetch })`
+   */
+  clientFactory?: ClientFactory
+  /**
+   * Logger handed to handlers, bound to the event id and the hook or action name. Default: JSON lines on
+   * standard error.
+   * @example `logger: createJsonLogger({ level: 'debug' })`
+   */
+  logger?: Logger
+  /**
+   * Deadline of hooks and actions without their own `timeoutMs`. Default 10 000 ms.
+   * @example `defaultTimeoutMs: 2_000`
+   */
+  defaultTimeoutMs?: number
+  /**
+   * Stop at the first hook that fails or times out; later hooks are reported `skipped`. Default `false`: each
+   * hook runs whatever the others did.
+   * @example `failFast: true`
+   */
+  failFast?: boolean
+}
+
+/** Why a hook did not run. */
+export type SkipReason = 'type' | 'stopped' | 'failFast'
+
+/** What happened to one hook during a dispatch. */
+export interface HookReport {
+  readonly hook: string
+  readonly point: HookPoint
+  readonly status: 'ok' | 'error' | 'timeout' | 'skipped'
+  /** Milliseconds spent in the handler (0 when skipped). */
+  readonly durationMs: number
+  /** Set when `status` is `error` or `timeout`. */
+  readonly error?: HookError
+  /** Set when `status` is `skipped`. */
+  readonly skipReason?: SkipReason
+  /** True when this before-hook returned a changed event that was accepted. */
+  readonly changedEvent?: boolean
+  /** True when this before-hook returned `{ stop: true }`. */
+  readonly stopped?: boolean
+}
+
+/** The result of `runtime.dispatch`. */
+export interface DispatchReport {
+  /** The event after the changes of before-hooks. */
+  readonly event: BotEvent
+  /** True when a before-hook returned `{ stop: true }`. */
+  readonly stopped: boolean
+  /** Name of the hook that stopped processing. */
+  readonly stoppedBy?: string
+  /** True when no hook failed or timed out. */
+  readonly ok: boolean
+  /** Every hook whose point matches the event's direction, in the order they were considered. */
+  readonly hooks: readonly HookReport[]
+  /** Milliseconds for the whole dispatch. */
+  readonly durationMs: number
+}
+
+/** Options of `runtime.runAction`. */
+export interface RunActionOptions {
+  /** The event the action runs for (validated; gives the client its bot and the logger its event id). */
+  event: unknown
+}
+
+/** A runtime: dispatches events through hooks and runs actions. */
+export interface Runtime<A extends readonly AnyAction[] = readonly AnyAction[]> {
+  /**
+   * Validates an event (throws `EventValidationError` when invalid) and runs the hooks of its direction.
+   *
+   * @example
+   * ```ts
+   * const report = await runtime.dispatch(JSON.parse(body))
+   * if (!report.ok) console.error(report.hooks.filter((h) => h.error))
+   * ```
+   */
+  dispatch(rawEvent: unknown): Promise<DispatchReport>
+  /**
+   * Runs an action: validates the event and the input, runs the handler under its deadline, validates the
+   * output. Throws `ActionNotFoundError`, `EventValidationError`, `ActionInputError`, `ActionFailedError`,
+   * `ActionTimeoutError` or `ActionOutputError`.
+   *
+   * @example
+   * ```ts
+   * const { sum } = await runtime.runAction('add', { a: 1, b: 2 }, { event })
+   * ```
+   */
+  runAction<N extends A[number]['name']>(
+    name: N,
+    input: ActionInput<Extract<A[number], { name: N }>>,
+    options: RunActionOptions,
+  ): Promise<ActionOutput<Extract<A[number], { name: N }>>>
+  /** Names of the hooks, in registration order. */
+  readonly hookNames: readonly string[]
+  /** Names of the actions, in registration order. */
+  readonly actionNames: readonly string[]
+}
+
+/**
+ * Creates a runtime from hooks and actions. Throws `RuntimeDefinitionError` when two hooks or two actions share
+ * a name.
+ *
+ * Incoming events go through `beforeIncoming`, `afterIncoming`, then `afterTurn`; outgoing events through
+ * `beforeOutgoing` then `afterOutgoing`. `{ stop: true }` skips the rest of the direction's hooks but not
+ * `afterTurn`, which closes every incoming turn.
+ *
+ * @example
+ * ```ts
+ * const runtime = createRuntime({ hooks: [tagConversation], actions: [saveLead], client: { token } })
+ * const report = await runtime.dispatch(event)
+ * ```
+ */
+export function createRuntime<const A extends readonly AnyAction[] = readonly []>(options: RuntimeOptions<A> = {}): Runtime<A> {
+  const hooks = [...(options.hooks ?? [])]
+  const actions = [...(options.actions ?? [])] as AnyAction[]
+  checkUnique('hook', hooks.map((h) => h.name))
+  checkUnique('action', actions.map((a) => a.name))
+  checkTimeout('createRuntime', options.defaultTimeoutMs)
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS
+  const failFast = options.failFast ?? false
+  const rootLogger = options.logger ?? createJsonLogger()
+  const buildClient = clientBuilder(options)
+  const actionsByName = new Map(actions.map((a) => [a.name, a]))
+
+  const contextFor = (event: BotEvent, bindings: Record<string, string>, clientCache: { client?: Client }, signal: AbortSignal) => {
+    const logger = rootLogger.child({ eventId: event.id, ...bindings })
+    return {
+      event,
+      logger,
+      signal,
+      get client(): Client {
+        clientCache.client ??= buildClient(event)
+        return clientCache.client
+      },
+    } satisfies HandlerContext
+  }
+
+  async function dispatch(rawEvent: unknown): Promise<DispatchReport> {
+    const started = performance.now()
+    let event = parseEvent(rawEvent)
+    const direction = event.direction
+    const clientCache: { client?: Client } = {}
+    const reports: HookReport[] = []
+    let stoppedBy: string | undefined
+    let failed = false
+
+    for (const point of pointsFor(direction)) {
+      for (const hook of hooks) {
+        if (hook.point !== point) continue
+        const skip: HookReport | undefined =
+          failed && failFast
+            ? skipped(hook, 'failFast')
+            : stoppedBy !== undefined && point !== 'afterTurn'
+              ? skipped(hook, 'stopped')
+              : hook.types !== undefined && !hook.types.includes(event.type)
+                ? skipped(hook, 'type')
+                : undefined
+        if (skip) {
+          reports.push(skip)
+          continue
+        }
+        const timeoutMs = hook.timeoutMs ?? defaultTimeoutMs
+        const current = event
+        const outcome = await runWithDeadline(
+          (signal) => hook.handler(contextFor(current, { hook: hook.name, point }, clientCache, signal) as never),
+          timeoutMs,
+        )
+        const base = { hook: hook.name, point, durationMs: outcome.durationMs }
+        if (outcome.status === 'timeout') {
+          failed = true
+          reports.push({ ...base, status: 'timeout', error: new HookError('hook_timeout', hook.name, point, current.id, `no answer within ${timeoutMs} ms`) })
+          continue
+        }
+        if (outcome.status === 'error') {
+          failed = true
+          const error = new HookError('hook_failed', hook.name, point, current.id, describeError(outcome.error), { cause: outcome.error })
+          reports.push({ ...base, status: 'error', error })
+          continue
+        }
+        const result: unknown = outcome.value
+        if (!isBeforePoint(point) || result === undefined || result === null) {
+          reports.push({ ...base, status: 'ok' })
+        } else if (isStop(result)) {
+          stoppedBy = hook.name
+          reports.push({ ...base, status: 'ok', stopped: true })
+        } else {
+          const changed = acceptChangedEvent(result, current, hook.name, point)
+          if (changed instanceof HookError) {
+            failed = true
+            reports.push({ ...base, status: 'error', error: changed })
+          } else {
+            event = changed
+            reports.push({ ...base, status: 'ok', changedEvent: true })
+          }
+        }
+      }
+    }
+
+    return {
+      event,
+      stopped: stoppedBy !== undefined,
+      ...(stoppedBy !== undefined ? { stoppedBy } : {}),
+      ok: !failed,
+      hooks: reports,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    }
+  }
+
+  async function runAction(name: string, input: unknown, runOptions: RunActionOptions): Promise<unknown> {
+    const action = actionsByName.get(name)
+    if (!action) throw new ActionNotFoundError(name, [...actionsByName.keys()])
+    const event = parseEvent(runOptions?.event)
+    const parsedInput = await action.input.safeParseAsync(input)
+    if (!parsedInput.success) throw new ActionInputError(name, toReadableIssues(parsedInput.error.issues, input))
+    const timeoutMs = action.timeoutMs ?? defaultTimeoutMs
+    const clientCache: { client?: Client } = {}
+    const outcome = await runWithDeadline(
+      (signal) => action.handler({ ...contextFor(event, { action: name }, clientCache, signal), input: parsedInput.data } as never),
+      timeoutMs,
+    )
+    if (outcome.status === 'timeout') throw new ActionTimeoutError(name, event.id, timeoutMs)
+    if (outcome.status === 'error') throw new ActionFailedError(name, event.id, outcome.error)
+    const parsedOutput = await action.output.safeParseAsync(outcome.value)
+    if (!parsedOutput.success) throw new ActionOutputError(name, toReadableIssues(parsedOutput.error.issues, outcome.value))
+    return parsedOutput.data
+  }
+
+  return Object.freeze({
+    dispatch,
+    runAction: runAction as Runtime<A>['runAction'],
+    hookNames: Object.freeze(hooks.map((h) => h.name)),
+    actionNames: Object.freeze(actions.map((a) => a.name)),
+  })
+}
+
+function skipped(hook: AnyHook, skipReason: SkipReason): HookReport {
+  return { hook: hook.name, point: hook.point, status: 'skipped', durationMs: 0, skipReason }
+}
+
+function isStop(value: unknown): value is StopProcessing {
+  return typeof value === 'object' && value !== null && (value as { stop?: unknown }).stop === true && !('id' in value)
+}
+
+function acceptChangedEvent(result: unknown, current: BotEvent, hook: string, point: HookPoint): BotEvent | HookError {
+  const parsed = safeParseEvent(result)
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => i.message).join('; ')
+    return new HookError('hook_invalid_event', hook, point, current.id, detail, { cause: parsed.error })
+  }
+  for (const field of ['id', 'direction'] as const) {
+    if (parsed.event[field] !== current[field]) {
+      return new HookError(
+        'hook_invalid_event',
+        hook,
+        point,
+        current.id,
+        `${field}: expected ${JSON.stringify(current[field])} (a hook may not change it), received ${JSON.stringify(parsed.event[field])}`,
+      )
+    }
+  }
+  return parsed.event
+}
+
+function checkUnique(kind: 'hook' | 'action', names: readonly string[]): void {
+  const seen = new Set<string>()
+  for (const name of names) {
+    if (seen.has(name)) {
+      throw new RuntimeDefinitionError(
+        kind === 'hook' ? 'duplicate_hook_name' : 'duplicate_action_name',
+        `Two ${kind}s are named "${name}"; ${kind} names must be unique`,
+      )
+    }
+    seen.add(name)
+  }
+}
+
+function clientBuilder<A extends readonly AnyAction[]>(options: RuntimeOptions<A>): ClientFactory {
+  if (options.clientFactory) return options.clientFactory
+  const client = options.client
+  if (client instanceof Client) return () => client
+  const clientOptions: Omit<ClientOptions, 'botId'> = { ...(client ?? {}) }
+  return (event) => new Client({ ...clientOptions, botId: event.botId })
+}
+

@@ -1,0 +1,103 @@
+import type { BotEvent } from '../event/index.js'
+import type { HandlerContext, HookEvent } from './context.js'
+import { RuntimeDefinitionError } from './errors.js'
+import { hookPoints, isHookPoint, type BeforePoint, type HookPoint } from './hook-points.js'
+
+/** What a before-hook returns to end processing of the event: later hooks are skipped. */
+export interface StopProcessing {
+  stop: true
+}
+
+/**
+ * What a handler at point `P` may return: before-hooks may return a changed event (validated again) or
+ * `{ stop: true }`; other hooks return nothing.
+ */
+export type HookResult<P extends HookPoint> = P extends BeforePoint ? BotEvent | StopProcessing | void : void
+
+/** The fields of `defineHook`. */
+export interface HookDefinition<P extends HookPoint = HookPoint, T extends string = string> {
+  /** Unique name among the runtime's hooks; appears in reports, errors and logs. */
+  readonly name: string
+  /** Where the hook runs. */
+  readonly point: P
+  /** Event types the hook handles (`['text']`); other types are reported `skipped`. All types when omitted. */
+  readonly types?: readonly T[]
+  /** Deadline in milliseconds; defaults to the runtime's `defaultTimeoutMs`. */
+  readonly timeoutMs?: number
+  /** The hook's code. */
+  handler(context: HandlerContext<HookEvent<P, T>>): HookResult<P> | Promise<HookResult<P>>
+}
+
+/** A defined hook (frozen). */
+export interface Hook<P extends HookPoint = HookPoint, T extends string = string> extends HookDefinition<P, T> {
+  readonly kind: 'hook'
+}
+
+/** Any hook, whatever its point and types. */
+export type AnyHook = Hook<HookPoint, string>
+
+/**
+ * Defines a hook. The handler receives `{ event, client, logger, signal }`; `event` is narrowed by the point's
+ * direction and by `types`. Throws `RuntimeDefinitionError` for an empty name, an unknown point, empty `types`
+ * or a bad timeout.
+ *
+ * @example
+ * ```ts
+ * const greet = defineHook({
+ *   name: 'log-text',
+ *   point: 'afterIncoming',
+ *   types: ['text'],
+ *   handler: ({ event, logger }) => logger.info('user said', { text: event.payload.text }),
+ * })
+ * ```
+ */
+export function defineHook<const P extends HookPoint, const T extends string = string>(
+  definition: HookDefinition<P, T>,
+): Hook<P, T> {
+  const { name, point, types, timeoutMs, handler } = definition as HookDefinition<P, T> & { point: unknown }
+  checkName('hook', name)
+  if (!isHookPoint(point)) {
+    throw new RuntimeDefinitionError(
+      'unknown_hook_point',
+      `Hook "${name}": point must be ${hookPoints.map((p) => `"${p}"`).join(' | ')}, received ${JSON.stringify(point)}`,
+    )
+  }
+  if (types !== undefined) {
+    if (!Array.isArray(types) || types.length === 0 || types.some((t) => typeof t !== 'string' || t === '')) {
+      throw new RuntimeDefinitionError('invalid_hook', `Hook "${name}": types must be a non-empty list of type names`)
+    }
+  }
+  checkTimeout(`Hook "${name}"`, timeoutMs)
+  if (typeof handler !== 'function') {
+    throw new RuntimeDefinitionError('invalid_hook', `Hook "${name}": handler must be a function`)
+  }
+  return Object.freeze({
+    kind: 'hook' as const,
+    name,
+    point,
+    ...(types ? { types: Object.freeze([...types]) } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    handler,
+  })
+}
+
+/** Throws unless `name` is a non-empty string. */
+export function checkName(kind: 'hook' | 'action', name: unknown): asserts name is string {
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new RuntimeDefinitionError(
+      kind === 'hook' ? 'invalid_hook' : 'invalid_action',
+      `A ${kind} needs a non-empty name, received ${JSON.stringify(name)}`,
+    )
+  }
+}
+
+/** Throws unless `timeoutMs` is undefined or a positive finite number. */
+export function checkTimeout(owner: string, timeoutMs: unknown): void {
+  if (timeoutMs === undefined) return
+  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new RuntimeDefinitionError(
+      'invalid_timeout',
+      `${owner}: timeoutMs must be a positive number of milliseconds, received ${String(timeoutMs)}`,
+    )
+  }
+}

@@ -1,0 +1,37 @@
+export { defineHook, type Hook, type HookDefinition, type HookResult, type StopProcessing, type AnyHook } from './define-hook.js'
+export {
+  defineAction,
+  type Action,
+  type ActionDefinition,
+  type ActionContext,
+  type ActionInput,
+  type ActionOutput,
+  type AnyAction,
+} from './define-action.js'
+export {
+  createRuntime,
+  DEFAULT_TIMEOUT_MS,
+  type Runtime,
+  type RuntimeOptions,
+  type ClientFactory,
+  type DispatchReport,
+  type HookReport,
+  type SkipReason,
+  type RunActionOptions,
+} from './create-runtime.js'
+export { hookPoints, pointsFor, isHookPoint, type HookPoint, type BeforePoint, type DirectionOfPoint } from './hook-points.js'
+export type { HandlerContext, HookEvent } from './context.js'
+export { createJsonLogger, type Logger, type LogLevel, type LogFields, type LogRecord, type JsonLoggerOptions } from './logger.js'
+export {
+  BotRuntimeError,
+  RuntimeDefinitionError,
+  HookError,
+  ActionError,
+  ActionNotFoundError,
+  ActionInputError,
+  ActionOutputError,
+  ActionFailedError,
+  ActionTimeoutError,
+  type RuntimeDefinitionErrorCode,
+  type HookErrorCode,
+} from './errors.js'

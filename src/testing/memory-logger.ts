@@ -1,0 +1,42 @@
+import type { LogFields, Logger, LogLevel, LogRecord } from '../runtime/index.js'
+
+/** A logger that keeps its lines in memory, for tests. */
+export interface MemoryLogger extends Logger {
+  /** Every line logged through this logger or its children, oldest first. */
+  readonly records: LogRecord[]
+  /** Forgets the lines logged so far. */
+  clear(): void
+}
+
+/**
+ * A logger that records every line (with bindings) in `records` instead of writing it. Pass it to
+ * `createRuntime({ logger })` and assert on what hooks logged.
+ *
+ * @example
+ * ```ts
+ * const logger = createMemoryLogger()
+ * const runtime = createRuntime({ hooks, logger })
+ * await runtime.dispatch(fakeTextEvent('hi'))
+ * expect(logger.records.map((r) => r.msg)).toContain('tagged')
+ * ```
+ */
+export function createMemoryLogger(options: { now?: () => Date } = {}): MemoryLogger {
+  const records: LogRecord[] = []
+  const now = options.now ?? (() => new Date())
+  const make = (bindings: LogFields): Logger => {
+    const log =
+      (level: LogLevel) =>
+      (message: string, fields?: LogFields): void => {
+        const head = { level, time: now().toISOString(), msg: message }
+        records.push(Object.assign({ ...head }, bindings, fields, head))
+      }
+    return {
+      debug: log('debug'),
+      info: log('info'),
+      warn: log('warn'),
+      error: log('error'),
+      child: (more) => make({ ...bindings, ...more }),
+    }
+  }
+  return Object.assign(make({}), { records, clear: () => void records.splice(0, records.length) })
+}
