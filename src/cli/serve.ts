@@ -1,0 +1,124 @@
+import { createServer, type RunningServer } from '../server/server.js'
+import { createJsonLogger } from '../server/http/logger.js'
+import { parseCommandArgs, parsePort } from './args.js'
+import type { CliIo } from './io.js'
+
+/** Help text of `botshelf serve`. */
+export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL]
+
+Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data).
+The first start creates a workspace, a bot and a bot token, and prints them once.
+
+Options:
+  --port <n>          TCP port (default 3000; 0 picks a free one)
+  --host <addr>       interface to bind (default 127.0.0.1; 0.0.0.0 for every interface)
+  --data <dir>        data folder (default ./.botshelf)
+  --public-url <url>  base of the absolute URLs the service returns (default: the request's origin)
+  -h, --help          show this help
+
+Request logs are JSON lines on standard output; messages go to standard error.
+SIGINT/SIGTERM stop the server gracefully (requests in flight finish).`
+
+/** A started `serve` command: the server and a promise that settles when it has shut down. */
+export interface ServeHandle {
+  server: RunningServer
+  /** Resolves with the exit code after a graceful shutdown. */
+  done: Promise<number>
+  /** Stops the server as a signal would. */
+  stop(): Promise<void>
+}
+
+/**
+ * Runs `botshelf serve`: starts the server, bootstraps the data folder on first start, prints the banner,
+ * and shuts down gracefully on SIGINT/SIGTERM (a second signal exits at once).
+ *
+ * @example
+ * ```ts
+ * const handle = await serveCommand(['--port', '0', '--data', dir], { stdout: process.stdout, stderr: process.stderr })
+ * await handle.stop()
+ * ```
+ */
+export async function serveCommand(args: string[], io: CliIo, handleSignals = true): Promise<ServeHandle | undefined> {
+  const { values } = parseCommandArgs(
+    args,
+    {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      'public-url': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    'serve',
+  )
+  if (values.help) {
+    io.stdout.write(`${serveHelp}\n`)
+    return undefined
+  }
+  const port = parsePort(values.port, 3000)
+  const host = values.host ?? '127.0.0.1'
+  const dataDir = values.data ?? './.botshelf'
+  const publicUrl = values['public-url']
+  if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl)) {
+    throw new Error(`--public-url must be an absolute http(s) URL, received ${JSON.stringify(publicUrl)}`)
+  }
+
+  const server = await createServer({
+    port,
+    host,
+    dataDir,
+    logger: createJsonLogger(io.stdout),
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
+  })
+  const boot = server.app.admin.bootstrap()
+  const base = publicUrl ?? server.url
+  const lines = [`botshelf is listening on ${server.url}`, `  data folder: ${server.app.services.dataDir}`, `  bot id:      ${boot.bot.id}`]
+  if (boot.token) {
+    lines.push(
+      `  bot token:   ${boot.token.token}`,
+      '  (shown once: it is stored only as a hash; make more with "botshelf token create")',
+      '',
+      'Try it:',
+      `  curl -H "Authorization: Bearer ${boot.token.token}" -H "x-bot-id: ${boot.bot.id}" ${base}/v1/files`,
+      `  BP_API_URL=${base} BP_TOKEN=${boot.token.token} BP_BOT_ID=${boot.bot.id} node -e "new (require('@botpress/client').Client)().listFiles({}).then(console.log)"`,
+    )
+  } else {
+    lines.push('  tokens:      use the token printed on first start, or "botshelf token create --bot <bot id> --role bot"')
+  }
+  io.stderr.write(`${lines.join('\n')}\n`)
+
+  let resolveDone: (code: number) => void = () => {}
+  const done = new Promise<number>((resolve) => (resolveDone = resolve))
+  let stopping: Promise<void> | undefined
+  const stop = (): Promise<void> => {
+    stopping ??= server.close().then(
+      () => {
+        io.stderr.write('botshelf stopped\n')
+        resolveDone(0)
+      },
+      (error: unknown) => {
+        io.stderr.write(`botshelf failed to stop cleanly: ${error instanceof Error ? error.message : String(error)}\n`)
+        resolveDone(1)
+      },
+    )
+    return stopping
+  }
+  if (handleSignals) {
+    let signals = 0
+    const onSignal = (signal: NodeJS.Signals) => {
+      signals += 1
+      if (signals > 1) {
+        io.stderr.write(`${signal} again: exiting now\n`)
+        process.exit(1)
+      }
+      io.stderr.write(`${signal}: finishing requests in flight, then stopping\n`)
+      void stop()
+    }
+    process.on('SIGINT', onSignal)
+    process.on('SIGTERM', onSignal)
+    void done.then(() => {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+    })
+  }
+  return { server, done, stop }
+}

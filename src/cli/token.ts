@@ -1,0 +1,161 @@
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { tokenRoles, type TokenRole } from '../server/principal.js'
+import { authMigrations } from '../store/sqlite/auth-migrations.js'
+import { AuthStore } from '../store/sqlite/auth-store.js'
+import { runMigrations } from '../store/sqlite/migrations.js'
+import { openDatabase, type Sqlite } from '../store/sqlite/open-database.js'
+import { parseCommandArgs } from './args.js'
+import { UsageError, type CliIo } from './io.js'
+
+/** Help text of `botshelf token`. */
+export const tokenHelp = `Usage:
+  botshelf token create [--data DIR] [--bot BOT_ID] --role ROLE [--integration NAME] [--label TEXT]
+  botshelf token list   [--data DIR] [--bot BOT_ID] [--all] [--json]
+  botshelf token revoke [--data DIR] <token id>
+
+Manages the access tokens of a data folder (default ./.botshelf). Works while the server runs.
+
+  create  prints the new token on standard output, and nothing else (it is shown once, stored as a hash).
+          --role is one of: ${tokenRoles.join(', ')}
+          --integration NAME is required with --role integration (the integration the token acts as).
+          --bot defaults to the only bot of the folder.
+  list    prints id, bot, role, integration and creation date of active tokens (--all: revoked too).
+  revoke  revokes a token by its id (tok_...); it stops working at once.`
+
+function openStore(dataDir: string): { store: AuthStore; db: Sqlite } {
+  const file = join(resolve(dataDir), 'botshelf.db')
+  if (!existsSync(file)) {
+    throw new UsageError(`No botshelf data folder at ${resolve(dataDir)} (missing botshelf.db). Start "botshelf serve --data ${dataDir}" once first, or pass --data.`)
+  }
+  const db = openDatabase(file)
+  runMigrations(db, authMigrations)
+  return { store: new AuthStore(db), db }
+}
+
+function pickBot(store: AuthStore, botId: string | undefined): string {
+  if (botId !== undefined) {
+    if (!store.getBot(botId)) {
+      const known = store.listBots().map((b) => b.id)
+      throw new UsageError(`No bot with id "${botId}" in this data folder; bots: ${known.join(', ') || '(none)'}`)
+    }
+    return botId
+  }
+  const bots = store.listBots()
+  if (bots.length === 1) return bots[0]!.id
+  throw new UsageError(`--bot is required: this data folder has ${bots.length} bots (${bots.map((b) => b.id).join(', ') || 'none'})`)
+}
+
+/**
+ * Runs `botshelf token <create|list|revoke>`. Returns the exit code.
+ *
+ * @example
+ * ```ts
+ * await tokenCommand(['create', '--data', './.botshelf', '--role', 'viewer'], { stdout: process.stdout, stderr: process.stderr })
+ * ```
+ */
+export function tokenCommand(args: string[], io: CliIo): number {
+  const [sub, ...rest] = args
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
+    io.stdout.write(`${tokenHelp}\n`)
+    return sub === undefined ? 2 : 0
+  }
+  switch (sub) {
+    case 'create':
+      return createToken(rest, io)
+    case 'list':
+      return listTokens(rest, io)
+    case 'revoke':
+      return revokeToken(rest, io)
+    default:
+      throw new UsageError(`Unknown token command "${sub}"; expected create, list or revoke.\nRun "botshelf token --help" for usage.`)
+  }
+}
+
+function createToken(args: string[], io: CliIo): number {
+  const { values } = parseCommandArgs(
+    args,
+    {
+      data: { type: 'string' },
+      bot: { type: 'string' },
+      role: { type: 'string' },
+      integration: { type: 'string' },
+      label: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    'token create',
+  )
+  if (values.help) {
+    io.stdout.write(`${tokenHelp}\n`)
+    return 0
+  }
+  if (values.role === undefined) throw new UsageError(`--role is required; one of ${tokenRoles.join(', ')}`)
+  if (!(tokenRoles as readonly string[]).includes(values.role)) {
+    throw new UsageError(`--role must be one of ${tokenRoles.join(', ')}; received ${JSON.stringify(values.role)}`)
+  }
+  const role = values.role as TokenRole
+  if (role === 'integration' && !values.integration) throw new UsageError('--integration NAME is required with --role integration')
+  if (role !== 'integration' && values.integration !== undefined) throw new UsageError(`--integration only goes with --role integration (received --role ${role})`)
+  const { store, db } = openStore(values.data ?? './.botshelf')
+  try {
+    const botId = pickBot(store, values.bot)
+    const created = store.createToken({
+      botId,
+      role,
+      ...(values.integration !== undefined ? { integrationName: values.integration } : {}),
+      ...(values.label !== undefined ? { label: values.label } : {}),
+    })
+    io.stdout.write(`${created.token}\n`)
+    io.stderr.write(`created ${created.id} (${role}${created.integrationName ? ` ${created.integrationName}` : ''}) for bot ${botId}\n`)
+    return 0
+  } finally {
+    db.close()
+  }
+}
+
+function listTokens(args: string[], io: CliIo): number {
+  const { values } = parseCommandArgs(
+    args,
+    { data: { type: 'string' }, bot: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    'token list',
+  )
+  if (values.help) {
+    io.stdout.write(`${tokenHelp}\n`)
+    return 0
+  }
+  const { store, db } = openStore(values.data ?? './.botshelf')
+  try {
+    const tokens = store.listTokens({ ...(values.bot !== undefined ? { botId: values.bot } : {}), activeOnly: !values.all })
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify(tokens, null, 2)}\n`)
+      return 0
+    }
+    const header = ['id', 'bot', 'role', 'integration', 'created', 'revoked']
+    const rows = tokens.map((t) => [t.id, t.botId, t.role, t.integrationName ?? '-', t.createdAt, t.revokedAt ?? '-'])
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+    const format = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()
+    io.stdout.write(`${[format(header), ...rows.map(format)].join('\n')}\n`)
+    return 0
+  } finally {
+    db.close()
+  }
+}
+
+function revokeToken(args: string[], io: CliIo): number {
+  const { values, positionals } = parseCommandArgs(args, { data: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, 'token revoke', true)
+  if (values.help) {
+    io.stdout.write(`${tokenHelp}\n`)
+    return 0
+  }
+  if (positionals.length !== 1) throw new UsageError(`token revoke takes exactly one token id (tok_...); received ${positionals.length}`)
+  const { store, db } = openStore(values.data ?? './.botshelf')
+  try {
+    const id = positionals[0]!
+    if (!store.listTokens().some((t) => t.id === id)) throw new UsageError(`No token with id "${id}"; see "botshelf token list --all"`)
+    const record = store.revokeToken(id)
+    io.stderr.write(`revoked ${record.id} (${record.role}) at ${record.revokedAt}\n`)
+    return 0
+  } finally {
+    db.close()
+  }
+}

@@ -1,0 +1,125 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { runCliCaptured, spawnServe } from '../helpers/cli.js'
+
+const dirs: string[] = []
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'botshelf-cli-'))
+  dirs.push(dir)
+  return dir
+}
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
+})
+
+function call(url: string, token: string, botId: string, path = '/v1/nothing'): Promise<Response> {
+  return fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}`, 'x-bot-id': botId } })
+}
+
+describe('botshelf serve', () => {
+  it('bootstraps on first start, never reprints the token, keeps data, and stops gracefully on SIGTERM', async () => {
+    const dataDir = await tempDir()
+    const first = await spawnServe(dataDir)
+    expect(first.token).toMatch(/^bs_/)
+    expect(first.stderr()).toContain(`curl -H "Authorization: Bearer ${first.token}" -H "x-bot-id: ${first.botId}"`)
+    expect(first.stderr()).toContain('BP_API_URL=')
+    const res = await call(first.url, first.token!, first.botId)
+    expect(res.status).toBe(404) // authenticated, then an unknown route
+    const logLine = first.stdout().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request')
+    expect(logLine).toMatchObject({ method: 'GET', path: '/v1/nothing', status: 404, botId: first.botId })
+
+    const viewer = await runCliCaptured(['token', 'create', '--data', dataDir, '--role', 'viewer'])
+    expect(viewer.code).toBe(0)
+    expect(viewer.stdout).toMatch(/^bs_[A-Za-z0-9_-]{43}\n$/)
+    expect((await call(first.url, viewer.stdout.trim(), first.botId)).status).toBe(404)
+
+    first.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+    expect(first.stderr()).toContain('botshelf stopped')
+
+    const second = await spawnServe(dataDir)
+    expect(second.botId).toBe(first.botId)
+    expect(second.token).toBeUndefined()
+    expect(second.stderr()).not.toContain(first.token!)
+    expect((await call(second.url, first.token!, first.botId)).status).toBe(404)
+    second.child.kill('SIGINT')
+    expect(await second.exited).toBe(0)
+  })
+
+  it('refuses a bad port with a clear message and exit code 2', async () => {
+    const result = await runCliCaptured(['serve', '--port', 'http'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('--port must be an integer from 0 to 65535, received "http"')
+  })
+
+  it('refuses unknown options and names them', async () => {
+    const result = await runCliCaptured(['serve', '--prot', '3000'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain("Unknown option '--prot'")
+    expect(result.stderr).toContain('botshelf serve --help')
+  })
+
+  it('prints help for every command', async () => {
+    expect((await runCliCaptured(['--help'])).stdout).toContain('Usage: botshelf <command>')
+    expect((await runCliCaptured(['serve', '--help'])).stdout).toContain('Usage: botshelf serve')
+    expect((await runCliCaptured(['token', '--help'])).stdout).toContain('botshelf token create')
+    expect((await runCliCaptured(['token', 'create', '--help'])).stdout).toContain('--integration NAME')
+    const unknown = await runCliCaptured(['launch'])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('Unknown command "launch"')
+  })
+})
+
+describe('botshelf token', () => {
+  async function bootstrapped(): Promise<{ dataDir: string; botId: string }> {
+    const dataDir = await tempDir()
+    const { createApp } = await import('../../src/server/app.js')
+    const { silentLogger } = await import('../../src/server/http/logger.js')
+    const app = createApp({ dataDir, logger: silentLogger })
+    const { bot } = app.admin.bootstrap()
+    await app.close()
+    return { dataDir, botId: bot.id }
+  }
+
+  it('creates, lists and revokes tokens', async () => {
+    const { dataDir, botId } = await bootstrapped()
+    const created = await runCliCaptured(['token', 'create', '--data', dataDir, '--bot', botId, '--role', 'integration', '--integration', 'slack'])
+    expect(created.code).toBe(0)
+    expect(created.stdout.trim()).toMatch(/^bs_/)
+    const id = /created (tok_[0-9a-f]+)/.exec(created.stderr)![1]!
+
+    const list = await runCliCaptured(['token', 'list', '--data', dataDir])
+    expect(list.stdout).toContain(id)
+    expect(list.stdout).toMatch(new RegExp(`${id}\\s+${botId}\\s+integration\\s+slack`))
+    expect(list.stdout).not.toContain(created.stdout.trim())
+
+    expect((await runCliCaptured(['token', 'revoke', '--data', dataDir, id])).code).toBe(0)
+    expect((await runCliCaptured(['token', 'list', '--data', dataDir])).stdout).not.toContain(id)
+    const all = await runCliCaptured(['token', 'list', '--data', dataDir, '--all', '--json'])
+    const rows = JSON.parse(all.stdout) as Array<{ id: string; revokedAt: string | null }>
+    expect(rows.find((r) => r.id === id)?.revokedAt).toEqual(expect.any(String))
+  })
+
+  it('explains bad arguments', async () => {
+    const { dataDir, botId } = await bootstrapped()
+    const cases: Array<[string[], string]> = [
+      [['token', 'create', '--data', dataDir], '--role is required'],
+      [['token', 'create', '--data', dataDir, '--role', 'owner'], '--role must be one of bot, integration, viewer'],
+      [['token', 'create', '--data', dataDir, '--role', 'integration'], '--integration NAME is required'],
+      [['token', 'create', '--data', dataDir, '--role', 'bot', '--integration', 'x'], '--integration only goes with --role integration'],
+      [['token', 'create', '--data', dataDir, '--role', 'bot', '--bot', 'nope'], `No bot with id "nope" in this data folder; bots: ${botId}`],
+      [['token', 'create', '--data', join(dataDir, 'missing'), '--role', 'bot'], 'No botshelf data folder at'],
+      [['token', 'revoke', '--data', dataDir], 'takes exactly one token id'],
+      [['token', 'revoke', '--data', dataDir, 'tok_nope'], 'No token with id "tok_nope"'],
+      [['token', 'rotate'], 'Unknown token command "rotate"'],
+    ]
+    for (const [argv, message] of cases) {
+      const result = await runCliCaptured(argv)
+      expect(result.code, argv.join(' ')).toBe(2)
+      expect(result.stderr, argv.join(' ')).toContain(message)
+      expect(result.stdout).toBe('')
+    }
+  })
+})
