@@ -3,6 +3,7 @@ import type { Principal } from './principal.js'
 import type { Sqlite } from '../store/sqlite/open-database.js'
 import type { Migration } from '../store/sqlite/migrations.js'
 import type { Logger } from './http/logger.js'
+import type { BlobStore } from '../blobs/index.js'
 
 /**
  * The services every route reads from the Hono context (`c.get('services')`). Built once per app by
@@ -38,7 +39,8 @@ export interface AppServices {
   readonly logger: Logger
   /** When true, every operation's response is validated against its schema (tests turn this on). */
   readonly checkResponses: boolean
-  // The files helper adds `blobs` (src/blobs) here; createApp builds it from `contentDir`.
+  /** File content storage (a local folder store rooted at `contentDir`). Sweep it at start, in the files feature. */
+  readonly blobs: BlobStore
 }
 
 /**
