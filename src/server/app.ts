@@ -19,6 +19,8 @@ import { handleError } from './http/error-handler.js'
 import { createJsonLogger, type Logger } from './http/logger.js'
 import { notFoundHandler } from './http/not-found.js'
 import { requestContext } from './http/request-context.js'
+import { registeredOperations } from './http/register-operation.js'
+import { openApiRoutes } from './openapi/route.js'
 import { loadSigningKey } from './signing-key.js'
 
 /**
@@ -128,6 +130,7 @@ export function createApp(options: AppOptions = {}): BotshelfApp {
   hono.onError(handleError)
   hono.notFound(notFoundHandler(hono))
   hono.use('*', requestContext(services))
+  hono.route('/', openApiRoutes(() => features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : []))))
   for (const feature of features) if (feature.publicRoutes) hono.route('/', feature.publicRoutes)
   hono.use('/v1/*', authMiddleware(store))
   for (const feature of features) if (feature.routes) hono.route('/', feature.routes)

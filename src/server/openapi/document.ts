@@ -1,0 +1,96 @@
+import { z } from 'zod'
+import { ErrorBodySchema } from '../../api/error-body.js'
+import type { Operation } from '../../api/operation.js'
+
+/** JSON Schema as produced by `z.toJSONSchema`. */
+type JsonSchema = Record<string, unknown>
+
+/** Options of `buildOpenApiDocument`. */
+export interface OpenApiOptions {
+  /** `info.title`; default `botshelf`. */
+  title?: string
+  /** `info.version`; default the package version given by the caller, else `0.0.0`. */
+  version?: string
+  /** `servers[0].url`, when known (the public URL or the request's origin). */
+  serverUrl?: string
+}
+
+function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  try {
+    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema
+    delete json.$schema
+    return json
+  } catch (error) {
+    return { description: `Schema not representable in JSON Schema: ${error instanceof Error ? error.message : String(error)}` }
+  }
+}
+
+function shapeOf(schema: z.ZodObject | undefined): Record<string, z.ZodType> {
+  return (schema?.shape ?? {}) as Record<string, z.ZodType>
+}
+
+function isOptional(schema: z.ZodType): boolean {
+  return schema.safeParse(undefined).success
+}
+
+/**
+ * Builds an OpenAPI 3.1 document from wire operations: one path item per operation, with path, query and
+ * header parameters, the JSON request body, the 200 response and the wire error body, all converted from
+ * the same zod schemas the server validates with (`z.toJSONSchema`).
+ *
+ * @example
+ * ```ts
+ * const doc = buildOpenApiDocument([getFileOperation, listFilesOperation], { version: '0.1.0' })
+ * doc.paths['/v1/files/{id}'].get.operationId // 'getFile'
+ * ```
+ */
+export function buildOpenApiDocument(operations: ReadonlyArray<Operation>, options: OpenApiOptions = {}): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const operation of operations) {
+    const parameters: unknown[] = []
+    for (const [name, schema] of Object.entries(shapeOf(operation.params))) {
+      parameters.push({ name, in: 'path', required: true, schema: toSchema(schema, 'input'), description: 'Percent-encoded; `%2F` stands for `/`.' })
+    }
+    for (const [name, schema] of Object.entries(shapeOf(operation.query))) {
+      const json = toSchema(schema, 'input')
+      const isObject = json.type === 'object' || json.additionalProperties !== undefined || json.anyOf !== undefined
+      parameters.push({
+        name,
+        in: 'query',
+        required: !isOptional(schema),
+        schema: json,
+        ...(json.type === 'array' ? { style: 'form', explode: true } : {}),
+        ...(isObject ? { description: 'Objects use dot notation with repeated keys (`tags.k=a&tags.k=b`), or URL-encoded JSON.' } : {}),
+      })
+    }
+    parameters.push({ name: 'x-bot-id', in: 'header', required: true, schema: { type: 'string' }, description: 'The bot the call acts for.' })
+    for (const header of Object.values(operation.headers ?? {})) {
+      parameters.push({ name: header, in: 'header', required: false, schema: { type: 'string' } })
+    }
+    const item: Record<string, unknown> = {
+      operationId: operation.name,
+      summary: operation.summary,
+      parameters,
+      responses: {
+        '200': { description: 'Success', content: { 'application/json': { schema: toSchema(operation.response, 'output') } } },
+        default: { description: 'Error (HTTP status equals `code`)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+    }
+    if (operation.body && operation.method !== 'GET') {
+      item.requestBody = { required: true, content: { 'application/json': { schema: toSchema(operation.body, 'input') } } }
+    }
+    const path = (paths[operation.path] ??= {})
+    path[operation.method.toLowerCase()] = item
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: options.title ?? 'botshelf', version: options.version ?? '0.0.0', description: 'Files and Tables API, wire-compatible with @botpress/client.' },
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A botshelf token (`bs_...`); scheme matched case-insensitively.' } },
+      schemas: { Error: toSchema(ErrorBodySchema, 'output') },
+    },
+  }
+}

@@ -1,0 +1,2 @@
+export { buildOpenApiDocument, type OpenApiOptions } from './document.js'
+export { openApiRoutes } from './route.js'
