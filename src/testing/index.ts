@@ -1,0 +1,21 @@
+export {
+  fakeEvent,
+  fakeTextEvent,
+  fakeMarkdownEvent,
+  fakeImageEvent,
+  fakeAudioEvent,
+  fakeVideoEvent,
+  fakeFileEvent,
+  fakeLocationEvent,
+  fakeCardEvent,
+  fakeCarouselEvent,
+  fakeChoiceEvent,
+  fakeDropdownEvent,
+  FAKE_EVENT_TIME,
+  type FakeEventOverrides,
+  type FakeEventOptions,
+  type FakeEventOf,
+} from './fake-event.js'
+export { signWebhookRequest, type SignWebhookRequestOptions } from './sign-webhook-request.js'
+export { createFakeClock, type FakeClock } from './fake-clock.js'
+export { createMemoryLogger, type MemoryLogger } from './memory-logger.js'

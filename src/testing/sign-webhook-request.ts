@@ -1,0 +1,44 @@
+import { signWebhookPayload } from '../webhook/index.js'
+
+/** Options of `signWebhookRequest`. */
+export interface SignWebhookRequestOptions {
+  /** The body: an object (sent as JSON; `Date`s become ISO 8601), a string or bytes sent as is. */
+  payload: unknown
+  /** The `whsec_<base64>` secret to sign with. */
+  secret: string
+  /** `webhook-id`. Default: a new random id (`msg_<uuid>`), so two calls are never duplicates. */
+  id?: string
+  /** `webhook-timestamp`: a `Date`, or seconds since the epoch. Default: now. */
+  timestamp?: Date | number
+  /** Request URL. Default `http://localhost/webhook`. */
+  url?: string
+}
+
+/**
+ * Builds a signed `POST` request that `createWebhookHandler` accepts (Standard Webhooks headers and `v1`
+ * signature). Pass a fake clock's time as `timestamp` when the handler uses that clock.
+ *
+ * @example
+ * ```ts
+ * const request = await signWebhookRequest({ payload: fakeTextEvent('hi'), secret })
+ * const response = await handler(request)
+ * ```
+ */
+export async function signWebhookRequest(options: SignWebhookRequestOptions): Promise<Request> {
+  const { payload, secret } = options
+  const body = typeof payload === 'string' || payload instanceof Uint8Array ? payload : JSON.stringify(payload)
+  const id = options.id ?? `msg_${globalThis.crypto.randomUUID()}`
+  const at = options.timestamp ?? new Date()
+  const timestamp = at instanceof Date ? Math.floor(at.getTime() / 1000) : Math.floor(at)
+  const signature = await signWebhookPayload({ id, timestamp, payload: body, secret })
+  return new Request(options.url ?? 'http://localhost/webhook', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signature,
+    },
+    body: body as BodyInit,
+  })
+}

@@ -1,0 +1,18 @@
+export {
+  createWebhookHandler,
+  MAX_WEBHOOK_BODY_BYTES,
+  type WebhookHandlerOptions,
+  type WebhookSuccessBody,
+  type FetchHandler,
+} from './create-webhook-handler.js'
+export { toNodeHandler, type NodeHandlerOptions, type NodeRequestListener } from './node-adapter.js'
+export { verifyWebhook, type VerifyWebhookOptions } from './verify-webhook.js'
+export { createMemoryDedupeStore, type WebhookDedupeStore, type MemoryDedupeStoreOptions } from './dedupe-store.js'
+export { signWebhookPayload, SECRET_PREFIX, type WebhookSecret } from './signature.js'
+export { DEFAULT_TOLERANCE_SECONDS, type HeadersLike, type Clock } from './verifier.js'
+export {
+  WebhookVerificationError,
+  WebhookConfigError,
+  type WebhookVerificationErrorCode,
+  type WebhookErrorBody,
+} from './errors.js'

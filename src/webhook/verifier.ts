@@ -1,0 +1,89 @@
+import { WebhookConfigError, WebhookVerificationError } from './errors.js'
+import { decodeSecrets, importSigningKey, matchesAnySignature, type WebhookSecret } from './signature.js'
+
+/** Default accepted clock skew, both ways: 5 minutes. */
+export const DEFAULT_TOLERANCE_SECONDS = 300
+
+/** Headers as a `Headers` object or a plain record (Node's `req.headers`). */
+export type HeadersLike = Headers | Readonly<Record<string, string | readonly string[] | undefined>>
+
+/** A clock: returns the current time as a `Date` or epoch milliseconds. */
+export type Clock = () => Date | number
+
+/** What a successful verification knows about the request. */
+export interface VerifiedWebhook {
+  id: string
+  timestamp: number
+}
+
+/** Verifies signature and timestamp of raw webhook bodies; keys are imported once. */
+export interface WebhookVerifier {
+  verify(headers: HeadersLike, body: Uint8Array): Promise<VerifiedWebhook>
+}
+
+/** Reads one header whatever the container; arrays give their first value. */
+export function readHeader(headers: HeadersLike, name: string): string | undefined {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined
+  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>
+  const key = Object.keys(record).find((k) => k.toLowerCase() === name)
+  const value = key === undefined ? undefined : record[key]
+  return typeof value === 'string' ? value : value?.[0]
+}
+
+/** Checks `toleranceSeconds` and returns it (default 300). */
+export function checkTolerance(toleranceSeconds: unknown): number {
+  if (toleranceSeconds === undefined) return DEFAULT_TOLERANCE_SECONDS
+  if (typeof toleranceSeconds !== 'number' || !Number.isFinite(toleranceSeconds) || toleranceSeconds <= 0) {
+    throw new WebhookConfigError(`toleranceSeconds: expected a positive number, received ${String(toleranceSeconds)}`)
+  }
+  return toleranceSeconds
+}
+
+/** Current time in epoch milliseconds from a clock. */
+export function readClock(now: Clock | undefined): number {
+  const value = now ? now() : Date.now()
+  return typeof value === 'number' ? value : value.getTime()
+}
+
+/**
+ * Builds a verifier. Throws `WebhookConfigError` at once for a missing, empty or non-base64 secret.
+ * Verification order: headers present, signature (401 material), then timestamp within the tolerance.
+ */
+export function createVerifier(options: { secret: WebhookSecret; toleranceSeconds?: number; now?: Clock }): WebhookVerifier {
+  const rawKeys = decodeSecrets(options.secret)
+  const toleranceSeconds = checkTolerance(options.toleranceSeconds)
+  let keys: Promise<CryptoKey[]> | undefined
+  return {
+    async verify(headers, body) {
+      const id = readHeader(headers, 'webhook-id')
+      const timestamp = readHeader(headers, 'webhook-timestamp')
+      const signature = readHeader(headers, 'webhook-signature')
+      const missing = [
+        ['webhook-id', id],
+        ['webhook-timestamp', timestamp],
+        ['webhook-signature', signature],
+      ]
+        .filter(([, value]) => value === undefined || value === '')
+        .map(([name]) => name)
+      if (missing.length > 0 || id === undefined || timestamp === undefined || signature === undefined) {
+        throw new WebhookVerificationError('missing_header', `Missing webhook header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`)
+      }
+      keys ??= Promise.all(rawKeys.map(importSigningKey))
+      if (!(await matchesAnySignature(await keys, id, timestamp, body, signature))) {
+        throw new WebhookVerificationError('invalid_signature', 'webhook-signature: no v1 signature matches the payload for the configured secret(s)')
+      }
+      if (!/^\d{1,15}$/.test(timestamp)) {
+        throw new WebhookVerificationError('invalid_timestamp', `webhook-timestamp: expected integer seconds since the epoch, received ${JSON.stringify(timestamp.slice(0, 40))}`)
+      }
+      const sentAt = Number(timestamp)
+      const nowSeconds = Math.floor(readClock(options.now) / 1000)
+      if (nowSeconds - sentAt > toleranceSeconds) {
+        throw new WebhookVerificationError('timestamp_too_old', `webhook-timestamp: ${nowSeconds - sentAt} s old, more than the ${toleranceSeconds} s tolerance`)
+      }
+      if (sentAt - nowSeconds > toleranceSeconds) {
+        throw new WebhookVerificationError('timestamp_too_new', `webhook-timestamp: ${sentAt - nowSeconds} s in the future, more than the ${toleranceSeconds} s tolerance`)
+      }
+      return { id, timestamp: sentAt }
+    },
+  }
+}

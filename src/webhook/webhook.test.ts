@@ -1,0 +1,296 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { BotEvent } from '../event/index.js'
+import { createRuntime, defineHook } from '../runtime/index.js'
+import { createFakeClock } from '../testing/fake-clock.js'
+import { fakeTextEvent } from '../testing/fake-event.js'
+import { createMemoryLogger } from '../testing/memory-logger.js'
+import { signWebhookRequest } from '../testing/sign-webhook-request.js'
+import { createWebhookHandler, MAX_WEBHOOK_BODY_BYTES } from './create-webhook-handler.js'
+import type { WebhookDedupeStore } from './dedupe-store.js'
+import { WebhookConfigError, WebhookVerificationError } from './errors.js'
+import { toNodeHandler } from './node-adapter.js'
+import { signWebhookPayload } from './signature.js'
+import { verifyWebhook } from './verify-webhook.js'
+
+const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+const otherSecret = 'whsec_' + btoa('another secret of thirty-two by')
+
+function setup(options: { maxBodyBytes?: number; dedupe?: WebhookDedupeStore | false; secret?: string | string[]; failing?: boolean } = {}) {
+  const clock = createFakeClock('2024-05-01T10:00:00Z')
+  const dispatched: BotEvent[] = []
+  const hooks = [defineHook({ name: 'record', point: 'afterIncoming', handler: ({ event }) => void dispatched.push(event) })]
+  if (options.failing) hooks.push(defineHook({ name: 'explode', point: 'afterIncoming', handler: () => { throw new Error('kaboom') } }))
+  const runtime = createRuntime({ hooks, logger: createMemoryLogger() })
+  const handler = createWebhookHandler({
+    runtime,
+    secret: options.secret ?? secret,
+    now: clock.now,
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.dedupe !== undefined ? { dedupe: options.dedupe } : {}),
+  })
+  const sign = (payload: unknown, extra: { id?: string; timestamp?: Date | number; secret?: string } = {}) =>
+    signWebhookRequest({ payload, secret: extra.secret ?? secret, timestamp: extra.timestamp ?? clock.now(), ...(extra.id ? { id: extra.id } : {}) })
+  return { clock, dispatched, handler, sign }
+}
+
+async function bodyOf(response: Response): Promise<Record<string, unknown>> {
+  expect(response.headers.get('content-type')).toContain('application/json')
+  return (await response.json()) as Record<string, unknown>
+}
+
+/** A request whose body is produced chunk by chunk, counting how many chunks were pulled. */
+function streamingRequest(chunkSize: number, chunks: number, headers: Record<string, string> = {}) {
+  const pulled = { count: 0 }
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulled.count === chunks) return controller.close()
+      pulled.count++
+      controller.enqueue(new Uint8Array(chunkSize).fill(0x61))
+    },
+  })
+  const request = new Request('http://localhost/webhook', { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit)
+  return { request, pulled }
+}
+
+describe('signature scheme', () => {
+  it('matches the Standard Webhooks reference vector', async () => {
+    const signature = await signWebhookPayload({
+      id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      timestamp: 1614265330,
+      payload: '{"test": 2432232314}',
+      secret,
+    })
+    expect(signature).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=')
+  })
+})
+
+describe('createWebhookHandler configuration', () => {
+  const runtime = createRuntime({ logger: createMemoryLogger() })
+  it.each([
+    ['missing', undefined],
+    ['empty', ''],
+    ['blank', '   '],
+    ['not base64', 'whsec_***'],
+    ['an empty list', []],
+    ['a list with an empty secret', [secret, '']],
+  ])('refuses a secret that is %s', (_label, bad) => {
+    expect(() => createWebhookHandler({ runtime, secret: bad as string })).toThrow(WebhookConfigError)
+  })
+
+  it('refuses a body limit above 100 MB or below 1 byte, and a bad tolerance', () => {
+    expect(() => createWebhookHandler({ runtime, secret, maxBodyBytes: MAX_WEBHOOK_BODY_BYTES + 1 })).toThrow('maxBodyBytes: expected an integer from 1 to 104857600')
+    expect(() => createWebhookHandler({ runtime, secret, maxBodyBytes: 0 })).toThrow(WebhookConfigError)
+    expect(() => createWebhookHandler({ runtime, secret, toleranceSeconds: -5 })).toThrow('toleranceSeconds')
+  })
+})
+
+describe('createWebhookHandler requests', () => {
+  it('dispatches a signed event and answers 200 with a summary of the run', async () => {
+    const { handler, sign, dispatched } = setup()
+    const response = await handler(await sign(fakeTextEvent('hi', { id: 'evt_ok' }), { id: 'msg_1' }))
+    expect(response.status).toBe(200)
+    expect(await bodyOf(response)).toEqual({
+      ok: true,
+      webhookId: 'msg_1',
+      duplicate: false,
+      eventId: 'evt_ok',
+      stopped: false,
+      hooks: { ok: 1, error: 0, timeout: 0, skipped: 0 },
+      failures: [],
+    })
+    expect(dispatched.map((e) => e.id)).toEqual(['evt_ok'])
+    expect(dispatched[0]?.createdOn).toBeInstanceOf(Date)
+  })
+
+  it('reports failing hooks in the summary, still 200', async () => {
+    const { handler, sign } = setup({ failing: true })
+    const body = await bodyOf(await handler(await sign(fakeTextEvent('hi', { id: 'e' }))))
+    expect(body['hooks']).toEqual({ ok: 1, error: 1, timeout: 0, skipped: 0 })
+    expect(body['failures']).toEqual([
+      { hook: 'explode', point: 'afterIncoming', status: 'error', message: 'Hook "explode" (afterIncoming) failed on event e: kaboom' },
+    ])
+  })
+
+  it('answers 405 to other methods', async () => {
+    const { handler } = setup()
+    const response = await handler(new Request('http://localhost/webhook'))
+    expect(response.status).toBe(405)
+    expect(response.headers.get('allow')).toBe('POST')
+  })
+
+  it('refuses a declared oversized body with 413 without reading it', async () => {
+    const { handler } = setup({ maxBodyBytes: 1000 })
+    const { request, pulled } = streamingRequest(100, 50, { 'content-length': '5000' })
+    const response = await handler(request)
+    expect(response.status).toBe(413)
+    expect(await bodyOf(response)).toMatchObject({ ok: false, code: 'payload_too_large', message: 'Body: expected at most 1000 bytes, received more' })
+    expect(pulled.count).toBeLessThanOrEqual(1)
+  })
+
+  it('stops reading a streamed body as soon as it passes the limit (413)', async () => {
+    const { handler } = setup({ maxBodyBytes: 1000 })
+    const { request, pulled } = streamingRequest(100, 1000)
+    const response = await handler(request)
+    expect(response.status).toBe(413)
+    expect(pulled.count).toBeLessThan(20)
+  })
+
+  it('checks the size before the signature', async () => {
+    const { handler } = setup({ maxBodyBytes: 10 })
+    const response = await handler(new Request('http://localhost/', { method: 'POST', body: 'x'.repeat(11) }))
+    expect(response.status).toBe(413)
+  })
+
+  it('answers 401 when webhook headers are missing', async () => {
+    const { handler } = setup()
+    const response = await handler(new Request('http://localhost/', { method: 'POST', body: '{}', headers: { 'webhook-id': 'x' } }))
+    expect(response.status).toBe(401)
+    expect(await bodyOf(response)).toMatchObject({ code: 'missing_header', message: 'Missing webhook headers: webhook-timestamp, webhook-signature' })
+  })
+
+  it('answers 401 to a tampered body, a wrong secret and a garbage signature', async () => {
+    const { handler, sign } = setup()
+    const good = await sign(fakeTextEvent('hi'))
+    const tampered = new Request(good.url, { method: 'POST', headers: good.headers, body: JSON.stringify(fakeTextEvent('evil')) })
+    expect((await handler(tampered)).status).toBe(401)
+    const wrong = await sign(fakeTextEvent('hi'), { secret: otherSecret })
+    const wrongBody = await bodyOf(await handler(wrong))
+    expect(wrongBody).toMatchObject({ ok: false, code: 'invalid_signature' })
+    const garbage = await sign(fakeTextEvent('hi'))
+    garbage.headers.set('webhook-signature', 'v1,!!!! v2,abc nonsense')
+    expect((await handler(garbage)).status).toBe(401)
+  })
+
+  it('accepts several signatures in the header and several secrets for rotation', async () => {
+    const rotating = setup({ secret: [otherSecret, secret] })
+    expect((await rotating.handler(await rotating.sign(fakeTextEvent('a')))).status).toBe(200)
+    expect((await rotating.handler(await rotating.sign(fakeTextEvent('b'), { secret: otherSecret }))).status).toBe(200)
+
+    const { handler, sign } = setup()
+    const request = await sign(fakeTextEvent('hi'), { secret: otherSecret })
+    const id = request.headers.get('webhook-id')!
+    const ts = request.headers.get('webhook-timestamp')!
+    const body = await request.clone().text()
+    const valid = await signWebhookPayload({ id, timestamp: ts, payload: body, secret })
+    request.headers.set('webhook-signature', `${request.headers.get('webhook-signature')} ${valid}`)
+    expect((await handler(request)).status).toBe(200)
+  })
+
+  it('refuses timestamps outside the tolerance in both directions, against the injected clock', async () => {
+    const { handler, sign, clock } = setup()
+    const base = clock.now().getTime()
+    const old = await bodyOf(await handler(await sign(fakeTextEvent('a'), { timestamp: new Date(base - 301_000) })))
+    expect(old).toMatchObject({ code: 'timestamp_too_old', message: 'webhook-timestamp: 301 s old, more than the 300 s tolerance' })
+    const future = await handler(await sign(fakeTextEvent('a'), { timestamp: new Date(base + 301_000) }))
+    expect(future.status).toBe(401)
+    expect(((await future.json()) as { code: string }).code).toBe('timestamp_too_new')
+    expect((await handler(await sign(fakeTextEvent('a'), { timestamp: new Date(base - 299_000) }))).status).toBe(200)
+    expect((await handler(await sign(fakeTextEvent('a'), { timestamp: new Date(base + 299_000) }))).status).toBe(200)
+  })
+
+  it('checks the signature before the timestamp', async () => {
+    const { handler, sign, clock } = setup()
+    const request = await sign(fakeTextEvent('a'), { timestamp: new Date(clock.now().getTime() - 3_600_000), secret: otherSecret })
+    expect(await bodyOf(await handler(request))).toMatchObject({ code: 'invalid_signature' })
+  })
+
+  it('answers a duplicate webhook-id with 200 and does not dispatch it again', async () => {
+    const { handler, sign, dispatched } = setup()
+    const event = fakeTextEvent('once', { id: 'evt_once' })
+    expect((await handler(await sign(event, { id: 'msg_dup' }))).status).toBe(200)
+    const second = await handler(await sign(event, { id: 'msg_dup' }))
+    expect(second.status).toBe(200)
+    expect(await bodyOf(second)).toEqual({ ok: true, webhookId: 'msg_dup', duplicate: true })
+    expect(dispatched).toHaveLength(1)
+  })
+
+  it('uses a pluggable dedupe store, and can run without one', async () => {
+    const claims: string[] = []
+    const store: WebhookDedupeStore = { claim: (id) => (claims.push(id), true), release: () => undefined }
+    const custom = setup({ dedupe: store })
+    await custom.handler(await custom.sign(fakeTextEvent('a'), { id: 'msg_a' }))
+    expect(claims).toEqual(['msg_a'])
+    const none = setup({ dedupe: false })
+    await none.handler(await none.sign(fakeTextEvent('a'), { id: 'msg_same' }))
+    await none.handler(await none.sign(fakeTextEvent('a'), { id: 'msg_same' }))
+    expect(none.dispatched).toHaveLength(2)
+  })
+
+  it('answers 400 to a body that is not JSON, and lets a corrected retry with the same id through', async () => {
+    const { handler, sign, dispatched } = setup()
+    const bad = await handler(await sign('{"nope', { id: 'msg_retry' }))
+    expect(bad.status).toBe(400)
+    expect(await bodyOf(bad)).toMatchObject({ ok: false, code: 'invalid_json' })
+    expect((await handler(await sign(fakeTextEvent('fixed'), { id: 'msg_retry' }))).status).toBe(200)
+    expect(dispatched).toHaveLength(1)
+  })
+
+  it('answers 400 with the issue list to an invalid event', async () => {
+    const { handler, sign, dispatched } = setup()
+    const response = await handler(await sign({ ...fakeTextEvent('x'), direction: 'sideways', botId: 1 }))
+    expect(response.status).toBe(400)
+    const body = await bodyOf(response)
+    expect(body['code']).toBe('invalid_event')
+    expect(body['issues']).toEqual([
+      expect.objectContaining({ path: 'botId', message: 'botId: expected string, received number (1)' }),
+      expect.objectContaining({ path: 'direction', message: 'direction: expected "incoming" | "outgoing", received "sideways"' }),
+    ])
+    expect(dispatched).toHaveLength(0)
+  })
+})
+
+describe('verifyWebhook', () => {
+  it('returns the parsed body of a valid request, with Node-style headers', async () => {
+    const now = new Date('2024-05-01T10:00:00Z')
+    const request = await signWebhookRequest({ payload: { hello: 'world' }, secret, timestamp: now })
+    const headers: Record<string, string> = {}
+    request.headers.forEach((value, key) => (headers[key] = value))
+    const payload = await request.text()
+    expect(await verifyWebhook({ payload, headers, secret, now: () => now })).toEqual({ hello: 'world' })
+  })
+
+  it('throws WebhookVerificationError with a code for each failed check', async () => {
+    const now = new Date('2024-05-01T10:00:00Z')
+    const request = await signWebhookRequest({ payload: 'not json', secret, timestamp: now })
+    const payload = await request.text()
+    const codeOf = (p: Promise<unknown>) => p.then(() => 'passed', (e: unknown) => (e instanceof WebhookVerificationError ? e.code : String(e)))
+    expect(await codeOf(verifyWebhook({ payload, headers: request.headers, secret, now: () => now }))).toBe('invalid_json')
+    expect(await codeOf(verifyWebhook({ payload: payload + ' ', headers: request.headers, secret, now: () => now }))).toBe('invalid_signature')
+    expect(await codeOf(verifyWebhook({ payload, headers: request.headers, secret, toleranceSeconds: 10, now: () => now.getTime() + 11_000 }))).toBe(
+      'timestamp_too_old',
+    )
+    expect(await codeOf(verifyWebhook({ payload, headers: {}, secret }))).toBe('missing_header')
+    await expect(verifyWebhook({ payload, headers: request.headers, secret: '' })).rejects.toThrow(WebhookConfigError)
+  })
+})
+
+describe('toNodeHandler', () => {
+  const dispatched: string[] = []
+  const runtime = createRuntime({
+    hooks: [defineHook({ name: 'rec', point: 'afterIncoming', handler: ({ event }) => void dispatched.push(event.id) })],
+    logger: createMemoryLogger(),
+  })
+  const server = createServer(toNodeHandler(createWebhookHandler({ runtime, secret, maxBodyBytes: 64 * 1024 })))
+  let url = ''
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+  it('serves the webhook handler over node:http', async () => {
+    const signed = await signWebhookRequest({ payload: fakeTextEvent('over http', { id: 'evt_http' }), secret, url })
+    const response = await fetch(signed)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ ok: true, eventId: 'evt_http' })
+    expect(dispatched).toEqual(['evt_http'])
+  })
+
+  it('answers 413 to an oversized body over node:http', async () => {
+    const response = await fetch(url, { method: 'POST', body: 'x'.repeat(200 * 1024) })
+    expect(response.status).toBe(413)
+    expect(await response.json()).toMatchObject({ code: 'payload_too_large' })
+  })
+})
