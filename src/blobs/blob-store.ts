@@ -68,6 +68,9 @@ export interface BlobStore {
   stat(blobId: string): Promise<{ size: number } | undefined>
   /** Deletes a blob; deleting a missing blob is not an error. */
   delete(blobId: string): Promise<void>
-  /** Removes leftover temporary files and blobs that `isReferenced` does not know. Run at start, before serving. */
-  sweep(isReferenced: (blobId: string) => boolean): Promise<SweepReport>
+  /**
+   * Removes leftover temporary files and blobs that `isReferenced` does not know. Run at start; with
+   * `olderThan` (the start time) it leaves alone files written since, so uploads that began meanwhile are safe.
+   */
+  sweep(isReferenced: (blobId: string) => boolean, options?: { olderThan?: Date }): Promise<SweepReport>
 }

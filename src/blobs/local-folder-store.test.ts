@@ -94,4 +94,12 @@ describe('local folder blob store', () => {
     expect(await blobs.stat(kept.blobId)).toEqual({ size: 4 })
     expect(await blobs.stat(orphan.blobId)).toBeUndefined()
   })
+
+  it('leaves files newer than olderThan alone (uploads that started after the app did)', async () => {
+    const before = new Date(Date.now() - 60_000)
+    const fresh = await blobs.write(chunks('fresh'))
+    await writeFile(join(root, 'tmp', 'blob_inflight.partial'), 'half')
+    expect(await blobs.sweep(() => false, { olderThan: before })).toEqual({ temporaryFiles: 0, orphans: 0 })
+    expect(await blobs.stat(fresh.blobId)).toEqual({ size: 5 })
+  })
 })

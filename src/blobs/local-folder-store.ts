@@ -168,16 +168,26 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
     await rm(pathOf(blobId), { force: true })
   }
 
-  async function sweep(isReferenced: (blobId: string) => boolean): Promise<SweepReport> {
+  async function isOld(path: string, olderThan: Date | undefined): Promise<boolean> {
+    if (!olderThan) return true
+    const info = await stat(path).catch(() => undefined)
+    return info !== undefined && info.mtimeMs < olderThan.getTime()
+  }
+
+  async function sweep(isReferenced: (blobId: string) => boolean, sweepOptions: { olderThan?: Date } = {}): Promise<SweepReport> {
     let temporaryFiles = 0
     let orphans = 0
     for (const name of await readdir(tmpDir)) {
-      await unlink(join(tmpDir, name)).catch(() => undefined)
+      const path = join(tmpDir, name)
+      if (!(await isOld(path, sweepOptions.olderThan))) continue
+      await unlink(path).catch(() => undefined)
       temporaryFiles++
     }
     for (const name of await readdir(blobsDir)) {
       if (BLOB_ID.test(name) && isReferenced(name)) continue
-      await unlink(join(blobsDir, name)).catch(() => undefined)
+      const path = join(blobsDir, name)
+      if (!(await isOld(path, sweepOptions.olderThan))) continue
+      await unlink(path).catch(() => undefined)
       orphans++
     }
     if (orphans > 0) await fsyncDirectory(blobsDir)

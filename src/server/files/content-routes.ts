@@ -1,0 +1,116 @@
+import { Hono } from 'hono'
+import { BlobError, BlobSizeMismatchError, BlobTooLargeError } from '../../blobs/index.js'
+import { filesLimits } from '../../api/files/index.js'
+import type { AppEnv } from '../env.js'
+import { ServiceError } from '../service-error.js'
+import { CONTENT_PREFIX, isExpired, readPublicToken, readVersionedToken } from './content-urls.js'
+import { serveContent } from './serve-content.js'
+import { filesStateOf, releaseBlobs } from './state.js'
+
+function forbidden(what: string): ServiceError {
+  return new ServiceError('Forbidden', what)
+}
+
+/**
+ * The unauthenticated content routes, authorized by their signed URL alone (the official client sends no
+ * token on the upload PUT):
+ * - `PUT /v1/content/upload/{token}`: streams the body to disk, enforcing the declared size and 1 GB on the
+ *   bytes received, then makes it the file's content (`upload_completed`) or records `upload_failed` with a
+ *   `failedStatusReason`;
+ * - `GET /v1/content/files/{token}`: a private file's temporary URL;
+ * - `GET /v1/content/public/{token}`: a `public_content` file's permanent URL (only while the policy is set).
+ *
+ * @example
+ * ```ts
+ * const feature: ServiceFeature = { name: 'files', migrations: filesMigrations, publicRoutes: filesContentRoutes(), routes: filesRoutes() }
+ * ```
+ */
+export function filesContentRoutes(): Hono<AppEnv> {
+  const router = new Hono<AppEnv>()
+
+  router.put(`${CONTENT_PREFIX}/upload/:token`, async (c) => {
+    const services = c.get('services')
+    const { files, blobs } = filesStateOf(services)
+    const token = readVersionedToken(services.signingKey, 'upload', c.req.param('token'))
+    if (!token) throw forbidden('This upload URL is not valid: it was altered or signed by another server')
+    if (isExpired(token, services.now())) {
+      throw forbidden(`This upload URL expired at ${new Date(token.e * 1000).toISOString()}; call upsertFile again for a new one`)
+    }
+    const file = files.getAnyById(token.f, services.now())
+    if (!file) throw new ServiceError('ResourceNotFound', 'The file of this upload URL no longer exists', { id: token.f })
+    if (file.version !== token.v) {
+      throw new ServiceError(
+        'ResourceGone',
+        `This upload URL is for version ${token.v} of file ${JSON.stringify(file.key)}; a later upsertFile started version ${file.version}`,
+        { id: file.id },
+      )
+    }
+
+    const fail = (reason: string): void => {
+      files.failUpload(file.id, token.v, reason, services.now())
+    }
+    const declared = file.declaredSize
+    const announced = c.req.header('content-length')
+    if (announced !== undefined && /^\d+$/.test(announced) && Number(announced) > declared) {
+      const reason = `Content-Length ${announced} exceeds the size declared in upsertFile (${declared} bytes)`
+      fail(reason)
+      throw new ServiceError('PayloadTooLarge', reason, { id: file.id })
+    }
+    // Node's web streams are async iterable; the DOM typings do not say so.
+    const body: AsyncIterable<Uint8Array> = (c.req.raw.body as unknown as AsyncIterable<Uint8Array> | null) ?? (async function* empty() {})()
+    let written
+    try {
+      written = await blobs.write(body, { expectedBytes: declared, maxBytes: filesLimits.fileMaxBytes })
+    } catch (error) {
+      if (error instanceof BlobTooLargeError) {
+        const reason =
+          declared >= filesLimits.fileMaxBytes
+            ? `content exceeds the limit of ${filesLimits.fileMaxBytes} bytes (1 GB)`
+            : `content exceeds the size declared in upsertFile (${declared} bytes)`
+        fail(reason)
+        throw new ServiceError('PayloadTooLarge', reason, { id: file.id })
+      }
+      if (error instanceof BlobSizeMismatchError) {
+        const reason = `content has ${error.received} bytes but upsertFile declared ${error.expected}`
+        fail(reason)
+        throw new ServiceError('InvalidPayload', reason, { id: file.id })
+      }
+      if (!(error instanceof BlobError)) fail('the upload was interrupted before all the content arrived')
+      throw error
+    }
+    const result = files.completeUpload(file.id, token.v, written, services.now())
+    if (!result.ok) {
+      await releaseBlobs(services, [written.blobId])
+      if (result.reason === 'gone') throw new ServiceError('ResourceNotFound', 'The file was deleted during the upload', { id: file.id })
+      throw new ServiceError('ResourceGone', 'A later upsertFile replaced this version during the upload', { id: file.id })
+    }
+    await releaseBlobs(services, result.unreferencedBlobId ? [result.unreferencedBlobId] : [])
+    return c.json({}, 200)
+  })
+
+  router.get(`${CONTENT_PREFIX}/files/:token`, async (c) => {
+    const services = c.get('services')
+    const now = services.now()
+    const token = readVersionedToken(services.signingKey, 'download', c.req.param('token'))
+    if (!token) throw forbidden('This content URL is not valid: it was altered or signed by another server')
+    if (isExpired(token, now)) throw forbidden(`This content URL expired at ${new Date(token.e * 1000).toISOString()}; getFile returns a fresh one`)
+    const file = filesStateOf(services).files.getAnyById(token.f, now)
+    if (!file) throw new ServiceError('ResourceNotFound', 'The file of this content URL no longer exists', { id: token.f })
+    if (file.contentVersion !== null && file.contentVersion > token.v) {
+      throw new ServiceError('ResourceGone', 'This content URL is for an earlier version of the file; getFile returns a fresh one', { id: file.id })
+    }
+    return serveContent(c, file, 'private')
+  })
+
+  router.get(`${CONTENT_PREFIX}/public/:token`, async (c) => {
+    const services = c.get('services')
+    const fileId = readPublicToken(services.signingKey, c.req.param('token'))
+    const file = fileId ? filesStateOf(services).files.getAnyById(fileId, services.now()) : undefined
+    if (!file || !file.accessPolicies.includes('public_content')) {
+      throw new ServiceError('ResourceNotFound', 'No public content at this URL')
+    }
+    return serveContent(c, file, 'public')
+  })
+
+  return router
+}

@@ -1,0 +1,97 @@
+import type { Hono } from 'hono'
+import {
+  createKnowledgeBase,
+  deleteKnowledgeBase,
+  filesLimits,
+  listKnowledgeBases,
+  normalizeTagFilter,
+  updateKnowledgeBase,
+} from '../../api/files/index.js'
+import { mergePatch, type FilePosition } from '../../store/sqlite/files-repository.js'
+import type { KnowledgeBaseRecord } from '../../store/sqlite/files-knowledge-bases.js'
+import type { AppEnv } from '../env.js'
+import { registerOperation } from '../http/register-operation.js'
+import type { Principal } from '../principal.js'
+import { ServiceError } from '../service-error.js'
+import { decodeCursor, encodeCursor, queryFingerprint } from './cursor.js'
+import { canManageKnowledgeBases, canUseFiles } from './permissions.js'
+import { filesStateOf } from './state.js'
+
+function isPosition(value: unknown): value is FilePosition {
+  if (!value || typeof value !== 'object') return false
+  const { value: v, id } = value as Record<string, unknown>
+  return typeof v === 'string' && typeof id === 'string'
+}
+
+function requireManage(principal: Principal): void {
+  if (!canManageKnowledgeBases(principal)) {
+    throw new ServiceError('Forbidden', 'This role may not create, change or delete knowledge bases')
+  }
+}
+
+function notFound(id: string): ServiceError {
+  return new ServiceError('ResourceNotFound', `Knowledge base ${JSON.stringify(id)} not found`, { id })
+}
+
+function wire(kb: KnowledgeBaseRecord): { id: string; name: string; tags: Record<string, string> } {
+  return { id: kb.id, name: kb.name, tags: kb.tags }
+}
+
+/**
+ * Registers the knowledge base operations (create, list, update, delete) on the files router. Knowledge bases
+ * belong to the bot: bots, integrations, Developers, Managers and Administrators manage them; Viewers list them.
+ *
+ * @example
+ * ```ts
+ * const router = new Hono<AppEnv>()
+ * registerKnowledgeBaseRoutes(router)
+ * ```
+ */
+export function registerKnowledgeBaseRoutes(router: Hono<AppEnv>): void {
+  registerOperation(router, createKnowledgeBase, ({ input, principal, services }) => {
+    requireManage(principal)
+    const kb = filesStateOf(services).knowledgeBases.create({
+      botId: principal.botId,
+      name: input.body.name,
+      tags: input.body.tags ?? {},
+      now: services.now(),
+    })
+    return { knowledgeBase: wire(kb) }
+  })
+
+  registerOperation(router, listKnowledgeBases, ({ input, principal, services }) => {
+    if (!canUseFiles(principal)) throw new ServiceError('Forbidden', 'This role (billing_manager) has no access to files')
+    const fingerprint = queryFingerprint('listKnowledgeBases', input.query)
+    const after = input.query.nextToken ? decodeCursor(services.signingKey, fingerprint, input.query.nextToken, isPosition) : undefined
+    const page = filesStateOf(services).knowledgeBases.list({
+      botId: principal.botId,
+      tags: normalizeTagFilter(input.query.tags),
+      pageSize: input.query.pageSize ?? filesLimits.pageSizeDefault,
+      ...(after ? { after } : {}),
+    })
+    return {
+      knowledgeBases: page.items.map((kb) => ({ ...wire(kb), createdAt: kb.createdAt })),
+      meta: page.next ? { nextToken: encodeCursor(services.signingKey, fingerprint, page.next) } : {},
+    }
+  })
+
+  registerOperation(router, updateKnowledgeBase, ({ input, principal, services }) => {
+    requireManage(principal)
+    const { knowledgeBases } = filesStateOf(services)
+    const current = knowledgeBases.get(principal.botId, input.params.id)
+    if (!current) throw notFound(input.params.id)
+    const tagCount = Object.keys(mergePatch(current.tags, input.body.tags)).length
+    if (tagCount > filesLimits.tagsMaxCount) {
+      throw new ServiceError('InvalidPayload', `tags: expected at most ${filesLimits.tagsMaxCount} tags after the merge, received ${tagCount}`)
+    }
+    const kb = knowledgeBases.update(principal.botId, input.params.id, input.body, services.now())
+    if (!kb) throw notFound(input.params.id)
+    return { knowledgeBase: wire(kb) }
+  })
+
+  registerOperation(router, deleteKnowledgeBase, ({ input, principal, services }) => {
+    requireManage(principal)
+    if (!filesStateOf(services).knowledgeBases.delete(principal.botId, input.params.id)) throw notFound(input.params.id)
+    return {}
+  })
+}
