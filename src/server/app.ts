@@ -22,11 +22,12 @@ import { requestContext } from './http/request-context.js'
 import { registeredOperations } from './http/register-operation.js'
 import { openApiRoutes } from './openapi/route.js'
 import { loadSigningKey } from './signing-key.js'
+import { filesFeature } from './files/feature.js'
 
 /**
  * The features the service ships. The files and tables features join this list when their routers exist.
  */
-export const defaultFeatures: ReadonlyArray<ServiceFeature> = []
+export const defaultFeatures: ReadonlyArray<ServiceFeature> = [filesFeature]
 
 /** Options of `createApp`. Give either `dataDir` or `memory: true`. */
 export interface AppOptions {
