@@ -19,3 +19,4 @@ export {
 export { signWebhookRequest, type SignWebhookRequestOptions } from './sign-webhook-request.js'
 export { createFakeClock, type FakeClock } from './fake-clock.js'
 export { createMemoryLogger, type MemoryLogger } from './memory-logger.js'
+export { createTestBot, TEST_BOT_ID, type TestBot, type TestBotOptions } from './create-test-bot.js'

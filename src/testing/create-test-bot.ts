@@ -1,0 +1,152 @@
+import { Client } from '../client/index.js'
+import type { BotEvent } from '../event/index.js'
+import {
+  createRuntime,
+  type ActionInput,
+  type ActionOutput,
+  type AnyAction,
+  type AnyHook,
+  type DispatchReport,
+  type LogRecord,
+} from '../runtime/index.js'
+import { createApp, silentLogger, type BotshelfApp } from '../server/index.js'
+import { createMemoryLogger } from './memory-logger.js'
+
+/** The bot id of a test bot when none is given. Pass it to fakes (`fakeTextEvent('hi', { botId: TEST_BOT_ID })`). */
+export const TEST_BOT_ID = 'test-bot'
+
+// The in-process client never opens a socket; this origin only shapes the URLs the service returns.
+const IN_PROCESS_ORIGIN = 'http://botshelf.test'
+
+/** Options of `createTestBot`. */
+export interface TestBotOptions<A extends readonly AnyAction[]> {
+  /**
+   * Hooks to dispatch events through, in order.
+   * @example `hooks: [tagConversation]`
+   */
+  hooks?: readonly AnyHook[]
+  /**
+   * Actions callable with `bot.runAction(name, input)`.
+   * @example `actions: [saveLead]`
+   */
+  actions?: A
+  /**
+   * Id of the bot that `bot.client` talks to and that `bot.fakeEvent`-style helpers should use. Default `'test-bot'`.
+   * @example `botId: 'support-bot'`
+   */
+  botId?: string
+  /**
+   * Deadline of hooks and actions without their own. Default: the runtime's (10 s).
+   * @example `defaultTimeoutMs: 500`
+   */
+  defaultTimeoutMs?: number
+  /**
+   * Stop at the first failing hook. Default `false`.
+   * @example `failFast: true`
+   */
+  failFast?: boolean
+  /**
+   * The service's clock (file expiry, URL expiry, timestamps). Default: the real clock.
+   * @example `now: clock.now`
+   */
+  now?: () => Date
+}
+
+/** A bot under test: its runtime wired to a real in-process storage service with its own empty store. */
+export interface TestBot<A extends readonly AnyAction[] = readonly AnyAction[]> {
+  /** Validates the event and runs the hooks; the hooks' `client` is bound to the event's bot. */
+  dispatch(rawEvent: unknown): Promise<DispatchReport>
+  /**
+   * Runs an action. Without `options.event`, a minimal incoming event of the test bot is used.
+   */
+  runAction<N extends A[number]['name']>(
+    name: N,
+    input: ActionInput<Extract<A[number], { name: N }>>,
+    options?: { event?: unknown },
+  ): Promise<ActionOutput<Extract<A[number], { name: N }>>>
+  /** A storage client for the test bot (`botId`), to arrange data before and check it after. */
+  readonly client: Client
+  /** A storage client for any other bot id (the bot is created on first use). */
+  clientFor(botId: string): Client
+  /** The id of the test bot. */
+  readonly botId: string
+  /** Every line logged by hooks and actions, oldest first, with their bindings (event id, hook name). */
+  readonly logs: LogRecord[]
+  /** The in-process service, for tests that want to send raw requests (`bot.app.fetch(request)`). */
+  readonly app: BotshelfApp
+  /** Stops the service and removes its temporary store. */
+  close(): Promise<void>
+}
+
+/**
+ * Runs hooks and actions against a real in-process storage service (SQLite in memory, content in a temp
+ * folder): no network, no mocks. Each test bot has its own empty store.
+ *
+ * @example
+ * ```ts
+ * const bot = await createTestBot({ hooks: [tagConversation] })
+ * const report = await bot.dispatch(fakeTextEvent('hello', { botId: bot.botId }))
+ * expect(report.hooks[0]?.status).toBe('ok')
+ * const { files } = await bot.client.listFiles({})
+ * await bot.close()
+ * ```
+ */
+export async function createTestBot<const A extends readonly AnyAction[] = readonly []>(
+  options: TestBotOptions<A> = {},
+): Promise<TestBot<A>> {
+  const botId = options.botId ?? TEST_BOT_ID
+  const app = createApp({
+    memory: true,
+    publicUrl: IN_PROCESS_ORIGIN,
+    logger: silentLogger,
+    ...(options.now ? { now: options.now } : {}),
+  })
+  const clients = new Map<string, Client>()
+  const clientFor = (id: string): Client => {
+    const existing = clients.get(id)
+    if (existing) return existing
+    if (!app.admin.listBots().some((bot) => bot.id === id)) app.admin.createBot({ id, name: id })
+    const { token } = app.admin.createToken({ botId: id, role: 'bot', label: 'createTestBot' })
+    const client = new Client({ token, botId: id, apiUrl: IN_PROCESS_ORIGIN, fetch: (request) => app.fetch(request) })
+    clients.set(id, client)
+    return client
+  }
+
+  const logger = createMemoryLogger(options.now ? { now: options.now } : {})
+  const runtime = createRuntime<A>({
+    hooks: options.hooks ?? [],
+    ...(options.actions ? { actions: options.actions } : {}),
+    clientFactory: (event: BotEvent) => clientFor(event.botId),
+    logger,
+    ...(options.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: options.defaultTimeoutMs } : {}),
+    ...(options.failFast !== undefined ? { failFast: options.failFast } : {}),
+  })
+  const client = clientFor(botId)
+  let closed = false
+
+  const defaultActionEvent = (): Record<string, unknown> => ({
+    id: 'evt_test_action',
+    botId,
+    createdOn: (options.now?.() ?? new Date()).toISOString(),
+    direction: 'incoming',
+    type: 'text',
+    payload: { text: '' },
+    preview: '',
+    state: {},
+  })
+
+  return {
+    dispatch: (rawEvent) => runtime.dispatch(rawEvent),
+    runAction: (name, input, actionOptions = {}) => runtime.runAction(name, input, { event: actionOptions.event ?? defaultActionEvent() }),
+    client,
+    clientFor,
+    botId,
+    logs: logger.records,
+    app,
+    async close() {
+      if (closed) return
+      closed = true
+      await app.close()
+    },
+  }
+}
