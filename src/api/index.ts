@@ -102,6 +102,7 @@ export {
   type RowFilter,
   type GroupOperation,
   type Group,
+  GroupRowSchema,
   ListTablesQuerySchema,
   CreateTableBodySchema,
   GetOrCreateTableBodySchema,

@@ -38,6 +38,7 @@ export {
   type Group,
 } from './filter.js'
 export {
+  GroupRowSchema,
   ListTablesQuerySchema,
   CreateTableBodySchema,
   GetOrCreateTableBodySchema,

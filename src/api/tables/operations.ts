@@ -29,6 +29,16 @@ const WriteNoticesShape = {
 }
 
 /**
+ * One output row of a `group` query: `<column><Op>` keys only (`statusKey`, `totalSum`, `nameUnique`).
+ *
+ * @example
+ * ```ts
+ * GroupRowSchema.parse({ statusKey: 'open', totalSum: 120 })
+ * ```
+ */
+export const GroupRowSchema = z.record(z.string(), z.unknown())
+
+/**
  * Query of `listTables`: equality tag filter, cursor pagination (`nextToken`, `pageSize` 1–1000, default 1000).
  *
  * @example
@@ -431,7 +441,8 @@ export const findTableRows = defineOperation({
   params: TableParamsSchema,
   body: FindTableRowsBodySchema,
   response: z.object({
-    rows: z.array(RowSchema),
+    /** Rows, or group rows (`{ statusKey, totalSum, ... }`) when `group` is given. */
+    rows: z.union([z.array(RowSchema), z.array(GroupRowSchema)]),
     hasMore: z.boolean(),
     offset: z.number().int(),
     limit: z.number().int(),

@@ -1,0 +1,5 @@
+export { tablesFeature } from './feature.js'
+export { tablesRoutes } from './routes.js'
+export { canAccessTables, tablesOperationAccess, type TablesAccess } from './permissions.js'
+export { tablesStoreOf } from './store-of.js'
+export { fromTablesError } from './errors.js'

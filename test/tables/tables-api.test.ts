@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { tablesFeature } from '../../src/server/tables/index.js'
+import { startTestService, type TestService } from '../helpers/service.js'
+
+let service: TestService
+
+beforeAll(async () => {
+  service = await startTestService({ features: [tablesFeature] })
+})
+afterAll(async () => {
+  await service.close()
+})
+
+describe('Tables API over HTTP', () => {
+  it('creates, lists, gets, fills, queries and deletes a table', async () => {
+    const created = await service.request('POST', '/v1/tables', {
+      body: { name: 'ordersTable', schema: { customer: 'Ada', total: 10, paid: true }, tags: { team: 'sales' }, keyColumn: 'customer' },
+    })
+    expect(created.status).toBe(200)
+    expect(created.body.table).toMatchObject({ name: 'ordersTable', keyColumn: 'customer', factor: 1 })
+    expect(created.body.table.schema.properties.total).toEqual({ type: 'number', 'x-zui': { index: 1 } })
+
+    const list = await service.request('GET', '/v1/tables', { query: { tags: { team: 'sales' } } })
+    expect(list.body.tables.map((t: { name: string }) => t.name)).toEqual(['ordersTable'])
+    expect(list.body.meta).toEqual({})
+    expect((await service.request('GET', '/v1/tables', { query: { tags: { team: 'ops' } } })).body.tables).toEqual([])
+
+    const rows = await service.request('POST', '/v1/tables/ordersTable/rows', {
+      body: { rows: [{ customer: 'Ada', total: 10, paid: true }, { customer: 'Bob', total: 25, paid: false }, { customer: 'Cy', total: 40, paid: true }] },
+    })
+    expect(rows.status).toBe(200)
+    expect(rows.body.rows.map((r: { id: number }) => r.id)).toEqual([1, 2, 3])
+
+    const byId = await service.request('GET', `/v1/tables/${created.body.table.id}`)
+    expect(byId.body).toMatchObject({ rows: 3, stale: 0, indexing: 0 })
+
+    const found = await service.request('POST', '/v1/tables/ordersTable/rows/find', {
+      body: { filter: { $or: [{ paid: false }, { total: { $gte: 40 } }] }, orderBy: 'total', orderDirection: 'desc' },
+    })
+    expect(found.body).toMatchObject({ hasMore: false, offset: 0, limit: 100 })
+    expect(found.body.rows.map((r: { customer: string }) => r.customer)).toEqual(['Cy', 'Bob'])
+
+    const grouped = await service.request('POST', '/v1/tables/ordersTable/rows/find', { body: { group: { paid: 'key', total: ['sum', 'count'] } } })
+    expect(grouped.body.rows).toEqual([
+      { paidKey: false, totalSum: 25, totalCount: 1 },
+      { paidKey: true, totalSum: 50, totalCount: 2 },
+    ])
+
+    const row = await service.request('GET', '/v1/tables/ordersTable/row', { query: { id: 2 } })
+    expect(row.body.row).toMatchObject({ id: 2, customer: 'Bob', computed: {} })
+
+    const upsert = await service.request('POST', '/v1/tables/ordersTable/rows/upsert', {
+      body: { keyColumn: 'customer', rows: [{ customer: 'Bob', paid: true }, { customer: 'Dee', total: 5 }] },
+    })
+    expect(upsert.body.updated.map((r: { id: number }) => r.id)).toEqual([2])
+    expect(upsert.body.inserted.map((r: { customer: string }) => r.customer)).toEqual(['Dee'])
+
+    const deleted = await service.request('POST', '/v1/tables/ordersTable/rows/delete', { body: { filter: { total: { $lt: 20 } } } })
+    expect(deleted.body).toEqual({ deletedRows: 2 })
+
+    expect((await service.request('DELETE', '/v1/tables/ordersTable')).body).toEqual({})
+    const gone = await service.request('GET', '/v1/tables/ordersTable')
+    expect(gone.status).toBe(404)
+    expect(gone.body.type).toBe('ResourceNotFound')
+  })
+
+  it('answers a bad filter with 400 InvalidQuery naming the column or operator', async () => {
+    await service.request('POST', '/v1/tables/badTable', { body: { schema: { n: 1 } } })
+    const unknownColumn = await service.request('POST', '/v1/tables/badTable/rows/find', { body: { filter: { m: 1 } } })
+    expect([unknownColumn.status, unknownColumn.body.type, unknownColumn.body.message]).toEqual([400, 'InvalidQuery', 'filter.m: unknown column "m"'])
+    const unknownOp = await service.request('POST', '/v1/tables/badTable/rows/find', { body: { filter: { n: { $where: 'x' } } } })
+    expect(unknownOp.body.message).toBe('filter.n.$where: unknown operator "$where"')
+  })
+
+  it('refuses rows that do not fit with 400 InvalidDataFormat and writes nothing', async () => {
+    await service.request('POST', '/v1/tables/strictTable', { body: { schema: { n: 1 } } })
+    const res = await service.request('POST', '/v1/tables/strictTable/rows', { body: { rows: [{ n: 1 }, { n: 'two' }] } })
+    expect(res.status).toBe(400)
+    expect(res.body.type).toBe('InvalidDataFormat')
+    expect(res.body.message).toContain('rows.1.n: expected number, received "two"')
+    expect((await service.request('GET', '/v1/tables/strictTable')).body.rows).toBe(0)
+  })
+
+  it('validates request bodies: table name rule, 1..1000 rows', async () => {
+    const badName = await service.request('POST', '/v1/tables', { body: { name: 'orders', schema: {} } })
+    expect([badName.status, badName.body.type]).toEqual([400, 'InvalidPayload'])
+    expect(badName.body.message).toContain('name')
+    await service.request('POST', '/v1/tables/limitTable', { body: { schema: { n: 1 } } })
+    const none = await service.request('POST', '/v1/tables/limitTable/rows', { body: { rows: [] } })
+    expect(none.status).toBe(400)
+    const tooMany = await service.request('POST', '/v1/tables/limitTable/rows', { body: { rows: Array.from({ length: 1001 }, () => ({ n: 1 })) } })
+    expect(tooMany.status).toBe(400)
+  })
+
+  it('getOrCreateTable creates once, then returns the existing table', async () => {
+    const first = await service.request('POST', '/v1/tables/goTable', { body: { schema: { a: 'x' } } })
+    const second = await service.request('POST', '/v1/tables/goTable', { body: { schema: { b: 1 } } })
+    expect([first.body.created, second.body.created]).toEqual([true, false])
+    expect(Object.keys(second.body.table.schema.properties)).toEqual(['a'])
+  })
+
+  it('keeps each bot’s tables apart', async () => {
+    await service.request('POST', '/v1/tables/privateTable', { body: { schema: { a: 'x' } } })
+    const other = await service.request('GET', '/v1/tables/privateTable', { token: 'otherBot' })
+    expect(other.status).toBe(404)
+  })
+
+  it('says clearly that import and export are not built', async () => {
+    await service.request('POST', '/v1/tables/ioTable', { body: { schema: { a: 'x' } } })
+    const res = await service.request('GET', '/v1/tables/ioTable/export', { query: { format: 'csv' } })
+    expect(res.status).toBe(405)
+    expect(res.body.message).toContain('not built')
+  })
+})
