@@ -11,6 +11,7 @@ export {
 export type { CallOptions } from './http/call-options.js'
 export type { ClientInput, ClientOutput } from './operation-types.js'
 export type { CopyFileInput } from './files/files-client.js'
+export type { FindTableRowsOutput } from './tables/tables-client.js'
 export type { UploadFileInput, UploadFileOutput } from './files/upload-file.js'
 export type { UploadContent } from './files/upload-body.js'
 export type { DownloadedFile } from './files/download-file.js'

@@ -1,7 +1,20 @@
 import * as ops from '../../api/tables/operations.js'
 import { FilesClient } from '../files/files-client.js'
 import type { CallOptions } from '../http/call-options.js'
-import type { ClientInput, ClientOutput } from '../operation-types.js'
+import type { Row } from '../../api/tables/row.js'
+import type { ClientInput, ClientOutput, Simplify } from '../operation-types.js'
+
+/**
+ * Response of `findTableRows`, typed like `@botpress/client` (`rows: Row[]`) so code written for it
+ * compiles unchanged. With `group`, the rows are group rows (`{ statusKey, totalCount, ... }`) at run
+ * time; read them through the index signature.
+ *
+ * @example
+ * ```ts
+ * const { rows, hasMore }: FindTableRowsOutput = await client.findTableRows({ table: 'ordersTable' })
+ * ```
+ */
+export type FindTableRowsOutput = Simplify<Omit<ClientOutput<typeof ops.findTableRows>, 'rows'> & { rows: Row[] }>
 
 /**
  * The Tables API operations (wire reference §6), with the names and shapes of `@botpress/client`.
@@ -148,7 +161,7 @@ export abstract class TablesClient extends FilesClient {
    * const { rows, hasMore } = await client.findTableRows({ table: 'ordersTable', filter: { total: { $gte: 100 } }, orderBy: 'total', orderDirection: 'desc', limit: 20 })
    * ```
    */
-  public readonly findTableRows = (input: ClientInput<typeof ops.findTableRows>, options?: CallOptions): Promise<ClientOutput<typeof ops.findTableRows>> =>
+  public readonly findTableRows = (input: ClientInput<typeof ops.findTableRows>, options?: CallOptions): Promise<FindTableRowsOutput> =>
     this.call(ops.findTableRows, input, options)
 
   /**
