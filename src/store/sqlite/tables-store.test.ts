@@ -132,7 +132,7 @@ describe('rows', () => {
     store.createRows(BOT, 'peopleTable', [{ name: 'A', age: 1, email: 'a@x' }])
     const { rows } = store.updateRows(BOT, 'peopleTable', [{ id: 1, age: 2, email: null }])
     expect(rows[0]).toMatchObject({ id: 1, name: 'A', age: 2, email: null })
-    expect(rows[0]!.updatedAt > rows[0]!.createdAt!).toBe(true)
+    expect(rows[0]!.updatedAt! > rows[0]!.createdAt!).toBe(true)
     expect(thrown(() => store.updateRows(BOT, 'peopleTable', [{ id: 1, age: 3 }, { id: 99, age: 3 }])).type).toBe('ResourceNotFound')
     expect(store.getRow(BOT, 'peopleTable', 1).age).toBe(2)
     expect(thrown(() => store.updateRows(BOT, 'peopleTable', [{ id: 1, name: null }])).message).toContain('rows.0.name')
