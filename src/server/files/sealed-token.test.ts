@@ -18,6 +18,9 @@ describe('sealed tokens and cursors', () => {
     expect(openToken(key, 'cursor', `${forged}.${sig}`)).toBeUndefined()
     expect(openToken(key, 'cursor', `${body}.${sig.slice(0, -2)}AA`)).toBeUndefined()
     expect(openToken(key, 'cursor', 'garbage')).toBeUndefined()
+    const last = sig.at(-1)!
+    const respelled = `${body}.${sig.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`
+    expect(openToken(key, 'cursor', respelled)).toBeUndefined()
     expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
   })
 

@@ -29,8 +29,10 @@ export function openToken(key: Buffer, purpose: string, token: string): unknown 
   const dot = token.indexOf('.')
   if (dot <= 0 || dot !== token.lastIndexOf('.')) return undefined
   const body = token.slice(0, dot)
-  const given = Buffer.from(token.slice(dot + 1), 'base64url')
-  const expected = Buffer.from(mac(key, purpose, body), 'base64url')
+  // Compare the encoded strings, not decoded bytes: base64url ignores the low bits of the last character,
+  // so decoding would accept several spellings of one signature.
+  const given = Buffer.from(token.slice(dot + 1), 'utf8')
+  const expected = Buffer.from(mac(key, purpose, body), 'utf8')
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined
   try {
     return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown
