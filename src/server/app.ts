@@ -23,11 +23,12 @@ import { registeredOperations } from './http/register-operation.js'
 import { openApiRoutes } from './openapi/route.js'
 import { loadSigningKey } from './signing-key.js'
 import { filesFeature } from './files/feature.js'
+import { tablesFeature } from './tables/feature.js'
 
 /**
  * The features the service ships. The files and tables features join this list when their routers exist.
  */
-export const defaultFeatures: ReadonlyArray<ServiceFeature> = [filesFeature]
+export const defaultFeatures: ReadonlyArray<ServiceFeature> = [filesFeature, tablesFeature]
 
 /** Options of `createApp`. Give either `dataDir` or `memory: true`. */
 export interface AppOptions {
