@@ -1,0 +1,62 @@
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createFilesFeature } from '../../src/server/files/index.js'
+import { startTestService, type TestService } from '../helpers/service.js'
+import { manualClock, uploadText } from './helpers.js'
+
+let service: TestService | undefined
+afterEach(async () => {
+  await service?.close()
+  service = undefined
+})
+
+async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+describe('expiresAt', () => {
+  it('the sweeper deletes an expired file and its content without any request', async () => {
+    const clock = manualClock(new Date().toISOString())
+    service = await startTestService({ now: clock.now, features: [createFilesFeature({ expirySweepIntervalMs: 20 })] })
+    const expiresAt = new Date(clock.now().getTime() + 60_000).toISOString()
+    await uploadText(service, 'temp.txt', 'short-lived', { expiresAt })
+    await uploadText(service, 'stays.txt', 'forever')
+    const db = service.app.services.db
+    const count = (): number => db.prepare('SELECT count(*) FROM files').pluck().get() as number
+    const blobsDir = join(service.dataDir, 'content', 'files', 'blobs')
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    expect(count()).toBe(2)
+    clock.advance(61_000)
+    await until(async () => count() === 1)
+    await until(async () => (await readdir(blobsDir)).length === 1)
+    expect(db.prepare('SELECT key FROM files').pluck().get()).toBe('stays.txt')
+  })
+
+  it('an expired file is gone for readers at once, even before the sweep', async () => {
+    const clock = manualClock(new Date().toISOString())
+    service = await startTestService({ now: clock.now, features: [createFilesFeature({ expirySweepIntervalMs: 3_600_000 })] })
+    const expiresAt = new Date(clock.now().getTime() + 60_000).toISOString()
+    const { file } = await uploadText(service, 'temp.txt', 'x', { expiresAt })
+    clock.advance(60_000)
+    expect((await service.request('GET', `/v1/files/${file.id}`)).status).toBe(404)
+    expect((await service.request('GET', '/v1/files')).body.files).toEqual([])
+    const reused = await service.request('PUT', '/v1/files', { body: { key: 'temp.txt', size: 1 } })
+    expect(reused.status).toBe(200)
+    expect(reused.body.file.id).not.toBe(file.id)
+  })
+
+  it('the sweeper stops with the app (a running timer would fail on the closed database and log it)', async () => {
+    service = await startTestService({ features: [createFilesFeature({ expirySweepIntervalMs: 10 })] })
+    const logs = service.logs
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    await service.close()
+    service = undefined
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    expect(logs.filter((line) => line.msg === 'expiry sweep failed')).toEqual([])
+  })
+})
