@@ -145,10 +145,17 @@ export const EventSchema = z.looseObject(eventShape).superRefine(
  * A validated bot event. The typed fields only: extra properties a platform adds are kept at runtime
  * (see `getExtraFields`) but are not part of the type, so a typo is a compile error.
  */
-export type BotEvent = z.output<z.ZodObject<typeof eventShape>>
+export type BotEvent = z.output<z.ZodObject<TypedEventShape>>
 
 /** What `parseEvent` accepts: like `BotEvent`, but `createdOn` may be an ISO 8601 string. */
-export type BotEventInput = z.input<z.ZodObject<typeof eventShape>>
+export type BotEventInput = z.input<z.ZodObject<TypedEventShape>>
+
+/** The event shape as the types see it: nested objects without their runtime-only open index signature. */
+type TypedEventShape = Omit<typeof eventShape, 'kb' | 'tags' | 'trigger'> & {
+  kb: z.ZodOptional<z.ZodObject<typeof kbShape>>
+  tags: z.ZodOptional<z.ZodObject<typeof tagsShape>>
+  trigger: z.ZodOptional<z.ZodObject<typeof triggerShape>>
+}
 
 /** Names of the typed top-level fields, in spec order. */
 export const eventFieldNames = Object.freeze(Object.keys(eventShape)) as ReadonlyArray<keyof BotEvent>

@@ -1,0 +1,91 @@
+import { expectAssignable, expectError, expectType } from 'tsd'
+import { z } from 'zod'
+import type { Client } from 'botshelf/client'
+import {
+  createRuntime,
+  createWebhookHandler,
+  defineAction,
+  defineHook,
+  type BotEvent,
+  type DispatchReport,
+  type HookReport,
+  type Logger,
+} from 'botshelf'
+
+// Handler context types.
+defineHook({
+  name: 'context',
+  point: 'afterIncoming',
+  handler: ({ event, client, logger, signal }) => {
+    expectAssignable<BotEvent>(event)
+    expectType<'incoming'>(event.direction)
+    expectType<Client>(client)
+    expectType<Logger>(logger)
+    expectType<AbortSignal>(signal)
+  },
+})
+
+// Outgoing points see outgoing events.
+defineHook({ name: 'out', point: 'afterOutgoing', handler: ({ event }) => expectType<'outgoing'>(event.direction) })
+
+// `types` narrows the payload.
+defineHook({
+  name: 'texts',
+  point: 'beforeIncoming',
+  types: ['text'],
+  handler: ({ event }) => {
+    expectType<string>(event.payload.text)
+  },
+})
+defineHook({
+  name: 'media',
+  point: 'afterIncoming',
+  types: ['image', 'video'],
+  handler: ({ event }) => {
+    if (event.type === 'image') expectType<string>(event.payload.imageUrl)
+    else expectType<string>(event.payload.videoUrl)
+  },
+})
+
+// Before-hooks may return a changed event or { stop: true }; after-hooks may not.
+defineHook({ name: 'stop', point: 'beforeIncoming', handler: () => ({ stop: true as const }) })
+defineHook({ name: 'change', point: 'beforeOutgoing', handler: ({ event }) => ({ ...event, preview: 'x' }) })
+expectError(defineHook({ name: 'bad-stop', point: 'afterIncoming', handler: () => ({ stop: true as const }) }))
+// An unknown point does not compile.
+expectError(defineHook({ name: 'x', point: 'beforeEverything', handler: () => undefined }))
+
+// Action input/output inference.
+const add = defineAction({
+  name: 'add',
+  input: z.object({ a: z.number(), b: z.number().default(0) }),
+  output: z.object({ sum: z.number(), at: z.string().transform((s) => new Date(s)) }),
+  handler: ({ input, event, client, logger, signal }) => {
+    expectType<{ a: number; b: number }>(input)
+    expectType<BotEvent>(event)
+    expectType<Client>(client)
+    expectType<Logger>(logger)
+    expectType<AbortSignal>(signal)
+    return { sum: input.a + input.b, at: '2024-01-01T00:00:00Z' }
+  },
+})
+expectError(
+  defineAction({ name: 'wrong', input: z.object({}), output: z.object({ n: z.number() }), handler: () => ({ n: 'one' }) }),
+)
+const echo = defineAction({ name: 'echo', input: z.string(), output: z.string(), handler: ({ input }) => input })
+
+const runtime = createRuntime({ actions: [add, echo], hooks: [] })
+declare const event: BotEvent
+expectType<Promise<{ sum: number; at: Date }>>(runtime.runAction('add', { a: 1 }, { event }))
+expectType<Promise<string>>(runtime.runAction('echo', 'hi', { event }))
+expectError(runtime.runAction('add', { a: '1' }, { event }))
+expectError(runtime.runAction('missing', {}, { event }))
+expectError(runtime.runAction('echo', 3, { event }))
+
+// Dispatch report.
+expectType<Promise<DispatchReport>>(runtime.dispatch({}))
+declare const report: HookReport
+expectType<'ok' | 'error' | 'timeout' | 'skipped'>(report.status)
+
+// Webhook handler is a fetch handler; the secret is required.
+expectType<(request: Request) => Promise<Response>>(createWebhookHandler({ runtime, secret: 'whsec_abc' }))
+expectError(createWebhookHandler({ runtime }))
