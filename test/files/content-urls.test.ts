@@ -104,6 +104,15 @@ describe('downloads', () => {
     expect(whole.headers.get('content-length')).toBe('10')
   })
 
+  it('answer HEAD with the headers and no body', async () => {
+    const { file } = await uploadText(service, 'h.txt', 'hello')
+    const head = await fetchUrl(service, file.url, { method: 'HEAD' })
+    expect(head.status).toBe(200)
+    expect(head.headers.get('content-length')).toBe('5')
+    expect(head.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/)
+    expect(await head.text()).toBe('')
+  })
+
   it('send an ETag (the sha256) and answer 304 to If-None-Match', async () => {
     const { file } = await uploadText(service, 'e.txt', 'hello')
     const first = await fetchUrl(service, file.url)
