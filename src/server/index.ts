@@ -20,3 +20,13 @@ export {
   type RegisterOptions,
 } from './http/index.js'
 export type { BotRecord, CreateTokenInput, CreatedToken, TokenRecord } from '../store/sqlite/auth-store.js'
+export {
+  createFilesFeature,
+  filesFeature,
+  filesRoutes,
+  filesContentRoutes,
+  defaultUrlLifetimes,
+  type FilesFeatureOptions,
+  type FilesRoutesOptions,
+  type UrlLifetimes,
+} from './files/index.js'

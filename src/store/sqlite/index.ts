@@ -10,3 +10,16 @@ export {
   type TokenCheck,
   type TokenRecord,
 } from './auth-store.js'
+export { filesMigrations } from './files-migrations.js'
+export {
+  FilesRepository,
+  type FileRecord,
+  type FilesAccessScope,
+  type FileListQuery,
+  type FileSortField,
+  type FilePosition,
+  type UpsertFileInput,
+  type FileMetadataPatch,
+  type CompleteUploadResult,
+} from './files-repository.js'
+export { KnowledgeBasesRepository, type KnowledgeBaseRecord } from './files-knowledge-bases.js'
