@@ -4,7 +4,7 @@ import { UploadFileError } from '../errors/client-errors.js'
 import { prepareUploadBody } from './upload-body.js'
 
 async function bytesOf(body: Uint8Array | Blob | ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  return new Uint8Array(await new Response(body).arrayBuffer())
+  return new Uint8Array(await new Response(body as BodyInit).arrayBuffer())
 }
 
 function webStream(chunks: Uint8Array[]): ReadableStream<Uint8Array> {

@@ -25,6 +25,11 @@ export interface PreparedUploadBody {
   body: Uint8Array | Blob | ReadableStream<Uint8Array>
   /** False for a stream: it can be sent only once, so the PUT is never retried. */
   replayable: boolean
+  /**
+   * The length error a streamed body raised, if any. The receiving side may report it only vaguely
+   * (an in-process server sees a failed body read), so the uploader asks for it directly.
+   */
+  lengthError?: () => UploadFileError | undefined
 }
 
 const encoder = new TextEncoder()
@@ -64,26 +69,30 @@ function streamFromIterable(iterable: AsyncIterable<unknown>): ReadableStream<Ui
  * Passes the chunks through while counting them, and fails the stream if it carries more or fewer
  * bytes than declared, so a wrong `size` never produces a silently truncated file.
  */
-function enforceLength(stream: ReadableStream<Uint8Array>, expected: number): ReadableStream<Uint8Array> {
+function enforceLength(stream: ReadableStream<Uint8Array>, expected: number): { body: ReadableStream<Uint8Array>; lengthError: () => UploadFileError | undefined } {
   let received = 0
-  return stream.pipeThrough(
+  let failure: UploadFileError | undefined
+  const body = stream.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         const bytes = toBytes(chunk)
         received += bytes.byteLength
         if (received > expected) {
-          controller.error(new UploadFileError(`content: expected ${expected} bytes (the given size), received more`))
+          failure = new UploadFileError(`content: expected ${expected} bytes (the given size), received more`)
+          controller.error(failure)
           return
         }
         controller.enqueue(bytes)
       },
       flush(controller) {
         if (received !== expected) {
-          controller.error(new UploadFileError(`content: expected ${expected} bytes (the given size), received ${received}`))
+          failure = new UploadFileError(`content: expected ${expected} bytes (the given size), received ${received}`)
+          controller.error(failure)
         }
       },
     }),
   )
+  return { body, lengthError: () => failure }
 }
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
@@ -146,7 +155,8 @@ export async function prepareUploadBody(content: UploadContent, declaredSize?: n
     )
   }
   if (declaredSize !== undefined) {
-    return { size: declaredSize, body: enforceLength(stream, declaredSize), replayable: false }
+    const checked = enforceLength(stream, declaredSize)
+    return { size: declaredSize, body: checked.body, replayable: false, lengthError: checked.lengthError }
   }
   const bytes = await readAll(stream)
   return { size: bytes.byteLength, body: bytes, replayable: true }

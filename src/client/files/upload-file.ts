@@ -116,6 +116,8 @@ export async function uploadFile(context: UploadContext, input: UploadFileInput,
     )
   } catch (thrown) {
     if (thrown instanceof AbortError) throw thrown
+    const lengthError = prepared.lengthError?.()
+    if (lengthError) throw new UploadFileError(`Failed to upload file: ${lengthError.message}`, toError(thrown), file)
     const error = thrown instanceof UploadFileError ? (thrown.innerError ?? thrown) : causeOf(thrown)
     throw new UploadFileError(`Failed to upload file: ${error.message}`, error, file)
   }
