@@ -134,8 +134,8 @@ export class KnowledgeBasesRepository {
       params.push(...tags.params)
     }
     if (query.after) {
-      where.push('(k.created_at < ? OR (k.created_at = ? AND k.id < ?))')
-      params.push(query.after.value, query.after.value, query.after.id)
+      where.push('(k.created_at, k.id) < (?, ?)')
+      params.push(query.after.value, query.after.id)
     }
     const rows = this.db
       .prepare(`SELECT * FROM knowledge_bases k WHERE ${where.join(' AND ')} ORDER BY k.created_at DESC, k.id DESC LIMIT ?`)

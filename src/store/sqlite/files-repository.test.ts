@@ -62,6 +62,13 @@ describe('FilesRepository', () => {
     expect(plan.map((p) => p.detail).join(' ')).toContain('file_tags_lookup')
   })
 
+  it('starts each page inside the sort index (no scan from the top, no temporary sort)', () => {
+    const sql = FilesRepository.listSql('f.created_at', ['f.bot_id = ?', '(f.created_at, f.id) < (?, ?)'], 'DESC')
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(BOT, 'x', 'y', 20) as Array<{ detail: string }>).map((p) => p.detail).join(' ')
+    expect(plan).toContain('files_bot_created (bot_id=? AND (created_at,id)<(?,?))')
+    expect(plan).not.toContain('TEMP B-TREE')
+  })
+
   it('keeps keys unique per bot and owner scope, and re-upserting starts a new version of the same file', () => {
     const first = files.upsert(input('k')).file
     const integrationFile = files.upsert(input('k', { ownerScope: 'slack', owner: { type: 'integration', name: 'slack', alias: 'slack' } })).file
