@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Hono } from 'hono'
-import { createLocalFolderBlobStore } from '../blobs/index.js'
 import { openDatabase } from '../store/sqlite/open-database.js'
 import { runMigrations, type Migration } from '../store/sqlite/migrations.js'
 import { authMigrations } from '../store/sqlite/auth-migrations.js'
@@ -119,7 +118,6 @@ export function createApp(options: AppOptions = {}): BotshelfApp {
     db,
     dataDir,
     contentDir,
-    blobs: createLocalFolderBlobStore({ root: contentDir }),
     now,
     signingKey: loadSigningKey(dataDir),
     ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl.replace(/\/+$/, '') } : {}),

@@ -3,7 +3,6 @@ import type { Principal } from './principal.js'
 import type { Sqlite } from '../store/sqlite/open-database.js'
 import type { Migration } from '../store/sqlite/migrations.js'
 import type { Logger } from './http/logger.js'
-import type { BlobStore } from '../blobs/index.js'
 
 /**
  * The services every route reads from the Hono context (`c.get('services')`). Built once per app by
@@ -23,8 +22,9 @@ export interface AppServices {
   /** The data folder (`--data`), or `null` for an in-memory app. */
   readonly dataDir: string | null
   /**
-   * Folder for file content. Under the data folder (`<dataDir>/content`), or a temp folder removed on
-   * `close()` for an in-memory app. Always exists.
+   * Folder for content, shared by the features (each takes a subfolder: files use `<contentDir>/files`).
+   * Under the data folder (`<dataDir>/content`), or a temp folder removed on `close()` for an in-memory app.
+   * Always exists.
    */
   readonly contentDir: string
   /** The clock. Tests pass a fake one to `createApp({ now })`. */
@@ -39,8 +39,6 @@ export interface AppServices {
   readonly logger: Logger
   /** When true, every operation's response is validated against its schema (tests turn this on). */
   readonly checkResponses: boolean
-  /** File content storage (a local folder store rooted at `contentDir`). Sweep it at start, in the files feature. */
-  readonly blobs: BlobStore
 }
 
 /**
