@@ -1,0 +1,101 @@
+/**
+ * Client benchmark: `npx tsx bench/client.bench.ts [--seconds 3] [--rounds 3]`.
+ *
+ * Calls per second of a small `getFile` and of a `findTableRows` (indexed equality filter, 20 rows of a
+ * 1000-row table), with botshelf's client beside `@botpress/client` (the baseline) against the same
+ * botshelf server on a real port, in the same run. Each measurement runs for a fixed time, sequentially
+ * (one call in flight) and with 8 calls in flight; rounds alternate the order of the two clients and the
+ * median round is kept. botshelf's client in process (`fetch: app.fetch`, no socket) is shown for
+ * reference. Prints a Markdown table for bench/README.md.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { Client } from '../src/client/index.js'
+import { createServer, silentLogger } from '../src/server/index.js'
+import { filesFeature } from '../src/server/files/feature.js'
+import { tablesFeature } from '../src/server/tables/feature.js'
+
+const argValue = (name: string, fallback: number) => {
+  const index = process.argv.indexOf(name)
+  return index > 0 ? Number(process.argv[index + 1]) : fallback
+}
+const SECONDS = argValue('--seconds', 3)
+const ROUNDS = argValue('--rounds', 3)
+const CONCURRENCY = 8
+
+type AnyClient = Pick<Client, 'getFile' | 'findTableRows'>
+type Call = (client: AnyClient) => Promise<unknown>
+
+const dir = mkdtempSync(join(tmpdir(), 'botshelf-bench-client-'))
+const server = await createServer({ dataDir: dir, port: 0, logger: silentLogger, features: [filesFeature, tablesFeature] })
+const bot = server.app.admin.createBot({ name: 'bench' })
+const { token } = server.app.admin.createToken({ botId: bot.id, role: 'bot' })
+
+const official = createRequire(import.meta.url)('@botpress/client') as typeof import('@botpress/client')
+const clients: Record<string, AnyClient> = {
+  '@botpress/client (HTTP)': new official.Client({ apiUrl: server.url, token, botId: bot.id }) as unknown as AnyClient,
+  'botshelf client (HTTP)': new Client({ apiUrl: server.url, token, botId: bot.id }),
+  'botshelf client (in process)': new Client({ apiUrl: server.url, token, botId: bot.id, fetch: (request) => server.app.fetch(request) }),
+}
+
+const setup = clients['botshelf client (HTTP)'] as Client
+await setup.uploadFile({ key: 'small.txt', content: 'x'.repeat(100) })
+await setup.createTable({ name: 'benchTable', schema: { category: '', amount: 0 } })
+for (let start = 0; start < 1000; start += 500) {
+  const rows = Array.from({ length: 500 }, (_, k) => ({ category: `cat${(start + k) % 25}`, amount: start + k }))
+  await setup.createTableRows({ table: 'benchTable', rows })
+}
+
+const calls: Record<string, Call> = {
+  'getFile (100 B file)': (c) => c.getFile({ id: 'small.txt' }),
+  'findTableRows (filter, 20 of 1000 rows)': (c) => c.findTableRows({ table: 'benchTable', filter: { category: 'cat3' }, limit: 20 }),
+}
+
+/** Calls per second over `SECONDS`, with `concurrency` calls in flight. */
+async function measure(client: AnyClient, call: Call, concurrency: number): Promise<number> {
+  const deadline = performance.now() + SECONDS * 1000
+  let done = 0
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      await call(client)
+      done++
+    }
+  }
+  const started = performance.now()
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  return done / ((performance.now() - started) / 1000)
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+const results: Array<{ call: string; concurrency: number; perClient: Record<string, number> }> = []
+for (const [callName, call] of Object.entries(calls)) {
+  for (const name of Object.keys(clients)) for (let i = 0; i < 200; i++) await call(clients[name]!)
+  for (const concurrency of [1, CONCURRENCY]) {
+    const samples: Record<string, number[]> = Object.fromEntries(Object.keys(clients).map((n) => [n, []]))
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? Object.keys(clients) : Object.keys(clients).reverse()
+      for (const name of order) samples[name]!.push(await measure(clients[name]!, call, concurrency))
+    }
+    const perClient = Object.fromEntries(Object.entries(samples).map(([n, s]) => [n, median(s)]))
+    results.push({ call: callName, concurrency, perClient })
+    console.error(`${callName} x${concurrency}:`, perClient)
+  }
+}
+
+await server.close()
+rmSync(dir, { recursive: true, force: true })
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
+console.log(`Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; ${SECONDS} s per measurement, median of ${ROUNDS} rounds.\n`)
+console.log('| call | in flight | @botpress/client (calls/s) | botshelf client (calls/s) | ratio botshelf / official | botshelf in process (calls/s) |')
+console.log('|---|---|---|---|---|---|')
+for (const r of results) {
+  const theirs = r.perClient['@botpress/client (HTTP)']!
+  const ours = r.perClient['botshelf client (HTTP)']!
+  const inProcess = r.perClient['botshelf client (in process)']!
+  console.log(`| ${r.call} | ${r.concurrency} | ${fmt(theirs)} | ${fmt(ours)} | ${(ours / theirs).toFixed(2)} | ${fmt(inProcess)} |`)
+}
