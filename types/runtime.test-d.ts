@@ -89,3 +89,11 @@ expectType<'ok' | 'error' | 'timeout' | 'skipped'>(report.status)
 // Webhook handler is a fetch handler; the secret is required.
 expectType<(request: Request) => Promise<Response>>(createWebhookHandler({ runtime, secret: 'whsec_abc' }))
 expectError(createWebhookHandler({ runtime }))
+
+// Hooks narrowed by point and types fit in one runtime.
+createRuntime({
+  hooks: [
+    defineHook({ name: 't', point: 'beforeIncoming', types: ['text'], handler: ({ event }) => void event.payload.text }),
+    defineHook({ name: 'o', point: 'afterOutgoing', handler: () => undefined }),
+  ],
+})

@@ -33,8 +33,18 @@ export interface Hook<P extends HookPoint = HookPoint, T extends string = string
   readonly kind: 'hook'
 }
 
-/** Any hook, whatever its point and types. */
-export type AnyHook = Hook<HookPoint, string>
+/**
+ * Any hook, whatever its point and types (what `createRuntime` takes). The handler's parameter is `never` so that
+ * hooks narrowed by `types` fit too; the runtime builds the right context for each.
+ */
+export interface AnyHook {
+  readonly kind: 'hook'
+  readonly name: string
+  readonly point: HookPoint
+  readonly types?: readonly string[]
+  readonly timeoutMs?: number
+  handler(context: never): unknown
+}
 
 /**
  * Defines a hook. The handler receives `{ event, client, logger, signal }`; `event` is narrowed by the point's
