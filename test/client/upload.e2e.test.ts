@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AbortError, UploadFileError, type Client } from '../../src/client/index.js'
+import { AbortError, ResourceNotFoundError, UploadFileError, type Client } from '../../src/client/index.js'
 import { startClientService, type ClientTestService } from './service.js'
 
 const CHUNK = 64 * 1024
@@ -140,6 +140,27 @@ describe('client e2e: uploads and downloads of multi-megabyte content', () => {
     expect((error as UploadFileError).message).toBe('Failed to upload file: content: expected 20 bytes (the given size), received 10')
     expect((error as UploadFileError).file?.key).toBe('short.bin')
     expect((await client.getFile({ id: 'short.bin' })).file.status).not.toBe('upload_completed')
+  })
+
+  it('uploads empty content as a zero-byte file', async () => {
+    const { file } = await client.uploadFile({ key: 'empty.txt', content: '' })
+    expect(file.size).toBe(0)
+    expect((await client.getFile({ id: 'empty.txt' })).file).toMatchObject({ status: 'upload_completed', size: 0 })
+    expect(await (await client.downloadFile({ id: 'empty.txt' })).response.text()).toBe('')
+  })
+
+  it('downloadFile of a missing file fails with ResourceNotFoundError; its signal can cancel the body stream', async () => {
+    await expect(client.downloadFile({ id: 'nope.bin' })).rejects.toBeInstanceOf(ResourceNotFoundError)
+    const controller = new AbortController()
+    const { response } = await client.downloadFile({ id: 'big/stream.bin' }, { signal: controller.signal })
+    const reader = response.body!.getReader()
+    await reader.read()
+    controller.abort()
+    await expect(
+      (async () => {
+        for (;;) if ((await reader.read()).done) return 'finished'
+      })(),
+    ).rejects.toBeInstanceOf(AbortError)
   })
 
   it('aborts an upload in flight with AbortError', async () => {

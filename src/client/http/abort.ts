@@ -100,3 +100,45 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
     signal?.addEventListener('abort', onAbort, { once: true })
   })
 }
+
+/**
+ * A copy of a response whose body stream fails with `AbortError` as soon as the signal aborts, whatever
+ * the `fetch` that produced it (an in-process handler does not tie its bodies to the request's signal).
+ *
+ * @example
+ * ```ts
+ * const response = abortableBody(await fetch(url), controller.signal)
+ * controller.abort() // reading response.body now rejects with AbortError
+ * ```
+ */
+export function abortableBody(response: Response, signal: AbortSignal | undefined): Response {
+  if (!signal || !response.body) return response
+  const reader = response.body.getReader()
+  let onAbort: (() => void) | undefined
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      onAbort = () => {
+        controller.error(new AbortError('The request was aborted', { cause: signal.reason }))
+        reader.cancel(signal.reason).catch(() => undefined)
+      }
+      if (signal.aborted) onAbort()
+      else signal.addEventListener('abort', onAbort, { once: true })
+    },
+    async pull(controller) {
+      const next = await reader.read()
+      if (next.done) {
+        if (onAbort) signal.removeEventListener('abort', onAbort)
+        controller.close()
+      } else {
+        controller.enqueue(next.value)
+      }
+    },
+    cancel(reason) {
+      if (onAbort) signal.removeEventListener('abort', onAbort)
+      return reader.cancel(reason)
+    },
+  })
+  const wrapped = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+  Object.defineProperty(wrapped, 'url', { value: response.url })
+  return wrapped
+}

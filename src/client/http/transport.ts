@@ -1,7 +1,7 @@
 import { errorFromResponseBody } from '../errors/error-from.js'
 import { AbortError, InvalidResponseError, NetworkError } from '../errors/client-errors.js'
 import type { ResolvedClientConfig } from '../options.js'
-import { AttemptSignal, sleep } from './abort.js'
+import { abortableBody, AttemptSignal, sleep } from './abort.js'
 import type { CallOptions } from './call-options.js'
 import { encodeQuery } from './query-string.js'
 import type { RequestPlan } from './request-plan.js'
@@ -93,6 +93,7 @@ export class Transport {
           if (request.streamBody) {
             attemptSignal.stopTimer()
             keepLinked = true
+            return await attemptSignal.race(request.read(abortableBody(response, options.signal)))
           }
           return await attemptSignal.race(request.read(response))
         }
