@@ -104,11 +104,4 @@ describe('Tables API over HTTP', () => {
     const other = await service.request('GET', '/v1/tables/privateTable', { token: 'otherBot' })
     expect(other.status).toBe(404)
   })
-
-  it('says clearly that import and export are not built', async () => {
-    await service.request('POST', '/v1/tables/ioTable', { body: { schema: { a: 'x' } } })
-    const res = await service.request('GET', '/v1/tables/ioTable/export', { query: { format: 'csv' } })
-    expect(res.status).toBe(405)
-    expect(res.body.message).toContain('not built')
-  })
 })

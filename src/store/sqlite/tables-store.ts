@@ -761,6 +761,24 @@ export class SqliteTablesStore {
    */
   createRows(botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>): RowsWriteResult {
     checkBatch(input.length)
+    return this.insertAll(botId, ref, input)
+  }
+
+  /**
+   * Inserts any number of rows in one transaction, all or nothing, with the same validation as `createRows`
+   * (used by `importTable`; row indexes in errors count from the first imported row).
+   *
+   * @example
+   * ```ts
+   * store.importRows('bot_1', 'ordersTable', rowsFromCsv) // { rows, warnings }
+   * ```
+   */
+  importRows(botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>): { inserted: number; warnings: string[] } {
+    const { rows, warnings } = this.insertAll(botId, ref, input)
+    return { inserted: rows.length, warnings }
+  }
+
+  private insertAll(botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>): RowsWriteResult {
     return this.db.transaction(() => {
       const record = this.loadTable(botId, ref)
       const rt = this.runtimeOf(record)
