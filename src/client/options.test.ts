@@ -70,3 +70,18 @@ describe('client headers', () => {
     expect(resolveClientConfig({}).headers).toEqual({})
   })
 })
+
+describe('compatibility options', () => {
+  it('turns retry: {} into 3 retries, like axios-retry, and keeps retries off without it', () => {
+    expect(resolveClientConfig({ retry: {} }).retry.retries).toBe(3)
+    expect(resolveClientConfig({}).retry.retries).toBe(0)
+    expect(resolveClientConfig({ retry: { retries: 0 } }).retry.retries).toBe(0)
+  })
+
+  it('sends x-workspace-id and joins array header values', () => {
+    vi.stubEnv('BP_WORKSPACE_ID', '')
+    const config = resolveClientConfig({ workspaceId: 'ws1', headers: { 'x-list': ['a', 'b'] } })
+    expect(config.headers['x-workspace-id']).toBe('ws1')
+    expect(config.headers['x-list']).toBe('a, b')
+  })
+})

@@ -20,8 +20,8 @@ export type FetchLike = (request: Request) => Response | Promise<Response>
  * ```
  */
 export interface RetryOptions {
-  /** How many times a failed call is tried again (0 disables retries). @example `3` */
-  retries: number
+  /** How many times a failed call is tried again (0 disables retries). Default 3 once `retry` is given, like axios-retry. @example `3` */
+  retries?: number
   /** First wait in milliseconds; doubles on every attempt. Default 200. @example `100` */
   minDelayMs?: number
   /** Longest wait in milliseconds, `Retry-After` included. Default 10 000. @example `5_000` */
@@ -48,8 +48,12 @@ export interface ClientOptions {
   integrationId?: string
   /** Integration alias sent as `x-integration-alias` (no env fallback, like the official client). @example `'my-slack'` */
   integrationAlias?: string
-  /** Extra headers sent on every call, applied last (they override the defaults). @example `{ 'x-user-id': 'u1' }` */
-  headers?: Record<string, string>
+  /** Workspace id sent as `x-workspace-id` (botshelf ignores it; accepted for code written for the official client). Env: `BP_WORKSPACE_ID`. @example `'wkspace_1'` */
+  workspaceId?: string
+  /** Log one line per request and response with `console.debug`. Default false. @example `true` */
+  debug?: boolean
+  /** Extra headers sent on every call, applied last (they override the defaults); an array value is joined with `, `. @example `{ 'x-user-id': 'u1' }` */
+  headers?: Record<string, string | string[]>
   /** Milliseconds before a call fails with `TimeoutError`. Default 60 000. @example `5_000` */
   timeout?: number
   /** Opt-in retries of idempotent calls. Off by default. @example `{ retries: 3 }` */
@@ -69,6 +73,8 @@ export interface ResolvedClientConfig {
   readonly botId: string | undefined
   readonly integrationId: string | undefined
   readonly integrationAlias: string | undefined
+  readonly workspaceId: string | undefined
+  readonly debug: boolean
   /**
    * Every header sent on every call: `authorization`, `x-bot-id`, `x-integration-id`,
    * `x-integration-alias` when set, then the custom `headers` (which win). Names are lower case.
@@ -93,7 +99,7 @@ export function resolveClientConfig(options: ClientOptions = {}): ResolvedClient
   if (!Number.isFinite(timeout) || timeout <= 0) {
     throw new TypeError(`timeout: expected a positive number of milliseconds, received ${String(timeout)}`)
   }
-  const retries = options.retry?.retries ?? 0
+  const retries = options.retry === undefined ? 0 : (options.retry.retries ?? 3)
   if (!Number.isInteger(retries) || retries < 0) {
     throw new TypeError(`retry.retries: expected a non-negative integer, received ${String(retries)}`)
   }
@@ -110,13 +116,16 @@ export function resolveClientConfig(options: ClientOptions = {}): ResolvedClient
   const botId = options.botId ?? readEnv('BP_BOT_ID')
   const integrationId = options.integrationId ?? readEnv('BP_INTEGRATION_ID')
   const integrationAlias = options.integrationAlias
+  const workspaceId = options.workspaceId ?? readEnv('BP_WORKSPACE_ID')
   return {
     apiUrl,
     token,
     botId,
     integrationId,
     integrationAlias,
-    headers: defaultHeaders({ token, botId, integrationId, integrationAlias, custom: options.headers }),
+    workspaceId,
+    debug: options.debug === true,
+    headers: defaultHeaders({ token, botId, integrationId, integrationAlias, workspaceId, custom: options.headers }),
     timeout,
     retry: {
       retries,
@@ -132,7 +141,8 @@ function defaultHeaders(input: {
   botId: string | undefined
   integrationId: string | undefined
   integrationAlias: string | undefined
-  custom: Record<string, string> | undefined
+  workspaceId: string | undefined
+  custom: Record<string, string | string[]> | undefined
 }): Record<string, string> {
   const headers: Record<string, string> = {}
   // The spec writes the scheme `bearer`; servers match it case-insensitively.
@@ -140,8 +150,10 @@ function defaultHeaders(input: {
   if (input.botId) headers['x-bot-id'] = input.botId
   if (input.integrationId) headers['x-integration-id'] = input.integrationId
   if (input.integrationAlias) headers['x-integration-alias'] = input.integrationAlias
+  if (input.workspaceId) headers['x-workspace-id'] = input.workspaceId
   for (const [name, value] of Object.entries(input.custom ?? {})) {
     if (typeof value === 'string') headers[name.toLowerCase()] = value
+    else if (Array.isArray(value)) headers[name.toLowerCase()] = value.join(', ')
   }
   return headers
 }

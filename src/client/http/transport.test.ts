@@ -191,3 +191,19 @@ describe('Transport', () => {
     expect(() => planRequest(getThing, {})).toThrow('id: expected a string, received undefined')
   })
 })
+
+describe('Transport debug log', () => {
+  it('logs one line per response when debug is on, none otherwise', async () => {
+    const lines: string[] = []
+    const original = console.debug
+    console.debug = (line: string) => lines.push(line)
+    try {
+      await setup([json(200, { ok: true })], { debug: true }).transport.requestJson(planRequest(getThing, { id: '1' }))
+      await setup([json(200, { ok: true })]).transport.requestJson(planRequest(getThing, { id: '2' }))
+    } finally {
+      console.debug = original
+    }
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/^\[botshelf client\] GET http:\/\/svc\.test\/prefix\/v1\/things\/1 -> 200 in \d+ ms$/)
+  })
+})

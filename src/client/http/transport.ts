@@ -75,12 +75,14 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       if (options.signal?.aborted) throw new AbortError('The request was aborted', { cause: options.signal.reason })
       const attemptSignal = new AttemptSignal(options.signal, timeoutMs)
+      const started = Date.now()
       let keepLinked = false
       try {
         let response: Response
         try {
           response = await attemptSignal.race(Promise.resolve().then(() => this.config.fetch(request.build(attemptSignal.signal))))
         } catch (error) {
+          this.debug(`${request.method} ${request.url} failed after ${Date.now() - started} ms: ${String(error)}`)
           if (attemptSignal.signal.aborted) throw attemptSignal.reasonError()
           if (attempt < retries) {
             await sleep(this.delay(attempt, undefined), options.signal)
@@ -89,6 +91,7 @@ export class Transport {
           const reason = error instanceof Error ? error.message : String(error)
           throw new NetworkError(`${request.method} ${request.url} failed: ${reason}`, { cause: error })
         }
+        this.debug(`${request.method} ${request.url} -> ${response.status} in ${Date.now() - started} ms${attempt > 0 ? ` (retry ${attempt})` : ''}`)
         if (response.ok) {
           if (request.streamBody) {
             attemptSignal.stopTimer()
@@ -110,6 +113,10 @@ export class Transport {
         else attemptSignal.dispose()
       }
     }
+  }
+
+  private debug(line: string): void {
+    if (this.config.debug && typeof console !== 'undefined') console.debug(`[botshelf client] ${line}`)
   }
 
   private delay(attempt: number, retryAfterMs: number | undefined): number {
