@@ -11,7 +11,7 @@
  */
 import { cpus } from 'node:os'
 import { performance } from 'node:perf_hooks'
-import Ajv from 'ajv'
+import AjvModule from 'ajv'
 import { z } from 'zod'
 import { builtInPayloadSchemas, createRuntime, createWebhookHandler, defineHook, EventSchema } from '../src/index.js'
 import { createMemoryLogger, fakeEvent, fakeImageEvent, fakeTextEvent, signWebhookRequest } from '../src/testing/index.js'
@@ -57,6 +57,8 @@ const eventJsonSchema = {
   },
   allOf: payloadRules,
 }
+// ajv is CommonJS: under NodeNext its default import is the module object, the class is its `default`.
+const Ajv = AjvModule.default
 const ajv = new Ajv({ allErrors: true, formats: { uri: /^[a-z][a-z0-9+.-]*:[^\s]*$/i } })
 const ajvValidate = ajv.compile(eventJsonSchema)
 
