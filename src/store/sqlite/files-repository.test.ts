@@ -94,6 +94,17 @@ describe('FilesRepository', () => {
     expect(files.completeUpload(file.id, 2, { blobId: 'blob_3', size: 3, sha256: 'h3' }, tick())).toEqual({ ok: false, reason: 'gone' })
   })
 
+  it('records a failed upload only while the version has no content yet', () => {
+    const { file } = files.upsert(input('f'))
+    expect(files.failUpload(file.id, 1, 'too big', tick())).toMatchObject({ status: 'upload_failed', failedStatusReason: 'too big' })
+    files.completeUpload(file.id, 1, { blobId: 'blob_f', size: 3, sha256: 'h' }, tick())
+    expect(files.failUpload(file.id, 1, 'a late retry failed', tick())).toBeUndefined()
+    expect(files.getById(BOT, file.id, tick())).toMatchObject({ status: 'upload_completed', failedStatusReason: null })
+    files.upsert(input('f'))
+    expect(files.failUpload(file.id, 1, 'stale version', tick())).toBeUndefined()
+    expect(files.failUpload(file.id, 2, 'short', tick())).toMatchObject({ status: 'upload_failed', blobId: 'blob_f' })
+  })
+
   it('keeps a blob shared by a copy until the last row using it is deleted', () => {
     const { file } = files.upsert(input('src'))
     const done = files.completeUpload(file.id, 1, { blobId: 'blob_s', size: 3, sha256: 'h' }, tick())

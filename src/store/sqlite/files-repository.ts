@@ -331,8 +331,8 @@ export class FilesRepository {
   }
 
   /**
-   * Marks the upload of `version` as failed with a reason, if that version is still the latest. The previous
-   * content, if any, stays readable.
+   * Marks the upload of `version` as failed with a reason, if that version is still the latest and its content
+   * has not already landed. The previous content, if any, stays readable.
    *
    * @example
    * ```ts
@@ -341,7 +341,11 @@ export class FilesRepository {
    */
   failUpload(fileId: string, version: number, reason: string, now: Date): FileRecord | undefined {
     const result = this.db
-      .prepare(`UPDATE files SET status = 'upload_failed', failed_status_reason = ?, updated_at = ? WHERE id = ? AND version = ?`)
+      // A failed retry of a version whose content already landed does not undo that upload.
+      .prepare(
+        `UPDATE files SET status = 'upload_failed', failed_status_reason = ?, updated_at = ?
+         WHERE id = ? AND version = ? AND (content_version IS NULL OR content_version <> version)`,
+      )
       .run(reason, now.toISOString(), fileId, version)
     if (result.changes === 0) return undefined
     return toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
