@@ -73,13 +73,16 @@ for (let start = 0; start < BIG; start += BATCH) {
 for (let start = 0; start < GROUP_ROWS; start += BATCH) store.createRows(bot.id, 'groupTable', batchAt(start))
 const rawGroup = openDatabase(join(dir, 'raw-group.db'))
 rawGroup.exec(`CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, c1 TEXT, c2 REAL, c3 INTEGER, c4 TEXT);
-  CREATE INDEX t_c1 ON t (c1); CREATE INDEX t_c2 ON t (c2);`)
+  CREATE INDEX t_created ON t (created_at); CREATE INDEX t_updated ON t (updated_at);
+  CREATE INDEX t_c1 ON t (c1); CREATE INDEX t_c2 ON t (c2); CREATE INDEX t_c3 ON t (c3); CREATE INDEX t_c4 ON t (c4);`)
 {
   const ins = rawGroup.prepare('INSERT INTO t (created_at, updated_at, c1, c2, c3, c4) VALUES (?, ?, ?, ?, ?, ?)')
+  // Same row shape as the store's rows (ISO timestamps), so both read the same number of pages.
+  const stamp = new Date().toISOString()
   rawGroup.transaction(() => {
     for (let i = 0; i < GROUP_ROWS; i++) {
       const r = rowAt(i)
-      ins.run('x', 'x', r.category, r.amount, r.flag ? 1 : 0, r.note)
+      ins.run(stamp, stamp, r.category, r.amount, r.flag ? 1 : 0, r.note)
     }
   })()
 }
