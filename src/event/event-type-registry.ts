@@ -76,7 +76,14 @@ export interface EventTypeDefinition<T extends string, P extends OpenRecord> {
 const registry = new Map<string, PayloadSchema>(Object.entries(builtInPayloadSchemas))
 const builtInNames = new Set(Object.keys(builtInPayloadSchemas))
 
-/** Thrown when an event type is defined twice or with a bad name. `code` is `invalid_event_type_definition`. */
+/**
+ * Thrown when an event type is defined twice or with a bad name. `code` is `invalid_event_type_definition`.
+ *
+ * @example
+ * ```ts
+ * defineEventType('text', z.object({})) // throws: "text" is built in
+ * ```
+ */
 export class EventTypeDefinitionError extends Error {
   readonly code = 'invalid_event_type_definition'
   override readonly name = 'EventTypeDefinitionError'

@@ -106,7 +106,10 @@ export interface DispatchReport {
 
 /** Options of `runtime.runAction`. */
 export interface RunActionOptions {
-  /** The event the action runs for (validated; gives the client its bot and the logger its event id). */
+  /**
+   * The event the action runs for (validated; gives the client its bot and the logger its event id).
+   * @example `{ event: report.event }`
+   */
   event: unknown
 }
 

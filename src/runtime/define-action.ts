@@ -11,15 +11,30 @@ export interface ActionContext<I> extends HandlerContext {
 
 /** The fields of `defineAction`. */
 export interface ActionDefinition<N extends string, I extends z.ZodType, O extends z.ZodType> {
-  /** Unique name among the runtime's actions; what `runAction` is called with. */
+  /**
+   * Unique name among the runtime's actions; what `runAction` is called with.
+   * @example `name: 'saveLead'`
+   */
   readonly name: N
-  /** Schema of the input; invalid input is refused before the handler runs. */
+  /**
+   * Schema of the input; invalid input is refused before the handler runs.
+   * @example `input: z.object({ email: z.email() })`
+   */
   readonly input: I
-  /** Schema of the output; an invalid output is refused after the handler returns. */
+  /**
+   * Schema of the output; an invalid output is refused after the handler returns.
+   * @example `output: z.object({ rowId: z.number() })`
+   */
   readonly output: O
-  /** Deadline in milliseconds; defaults to the runtime's `defaultTimeoutMs`. */
+  /**
+   * Deadline in milliseconds; defaults to the runtime's `defaultTimeoutMs`.
+   * @example `timeoutMs: 5_000`
+   */
   readonly timeoutMs?: number
-  /** The action's code. */
+  /**
+   * The action's code: receives `{ input, event, client, logger, signal }`, returns the output.
+   * @example `handler: async ({ input, client }) => ({ rowId: (await save(client, input)).id })`
+   */
   handler(context: ActionContext<z.output<I>>): z.input<O> | Promise<z.input<O>>
 }
 

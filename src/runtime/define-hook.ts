@@ -16,15 +16,31 @@ export type HookResult<P extends HookPoint> = P extends BeforePoint ? BotEvent |
 
 /** The fields of `defineHook`. */
 export interface HookDefinition<P extends HookPoint = HookPoint, T extends string = string> {
-  /** Unique name among the runtime's hooks; appears in reports, errors and logs. */
+  /**
+   * Unique name among the runtime's hooks; appears in reports, errors and logs.
+   * @example `name: 'tag-conversation'`
+   */
   readonly name: string
-  /** Where the hook runs. */
+  /**
+   * Where the hook runs.
+   * @example `point: 'beforeIncoming'`
+   */
   readonly point: P
-  /** Event types the hook handles (`['text']`); other types are reported `skipped`. All types when omitted. */
+  /**
+   * Event types the hook handles; other types are reported `skipped`. All types when omitted. Narrows
+   * `event.payload` in the handler.
+   * @example `types: ['text', 'markdown']`
+   */
   readonly types?: readonly T[]
-  /** Deadline in milliseconds; defaults to the runtime's `defaultTimeoutMs`. */
+  /**
+   * Deadline in milliseconds; defaults to the runtime's `defaultTimeoutMs`.
+   * @example `timeoutMs: 2_000`
+   */
   readonly timeoutMs?: number
-  /** The hook's code. */
+  /**
+   * The hook's code. Before-hooks may return a changed event or `{ stop: true }`.
+   * @example `handler: ({ event, logger }) => logger.info('seen', { id: event.id })`
+   */
   handler(context: HandlerContext<HookEvent<P, T>>): HookResult<P> | Promise<HookResult<P>>
 }
 

@@ -1,7 +1,14 @@
 import { formatIssues, type ReadableIssue } from '../issues/index.js'
 import type { HookPoint } from './hook-points.js'
 
-/** Every error the runtime throws or reports extends this class; `code` is stable and machine-readable. */
+/**
+ * Every error the runtime throws or reports extends this class; `code` is stable and machine-readable.
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (error instanceof BotRuntimeError) console.log(error.code) }
+ * ```
+ */
 export class BotRuntimeError extends Error {
   override readonly name: string = 'BotRuntimeError'
   constructor(
@@ -75,7 +82,14 @@ function verb(code: HookErrorCode): string {
   return 'failed'
 }
 
-/** Base class of the errors `runtime.runAction` throws; `action` is the action's name. */
+/**
+ * Base class of the errors `runtime.runAction` throws; `action` is the action's name.
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (error instanceof ActionError) console.log(error.action, error.code) }
+ * ```
+ */
 export class ActionError extends BotRuntimeError {
   override readonly name: string = 'ActionError'
   constructor(

@@ -2,15 +2,30 @@ import { signWebhookPayload } from '../webhook/index.js'
 
 /** Options of `signWebhookRequest`. */
 export interface SignWebhookRequestOptions {
-  /** The body: an object (sent as JSON; `Date`s become ISO 8601), a string or bytes sent as is. */
+  /**
+   * The body: an object (sent as JSON; `Date`s become ISO 8601), a string or bytes sent as is.
+   * @example `payload: fakeTextEvent('hi')`
+   */
   payload: unknown
-  /** The `whsec_<base64>` secret to sign with. */
+  /**
+   * The `whsec_<base64>` secret to sign with.
+   * @example `secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'`
+   */
   secret: string
-  /** `webhook-id`. Default: a new random id (`msg_<uuid>`), so two calls are never duplicates. */
+  /**
+   * `webhook-id`. Default: a new random id (`msg_<uuid>`), so two calls are never duplicates.
+   * @example `id: 'msg_1'` (send twice to test de-duplication)
+   */
   id?: string
-  /** `webhook-timestamp`: a `Date`, or seconds since the epoch. Default: now. */
+  /**
+   * `webhook-timestamp`: a `Date`, or seconds since the epoch. Default: now.
+   * @example `timestamp: clock.now()`
+   */
   timestamp?: Date | number
-  /** Request URL. Default `http://localhost/webhook`. */
+  /**
+   * Request URL. Default `http://localhost/webhook`.
+   * @example `url: 'http://127.0.0.1:3001/webhook'`
+   */
   url?: string
 }
 

@@ -5,15 +5,30 @@ import { createVerifier, type Clock, type HeadersLike } from './verifier.js'
 
 /** Options of `verifyWebhook`. */
 export interface VerifyWebhookOptions {
-  /** The raw body exactly as received (a string or bytes): re-serialized JSON would not match the signature. */
+  /**
+   * The raw body exactly as received (a string or bytes): re-serialized JSON would not match the signature.
+   * @example `payload: await request.text()`
+   */
   payload: string | Uint8Array
-  /** The request headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`). */
+  /**
+   * The request headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`): a `Headers` or Node's `req.headers`.
+   * @example `headers: req.headers`
+   */
   headers: HeadersLike
-  /** `whsec_<base64>` secret, or several during a rotation. */
+  /**
+   * `whsec_<base64>` secret, or several during a rotation.
+   * @example `secret: process.env.WEBHOOK_SECRET!`
+   */
   secret: WebhookSecret
-  /** Accepted clock skew in seconds, both ways. Default 300. */
+  /**
+   * Accepted clock skew in seconds, both ways. Default 300.
+   * @example `toleranceSeconds: 60`
+   */
   toleranceSeconds?: number
-  /** Clock. Default: the real time. */
+  /**
+   * Clock. Default: the real time.
+   * @example `now: () => new Date('2024-05-01T10:00:00Z')`
+   */
   now?: Clock
 }
 
