@@ -9,10 +9,12 @@ import { filesStateOf } from './state.js'
 /** Sandboxes whatever a browser renders from a content URL: no scripts, no plugins, no same-origin access. */
 export const CONTENT_SECURITY_POLICY = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox"
 
-function contentDisposition(file: FileRecord, contentType: string): string {
+/** Private downloads carry the key's last segment as file name; public ones reveal nothing but the bytes. */
+function contentDisposition(file: FileRecord, contentType: string, cache: 'public' | 'private'): string {
+  const kind = isInlineSafe(contentType) ? 'inline' : 'attachment'
+  if (cache === 'public') return kind
   const name = file.key.slice(file.key.lastIndexOf('/') + 1) || 'file'
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_')
-  const kind = isInlineSafe(contentType) ? 'inline' : 'attachment'
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
 }
 
@@ -38,7 +40,7 @@ export async function serveContent(c: Context<AppEnv>, file: FileRecord, cache: 
     'Accept-Ranges': 'bytes',
     'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-    'Content-Disposition': contentDisposition(file, contentType),
+    'Content-Disposition': contentDisposition(file, contentType, cache),
     'Cache-Control': cache === 'public' ? 'public, no-cache' : 'private, no-cache',
   })
   if (etagMatches(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers })
