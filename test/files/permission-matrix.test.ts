@@ -7,10 +7,11 @@ import { uploadText } from './helpers.js'
  * 200 = allowed; 404 = the caller may not even see the file (or, for listings, it is left out);
  * 403 = refused (the caller may see the file but not do this, or its role has no access to files).
  * File cases: `botPrivate` (created by the bot, no policy), `alphaPrivate` (created by integration alpha, no
- * policy), `alphaShared` (created by alpha with the `integrations` policy), `new` (a key that does not exist yet).
+ * policy), `alphaShared` (created by alpha with the `integrations` policy), `userPrivate` (created by a developer,
+ * no policy), `botPublic` (created by the bot with `public_content` only), `new` (a key that does not exist yet).
  */
 type Expect = 200 | 403 | 404
-type Case = 'botPrivate' | 'alphaPrivate' | 'alphaShared' | 'new'
+type Case = 'botPrivate' | 'alphaPrivate' | 'alphaShared' | 'userPrivate' | 'botPublic' | 'new'
 type Operation = 'getFile' | 'listFiles' | 'listFileTagValues' | 'updateFileMetadata' | 'deleteFile' | 'copyFile' | 'upsertFile'
 const callers = ['bot', 'alpha', 'beta', 'viewer', 'developer', 'manager', 'administrator', 'billing_manager', 'otherBot'] as const
 
@@ -34,6 +35,13 @@ const table: Array<[Operation, Case, Expect[]]> = [
   ['copyFile', 'botPrivate', /*                         */ [200, 404, 404, 403, 200, 200, 200, 403, 404]],
   ['copyFile', 'alphaPrivate', /*                       */ [200, 200, 404, 403, 200, 200, 200, 403, 404]],
   ['copyFile', 'alphaShared', /*                        */ [200, 200, 200, 403, 200, 200, 200, 403, 404]],
+  ['getFile', 'userPrivate', /*                         */ [200, 404, 404, 200, 200, 200, 200, 403, 404]],
+  ['getFile', 'botPublic', /*                           */ [200, 404, 404, 200, 200, 200, 200, 403, 404]],
+  ['listFiles', 'userPrivate', /*                       */ [200, 404, 404, 200, 200, 200, 200, 403, 404]],
+  ['listFiles', 'botPublic', /*                         */ [200, 404, 404, 200, 200, 200, 200, 403, 404]],
+  ['updateFileMetadata', 'userPrivate', /*              */ [200, 404, 404, 403, 200, 200, 200, 403, 404]],
+  ['deleteFile', 'userPrivate', /*                      */ [200, 404, 404, 403, 200, 200, 200, 403, 404]],
+  ['deleteFile', 'botPublic', /*                        */ [200, 404, 404, 403, 200, 200, 200, 403, 404]],
   ['upsertFile', 'new', /*                              */ [200, 200, 200, 403, 200, 200, 200, 403, 200]],
 ]
 
@@ -50,8 +58,8 @@ async function makeFile(fileCase: Case): Promise<{ id: string; key: string; mark
   const marker = `m${counter++}`
   const key = `${fileCase}-${marker}.txt`
   if (fileCase === 'new') return { id: '', key, marker }
-  const creator: TestCaller = fileCase === 'botPrivate' ? 'bot' : 'alpha'
-  const accessPolicies = fileCase === 'alphaShared' ? ['integrations'] : []
+  const creator: TestCaller = fileCase === 'userPrivate' ? 'developer' : fileCase.startsWith('bot') ? 'bot' : 'alpha'
+  const accessPolicies = fileCase === 'alphaShared' ? ['integrations'] : fileCase === 'botPublic' ? ['public_content'] : []
   const { file, putStatus } = await uploadText(service, key, 'content', { tags: { marker }, accessPolicies }, creator)
   expect(putStatus).toBe(200)
   return { id: file.id, key, marker }
