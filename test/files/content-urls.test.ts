@@ -17,7 +17,7 @@ describe('private content URLs', () => {
   it('are signed, work without a token, and expire after 15 minutes (fresh ones from getFile)', async () => {
     const { file } = await uploadText(service, 'p.txt', 'private')
     const url: string = (await service.request('GET', '/v1/files/p.txt')).body.file.url
-    expect(url).toMatch(/^http:\/\/botshelf\.test\/v1\/content\/files\//)
+    expect(url).toMatch(/^http:\/\/botshelf\.test\/v1\/content\/files\/file_\w+\?token=[\w-]+\.[\w-]+$/)
     expect(await (await fetchUrl(service, url)).text()).toBe('private')
     clock.advance(14 * 60 * 1000)
     expect((await fetchUrl(service, url)).status).toBe(200)
@@ -43,8 +43,14 @@ describe('private content URLs', () => {
     const upsert = await service.request('PUT', '/v1/files', { body: { key: 'later.txt', size: 3 } })
     const url: string = upsert.body.file.url
     expect((await fetchUrl(service, url)).status).toBe(404)
-    const [base, sig] = url.split('.') as [string, string]
-    expect((await fetchUrl(service, `${base}x.${sig}`)).status).toBe(403)
+    const [base, sig] = url.split('?token=')[1]!.split('.') as [string, string]
+    const path = url.split('?')[0]!
+    const forgedBody = Buffer.from(JSON.stringify({ f: upsert.body.file.id, v: 99, e: 9_999_999_999 })).toString('base64url')
+    expect((await fetchUrl(service, `${path}?token=${forgedBody}.${sig}`)).status).toBe(403)
+    expect((await fetchUrl(service, `${path}?token=${base}.${sig.slice(1)}`)).status).toBe(403)
+    expect((await fetchUrl(service, path)).status).toBe(403)
+    const otherFile = (await service.request('PUT', '/v1/files', { body: { key: 'other.txt', size: 1 } })).body.file
+    expect((await fetchUrl(service, url.replace(upsert.body.file.id, otherFile.id))).status).toBe(403)
   })
 
   it('honour a shorter configured lifetime', async () => {

@@ -14,11 +14,11 @@ function forbidden(what: string): ServiceError {
 /**
  * The unauthenticated content routes, authorized by their signed URL alone (the official client sends no
  * token on the upload PUT):
- * - `PUT /v1/content/upload/{token}`: streams the body to disk, enforcing the declared size and 1 GB on the
+ * - `PUT /v1/content/upload/{fileId}?token=…`: streams the body to disk, enforcing the declared size and 1 GB on the
  *   bytes received, then makes it the file's content (`upload_completed`) or records `upload_failed` with a
  *   `failedStatusReason`;
- * - `GET /v1/content/files/{token}`: a private file's temporary URL;
- * - `GET /v1/content/public/{token}`: a `public_content` file's permanent URL (only while the policy is set).
+ * - `GET /v1/content/files/{fileId}?token=…`: a private file's temporary URL;
+ * - `GET /v1/content/public/{fileId}?token=…`: a `public_content` file's permanent URL (only while the policy is set).
  *
  * @example
  * ```ts
@@ -28,11 +28,11 @@ function forbidden(what: string): ServiceError {
 export function filesContentRoutes(): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
 
-  router.put(`${CONTENT_PREFIX}/upload/:token`, async (c) => {
+  router.put(`${CONTENT_PREFIX}/upload/:fileId`, async (c) => {
     const services = c.get('services')
     const { files, blobs } = filesStateOf(services)
-    const token = readVersionedToken(services.signingKey, 'upload', c.req.param('token'))
-    if (!token) throw forbidden('This upload URL is not valid: it was altered or signed by another server')
+    const token = readVersionedToken(services.signingKey, 'upload', c.req.param('fileId'), c.req.query('token'))
+    if (!token) throw forbidden('This upload URL is not valid: its token is missing, altered, or signed by another server')
     if (isExpired(token, services.now())) {
       throw forbidden(`This upload URL expired at ${new Date(token.e * 1000).toISOString()}; call upsertFile again for a new one`)
     }
@@ -88,11 +88,11 @@ export function filesContentRoutes(): Hono<AppEnv> {
     return c.json({}, 200)
   })
 
-  router.get(`${CONTENT_PREFIX}/files/:token`, async (c) => {
+  router.get(`${CONTENT_PREFIX}/files/:fileId`, async (c) => {
     const services = c.get('services')
     const now = services.now()
-    const token = readVersionedToken(services.signingKey, 'download', c.req.param('token'))
-    if (!token) throw forbidden('This content URL is not valid: it was altered or signed by another server')
+    const token = readVersionedToken(services.signingKey, 'download', c.req.param('fileId'), c.req.query('token'))
+    if (!token) throw forbidden('This content URL is not valid: its token is missing, altered, or signed by another server')
     if (isExpired(token, now)) throw forbidden(`This content URL expired at ${new Date(token.e * 1000).toISOString()}; getFile returns a fresh one`)
     const file = filesStateOf(services).files.getAnyById(token.f, now)
     if (!file) throw new ServiceError('ResourceNotFound', 'The file of this content URL no longer exists', { id: token.f })
@@ -102,9 +102,9 @@ export function filesContentRoutes(): Hono<AppEnv> {
     return serveContent(c, file, 'private')
   })
 
-  router.get(`${CONTENT_PREFIX}/public/:token`, async (c) => {
+  router.get(`${CONTENT_PREFIX}/public/:fileId`, async (c) => {
     const services = c.get('services')
-    const fileId = readPublicToken(services.signingKey, c.req.param('token'))
+    const fileId = readPublicToken(services.signingKey, c.req.param('fileId'), c.req.query('token'))
     const file = fileId ? filesStateOf(services).files.getAnyById(fileId, services.now()) : undefined
     if (!file || !file.accessPolicies.includes('public_content')) {
       throw new ServiceError('ResourceNotFound', 'No public content at this URL')

@@ -28,7 +28,10 @@ export interface UrlLifetimes {
 /** Default URL lifetimes: uploads one hour, private downloads fifteen minutes. */
 export const defaultUrlLifetimes: UrlLifetimes = { uploadSeconds: 3600, downloadSeconds: 900 }
 
-/** Path prefix of the unauthenticated content routes. */
+/**
+ * Path prefix of the unauthenticated content routes. URLs are `<prefix>/<kind>/<file id>?token=<sealed token>`:
+ * the capability sits in the query string, which the request log leaves out.
+ */
 export const CONTENT_PREFIX = '/v1/content'
 
 const VersionedSchema = z.object({ f: z.string(), v: z.number().int(), e: z.number().int() })
@@ -48,12 +51,12 @@ function epochSeconds(date: Date): number {
  * @example
  * ```ts
  * uploadUrlFor(key, 'http://localhost:3000', file, new Date(), defaultUrlLifetimes)
- * // 'http://localhost:3000/v1/content/upload/eyJ...'
+ * // 'http://localhost:3000/v1/content/upload/file_01K...?token=eyJ...'
  * ```
  */
 export function uploadUrlFor(key: Buffer, base: string, file: FileRecord, now: Date, lifetimes: UrlLifetimes): string {
   const token = sealToken(key, 'upload', { f: file.id, v: file.version, e: epochSeconds(now) + lifetimes.uploadSeconds })
-  return `${base}${CONTENT_PREFIX}/upload/${token}`
+  return `${base}${CONTENT_PREFIX}/upload/${file.id}?token=${token}`
 }
 
 /**
@@ -66,35 +69,45 @@ export function uploadUrlFor(key: Buffer, base: string, file: FileRecord, now: D
  * ```
  */
 export function contentUrlFor(key: Buffer, base: string, file: FileRecord, now: Date, lifetimes: UrlLifetimes): string {
-  if (file.accessPolicies.includes('public_content')) return `${base}${CONTENT_PREFIX}/public/${sealToken(key, 'public', { f: file.id })}`
+  if (file.accessPolicies.includes('public_content')) {
+    return `${base}${CONTENT_PREFIX}/public/${file.id}?token=${sealToken(key, 'public', { f: file.id })}`
+  }
   const token = sealToken(key, 'download', { f: file.id, v: file.version, e: epochSeconds(now) + lifetimes.downloadSeconds })
-  return `${base}${CONTENT_PREFIX}/files/${token}`
+  return `${base}${CONTENT_PREFIX}/files/${file.id}?token=${token}`
 }
 
 /**
- * Reads an upload or download token; `undefined` when altered or made for another purpose.
+ * Reads an upload or download token; `undefined` when missing, altered, made for another purpose or for
+ * another file than the one in the path.
  *
  * @example
  * ```ts
- * const token = readVersionedToken(key, 'upload', c.req.param('token'))
+ * const token = readVersionedToken(key, 'upload', c.req.param('fileId'), c.req.query('token'))
  * ```
  */
-export function readVersionedToken(key: Buffer, purpose: 'upload' | 'download', token: string): VersionedToken | undefined {
+export function readVersionedToken(
+  key: Buffer,
+  purpose: 'upload' | 'download',
+  fileId: string,
+  token: string | undefined,
+): VersionedToken | undefined {
+  if (!token) return undefined
   const parsed = VersionedSchema.safeParse(openToken(key, purpose, token))
-  return parsed.success ? parsed.data : undefined
+  return parsed.success && parsed.data.f === fileId ? parsed.data : undefined
 }
 
 /**
- * Reads a public content token into its file id; `undefined` when altered.
+ * Reads a public content token into its file id; `undefined` when missing, altered or for another file.
  *
  * @example
  * ```ts
- * readPublicToken(key, c.req.param('token')) // 'file_01K...'
+ * readPublicToken(key, c.req.param('fileId'), c.req.query('token')) // 'file_01K...'
  * ```
  */
-export function readPublicToken(key: Buffer, token: string): string | undefined {
+export function readPublicToken(key: Buffer, fileId: string, token: string | undefined): string | undefined {
+  if (!token) return undefined
   const parsed = PublicSchema.safeParse(openToken(key, 'public', token))
-  return parsed.success ? parsed.data.f : undefined
+  return parsed.success && parsed.data.f === fileId ? parsed.data.f : undefined
 }
 
 /**
