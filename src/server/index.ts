@@ -30,3 +30,4 @@ export {
   type FilesRoutesOptions,
   type UrlLifetimes,
 } from './files/index.js'
+export { tablesFeature, tablesRoutes, canAccessTables, tablesOperationAccess, type TablesAccess } from './tables/index.js'

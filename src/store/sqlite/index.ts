@@ -23,3 +23,16 @@ export {
   type CompleteUploadResult,
 } from './files-repository.js'
 export { KnowledgeBasesRepository, type KnowledgeBaseRecord } from './files-knowledge-bases.js'
+export { tablesMigrations } from './tables-migrations.js'
+export {
+  SqliteTablesStore,
+  tableToWire,
+  type TableRecord,
+  type CreateTableInput,
+  type UpdateTableInput,
+  type TableWithCounts,
+  type RowsWriteResult,
+  type TablesStoreOptions,
+} from './tables-store.js'
+export { TablesStoreError, type TablesErrorCode } from './tables-error.js'
+export type { FindQuery, FindResult } from './tables-find.js'

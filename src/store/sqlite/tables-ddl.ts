@@ -9,9 +9,23 @@ import type { ColumnRuntime } from './tables-row-validation.js'
  * a unique index on the key column, and an FTS5 external-content table kept in sync by triggers.
  */
 
-/** Name of the index of one column. */
+/**
+ * Name of the index of one column.
+ *
+ * @example
+ * ```ts
+ * columnIndexName('ut_01abc', 'c3') // 'ut_01abc_c3_idx'
+ * ```
+ */
 export const columnIndexName = (physicalTable: string, physicalColumn: string) => `${physicalTable}_${physicalColumn}_idx`
-/** Name of the unique index of the key column. */
+/**
+ * Name of the unique index of the key column.
+ *
+ * @example
+ * ```ts
+ * keyIndexName('ut_01abc') // 'ut_01abc_key'
+ * ```
+ */
 export const keyIndexName = (physicalTable: string) => `${physicalTable}_key`
 
 /**

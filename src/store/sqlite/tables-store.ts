@@ -2,7 +2,7 @@ import type { Column, Row, Table, TableJob, TableJsonSchema } from '../../api/ta
 import { tableNamePattern, tablesLimits } from '../../api/tables/index.js'
 import type { Statement } from 'better-sqlite3'
 import type { Sqlite } from './open-database.js'
-import { decodeValue, encodeValue, quoteIdent, scalarKinds } from './tables-columns.js'
+import { decodeValue, encodeValue, quoteIdent, scalarKinds, sqlTypeOf } from './tables-columns.js'
 import {
   columnIndexName,
   createColumnIndex,
@@ -21,8 +21,7 @@ import { registerRegexFunction, REGEXP_FUNCTION } from './tables-regex.js'
 import { prepareRows, rowProblemsError, type ColumnRuntime, type RowProblem } from './tables-row-validation.js'
 import { buildTableRuntime, columnResolver, type TableRuntime } from './tables-runtime.js'
 import { convertStoredValue } from './tables-schema-change.js'
-import { readSchemaInput, type ColumnDraft } from './tables-schema-input.js'
-import { sqlTypeOf } from './tables-columns.js'
+import { buildTableSchema, readSchemaInput, type ColumnDraft } from './tables-schema-input.js'
 
 /** A table as the catalog keeps it. */
 export interface TableRecord {
@@ -80,7 +79,14 @@ export interface RowsWriteResult {
 
 /** Options of the tables store. */
 export interface TablesStoreOptions {
-  /** Clock for timestamps (tests pass a fake one). */
+  /**
+   * Clock for timestamps (tests pass a fake one).
+   *
+   * @example
+   * ```ts
+   * new SqliteTablesStore(db, { now: () => new Date('2026-01-01T00:00:00Z') })
+   * ```
+   */
   now?: () => Date
 }
 
@@ -153,17 +159,6 @@ function orderedColumns(schema: TableJsonSchema): Array<{ name: string; column: 
   return Object.entries(schema.properties)
     .map(([name, column]) => ({ name, column }))
     .sort((a, b) => a.column['x-zui'].index - b.column['x-zui'].index)
-}
-
-function schemaOf(columns: ReadonlyArray<{ name: string; column: Column }>, required: readonly string[], $schema?: string): TableJsonSchema {
-  const schema: TableJsonSchema = {
-    type: 'object',
-    additionalProperties: true,
-    properties: Object.fromEntries(columns.map(({ name, column }) => [name, column])),
-  }
-  if (required.length > 0) schema.required = [...required]
-  if ($schema !== undefined) schema.$schema = $schema
-  return schema
 }
 
 function normalizeKeyColumn(value: string | null | undefined): string | null | undefined {
@@ -355,7 +350,7 @@ export class SqliteTablesStore {
     for (const name of required) {
       if (!columns.some((c) => c.name === name)) throw invalidSchema(`schema.required: "${name}" is not a column`)
     }
-    const schema = schemaOf(columns, required, parsed.$schema)
+    const schema = buildTableSchema(columns, required, parsed.$schema)
     const keyColumn = normalizeKeyColumn(input.keyColumn) ?? null
     this.checkKeyColumn(schema, keyColumn)
     const now = this.timestamp()
@@ -507,7 +502,7 @@ export class SqliteTablesStore {
       if (record.schema.properties[newName]) throw new TablesStoreError('AlreadyExists', 'INVALID_REQUEST', `newName: column "${newName}" already exists`)
       const columns = orderedColumns(record.schema).map((c) => (c.name === name ? { ...c, name: newName } : c))
       const required = (record.schema.required ?? []).map((r) => (r === name ? newName : r))
-      record.schema = schemaOf(columns, required, record.schema.$schema)
+      record.schema = buildTableSchema(columns, required, record.schema.$schema)
       record.physicalMap = Object.fromEntries(Object.entries(record.physicalMap).map(([k, v]) => [k === name ? newName : k, v]))
       if (record.keyColumn === name) record.keyColumn = newName
       record.updatedAt = this.timestamp()
@@ -598,13 +593,13 @@ export class SqliteTablesStore {
       if (existing) {
         const column = finalizeColumn(draft, existing.column['x-zui'].index)
         const old = before.byName.get(name)!
-        const next = buildTableRuntime('x', schemaOf([{ name, column }], []), { [name]: 'x' }).columns[0]!
+        const next = buildTableRuntime('x', buildTableSchema([{ name, column }], []), { [name]: 'x' }).columns[0]!
         if (next.kind !== old.kind) record.physicalMap[name] = this.convertColumn(record, old, next.kind)
         existing.column = column
       } else {
         const column = finalizeColumn(draft, nextIndex++)
         const physical = `c${record.nextColumn++}`
-        const rt = buildTableRuntime('x', schemaOf([{ name, column }], []), { [name]: physical }).columns[0]!
+        const rt = buildTableRuntime('x', buildTableSchema([{ name, column }], []), { [name]: physical }).columns[0]!
         this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${quoteIdent(physical)} ${sqlTypeOf(rt.kind)}`)
         createColumnIndex(this.db, record.physical, rt)
         record.physicalMap[name] = physical
@@ -618,7 +613,7 @@ export class SqliteTablesStore {
     for (const name of required) {
       if (!columns.some((c) => c.name === name)) throw invalidSchema(`schema.required: "${name}" is not a column`)
     }
-    record.schema = schemaOf(columns, required, parsed.$schema ?? record.schema.$schema)
+    record.schema = buildTableSchema(columns, required, parsed.$schema ?? record.schema.$schema)
     const after = this.runtimeOf(record)
     this.checkExistingValues(record, after)
     createSearch(this.db, after)
