@@ -25,6 +25,9 @@ describe('private content URLs', () => {
     const expired = await fetchUrl(service, url)
     expect(expired.status).toBe(403)
     expect((await expired.json()).message).toMatch(/expired/)
+    const logged = JSON.stringify(service.logs)
+    expect(logged).toContain('/v1/content/files/')
+    expect(logged).not.toContain(url.split('?token=')[1]!)
     const fresh = (await service.request('GET', `/v1/files/${file.id}`)).body.file.url
     expect(fresh).not.toBe(url)
     expect((await fetchUrl(service, fresh)).status).toBe(200)
