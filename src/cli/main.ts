@@ -2,7 +2,14 @@ import { serveCommand } from './serve.js'
 import { tokenCommand } from './token.js'
 import { UsageError, type CliIo } from './io.js'
 
-/** Help text of `botshelf`. */
+/**
+ * Help text of `botshelf`.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(mainHelp)
+ * ```
+ */
 export const mainHelp = `Usage: botshelf <command> [options]
 
 Commands:

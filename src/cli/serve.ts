@@ -3,7 +3,14 @@ import { createJsonLogger } from '../server/http/logger.js'
 import { parseCommandArgs, parsePort } from './args.js'
 import type { CliIo } from './io.js'
 
-/** Help text of `botshelf serve`. */
+/**
+ * Help text of `botshelf serve`.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(serveHelp)
+ * ```
+ */
 export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL]
 
 Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data).

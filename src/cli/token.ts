@@ -8,7 +8,14 @@ import { openDatabase, type Sqlite } from '../store/sqlite/open-database.js'
 import { parseCommandArgs } from './args.js'
 import { UsageError, type CliIo } from './io.js'
 
-/** Help text of `botshelf token`. */
+/**
+ * Help text of `botshelf token`.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(tokenHelp)
+ * ```
+ */
 export const tokenHelp = `Usage:
   botshelf token create [--data DIR] [--bot BOT_ID] --role ROLE [--integration NAME] [--label TEXT]
   botshelf token list   [--data DIR] [--bot BOT_ID] [--all] [--json]

@@ -25,7 +25,12 @@ import { filesFeature } from './files/feature.js'
 import { tablesFeature } from './tables/feature.js'
 
 /**
- * The features the service ships. The files and tables features join this list when their routers exist.
+ * The features the service ships: the Files API and the Tables API.
+ *
+ * @example
+ * ```ts
+ * createApp({ memory: true, features: [...defaultFeatures, myFeature] })
+ * ```
  */
 export const defaultFeatures: ReadonlyArray<ServiceFeature> = [filesFeature, tablesFeature]
 
@@ -33,20 +38,67 @@ export const defaultFeatures: ReadonlyArray<ServiceFeature> = [filesFeature, tab
 export interface AppOptions {
   /**
    * The data folder: `botshelf.db` (SQLite, WAL), `content/` (file content) and `signing-key`. Created if
-   * missing. Example: `'./.botshelf'`.
+   * missing.
+   *
+   * @example
+   * ```ts
+   * createApp({ dataDir: './.botshelf' })
+   * ```
    */
   dataDir?: string
-  /** In-memory SQLite and a temp content folder removed on `close()`: for tests and throwaway servers. */
+  /**
+   * In-memory SQLite and a temp content folder removed on `close()`: for tests and throwaway servers.
+   *
+   * @example
+   * ```ts
+   * createApp({ memory: true })
+   * ```
+   */
   memory?: boolean
-  /** Base of the absolute URLs the service returns (`https://files.example.com`); default: the request's origin. */
+  /**
+   * Base of the absolute URLs the service returns (`uploadUrl`, `url`); default: the request's origin.
+   *
+   * @example
+   * ```ts
+   * createApp({ dataDir: '/var/lib/botshelf', publicUrl: 'https://files.example.com' })
+   * ```
+   */
   publicUrl?: string
-  /** The clock; tests pass a fake one. Default: `() => new Date()`. */
+  /**
+   * The clock; tests pass a fake one. Default: `() => new Date()`.
+   *
+   * @example
+   * ```ts
+   * let t = new Date('2026-01-01T00:00:00Z'); createApp({ memory: true, now: () => t })
+   * ```
+   */
   now?: () => Date
-  /** Where the request log and errors go; default: JSON lines on stdout. */
+  /**
+   * Where the request log and errors go; default: JSON lines on stdout.
+   *
+   * @example
+   * ```ts
+   * createApp({ memory: true, logger: silentLogger })
+   * ```
+   */
   logger?: Logger
-  /** Validate every operation response against its schema (a mismatch is a logged 500). Tests turn it on. */
+  /**
+   * Validate every operation response against its schema (a mismatch is a logged 500). Tests turn it on.
+   *
+   * @example
+   * ```ts
+   * createApp({ memory: true, checkResponses: true })
+   * ```
+   */
   checkResponses?: boolean
-  /** The features to mount; default: `defaultFeatures` (files, tables). */
+  /**
+   * The features to mount; default: `defaultFeatures` (files, tables).
+   *
+   * @example
+   * ```ts
+   * createApp({ memory: true, features: [filesFeature] })
+   * ```
+   */
   features?: ReadonlyArray<ServiceFeature>
 }
 

@@ -5,11 +5,32 @@ import { createApp, type AppOptions, type BotshelfApp } from './app.js'
 
 /** Options of `createServer`: the app's options plus where to listen. */
 export interface ServerOptions extends AppOptions {
-  /** TCP port; `0` picks a free one (read it from `url`). Default 3000. */
+  /**
+   * TCP port; `0` picks a free one (read it from `url`). Default 3000.
+   *
+   * @example
+   * ```ts
+   * const { url } = await createServer({ memory: true, port: 0 })
+   * ```
+   */
   port?: number
-  /** Interface to bind. Default `127.0.0.1` (local only); `0.0.0.0` to listen on every interface. */
+  /**
+   * Interface to bind. Default `127.0.0.1` (local only); `0.0.0.0` to listen on every interface.
+   *
+   * @example
+   * ```ts
+   * await createServer({ dataDir: './.botshelf', host: '0.0.0.0' })
+   * ```
+   */
   host?: string
-  /** How long `close()` lets requests in flight finish before cutting connections, in ms. Default 10 000. */
+  /**
+   * How long `close()` lets requests in flight finish before cutting connections, in ms. Default 10 000.
+   *
+   * @example
+   * ```ts
+   * await createServer({ dataDir: './.botshelf', shutdownGraceMs: 30_000 })
+   * ```
+   */
   shutdownGraceMs?: number
 }
 

@@ -1,8 +1,22 @@
 import { ServiceError } from '../service-error.js'
 
-/** JSON payload limit of the Files API (spec §8): 1 MB. */
+/**
+ * JSON payload limit of the Files API (spec §8): 1 MB.
+ *
+ * @example
+ * ```ts
+ * registerOperation(router, op, handler, { bodyLimit: FILES_JSON_LIMIT })
+ * ```
+ */
 export const FILES_JSON_LIMIT = 1024 * 1024
-/** JSON payload limit of the Tables API (spec §8): 40 MB. */
+/**
+ * JSON payload limit of the Tables API (spec §8): 40 MB.
+ *
+ * @example
+ * ```ts
+ * await readJsonBody(c.req.raw, TABLES_JSON_LIMIT)
+ * ```
+ */
 export const TABLES_JSON_LIMIT = 40 * 1024 * 1024
 
 function tooLarge(limit: number): ServiceError {

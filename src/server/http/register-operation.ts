@@ -39,7 +39,14 @@ export type OperationHandler<Op extends Operation> = (context: OperationContext<
 
 /** Options of `registerOperation`. */
 export interface RegisterOptions {
-  /** JSON body limit in bytes; default 40 MB under `/v1/tables`, 1 MB elsewhere. */
+  /**
+   * JSON body limit in bytes; default 40 MB under `/v1/tables`, 1 MB elsewhere.
+   *
+   * @example
+   * ```ts
+   * registerOperation(router, importRows, handler, { bodyLimit: 10 * 1024 * 1024 })
+   * ```
+   */
   bodyLimit?: number
 }
 

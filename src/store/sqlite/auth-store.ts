@@ -39,7 +39,14 @@ export interface CreateTokenInput {
   label?: string
 }
 
-/** Raised for bad admin input (unknown bot, bad role, ...); the CLI prints its message. */
+/**
+ * Raised for bad admin input (unknown bot, bad role, ...), with a stable `code`; the CLI prints its message.
+ *
+ * @example
+ * ```ts
+ * try { store.revokeToken('tok_x') } catch (e) { if (e instanceof AuthStoreError && e.code === 'unknown_token') ... }
+ * ```
+ */
 export class AuthStoreError extends Error {
   override readonly name = 'AuthStoreError'
   constructor(
