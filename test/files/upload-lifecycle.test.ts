@@ -102,6 +102,19 @@ describe('upload state machine', () => {
     expect((await contentFiles()).blobs).toHaveLength(1)
   })
 
+  it('two concurrent PUTs of one version leave exactly one complete content and no stray blob', async () => {
+    const upsert = await service.request('PUT', '/v1/files', { body: { key: 'race.txt', size: 5 } })
+    const url: string = upsert.body.file.uploadUrl
+    const results = await Promise.all([
+      fetchUrl(service, url, { method: 'PUT', body: 'aaaaa' }),
+      fetchUrl(service, url, { method: 'PUT', body: 'bbbbb' }),
+    ])
+    expect(results.map((r) => r.status)).toEqual([200, 200])
+    const file = await status('race.txt')
+    expect(['aaaaa', 'bbbbb']).toContain(await (await fetchUrl(service, file.url)).text())
+    expect(await contentFiles()).toEqual({ blobs: [expect.any(String)], tmp: [] })
+  })
+
   it('refuses an altered upload URL and an expired one', async () => {
     const upsert = await service.request('PUT', '/v1/files', { body: { key: 'x.txt', size: 1 } })
     const url: string = upsert.body.file.uploadUrl
