@@ -207,3 +207,28 @@ describe('Transport debug log', () => {
     expect(lines[0]).toMatch(/^\[botshelf client\] GET http:\/\/svc\.test\/prefix\/v1\/things\/1 -> 200 in \d+ ms$/)
   })
 })
+
+describe('Transport stale connections', () => {
+  const reset = () => Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) })
+
+  it('sends an idempotent request once more on a fresh connection after a reset, even with retries off', async () => {
+    const { transport, requests } = setup([reset(), json(200, { ok: true })])
+    expect(await transport.requestJson(planRequest(getThing, { id: '1' }))).toEqual({ ok: true })
+    expect(requests).toHaveLength(2)
+  })
+
+  it('does it only once, and never for POST', async () => {
+    const twice = setup([reset(), reset(), json(200, { ok: true })])
+    await expect(twice.transport.requestJson(planRequest(getThing, { id: '1' }))).rejects.toBeInstanceOf(NetworkError)
+    expect(twice.requests).toHaveLength(2)
+    const post = setup([reset(), json(200, { ok: true })])
+    await expect(post.transport.requestJson(planRequest(createThing, { name: 'x' }))).rejects.toBeInstanceOf(NetworkError)
+    expect(post.requests).toHaveLength(1)
+  })
+
+  it('does not count against the configured retries', async () => {
+    const { transport, requests } = setup([reset(), new TypeError('fetch failed'), json(200, { ok: true })], { retry: { retries: 1, minDelayMs: 1 } })
+    expect(await transport.requestJson(planRequest(getThing, { id: '1' }))).toEqual({ ok: true })
+    expect(requests).toHaveLength(3)
+  })
+})

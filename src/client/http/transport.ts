@@ -72,7 +72,9 @@ export class Transport {
   public async send<T>(request: SendRequest<T>, options: CallOptions): Promise<T> {
     const timeoutMs = options.timeout ?? this.config.timeout
     const retries = request.retryable ? this.config.retry.retries : 0
-    for (let attempt = 0; ; attempt++) {
+    let attempt = 0
+    let reconnected = false
+    for (;;) {
       if (options.signal?.aborted) throw new AbortError('The request was aborted', { cause: options.signal.reason })
       const attemptSignal = new AttemptSignal(options.signal, timeoutMs)
       const started = Date.now()
@@ -84,8 +86,15 @@ export class Transport {
         } catch (error) {
           this.debug(`${request.method} ${request.url} failed after ${Date.now() - started} ms: ${String(error)}`)
           if (attemptSignal.signal.aborted) throw attemptSignal.reasonError()
+          // A kept-alive connection the server closed while idle fails at once; an idempotent request may be
+          // sent again on a fresh connection (RFC 9110 §9.2.2), once, whether or not retries are on.
+          if (!reconnected && request.retryable && isConnectionReset(error)) {
+            reconnected = true
+            continue
+          }
           if (attempt < retries) {
             await sleep(this.delay(attempt, undefined), options.signal)
+            attempt++
             continue
           }
           const reason = error instanceof Error ? error.message : String(error)
@@ -104,6 +113,7 @@ export class Transport {
           const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'))
           await response.body?.cancel().catch(() => undefined)
           await sleep(this.delay(attempt, retryAfterMs), options.signal)
+          attempt++
           continue
         }
         const text = await attemptSignal.race(response.text())
@@ -123,6 +133,19 @@ export class Transport {
     const { minDelayMs, maxDelayMs } = this.config.retry
     return retryDelay({ attempt, minDelayMs, maxDelayMs, retryAfterMs })
   }
+}
+
+const connectionResetCodes = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'])
+
+/** Whether a fetch failure (or one of its causes) is a connection closed under the request. */
+function isConnectionReset(error: unknown): boolean {
+  let current: unknown = error
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === 'string' && connectionResetCodes.has(code)) return true
+    current = (current as { cause?: unknown }).cause
+  }
+  return false
 }
 
 async function readJson(response: Response): Promise<unknown> {
