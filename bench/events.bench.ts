@@ -131,7 +131,7 @@ const bare = async (request: Request) => {
   return new Response('{"ok":true}', { status: 200, headers: { 'content-type': 'application/json' } })
 }
 const body = JSON.stringify(inputs[0])
-const prepare = (n: number) => Promise.all(Array.from({ length: n }, () => signWebhookRequest({ payload: body, secret })))
+const prepare = async (n: number) => Array.from({ length: n }, () => signWebhookRequest({ payload: body, secret }))
 const webhookRates: number[] = []
 const bareRates: number[] = []
 for (let round = 0; round < ROUNDS; round++) {

@@ -42,7 +42,7 @@ describe('tag-conversation hook', () => {
     const clock = createFakeClock()
     const runtime = createRuntime({ hooks: [tagConversation], logger: createMemoryLogger() })
     const handler = createWebhookHandler({ runtime, secret, now: clock.now })
-    const request = await signWebhookRequest({ payload: fakeTextEvent('tracking number?'), secret, timestamp: clock.now() })
+    const request = signWebhookRequest({ payload: fakeTextEvent('tracking number?'), secret, timestamp: clock.now() })
     const response = await handler(request)
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ ok: true, hooks: { ok: 1 } })

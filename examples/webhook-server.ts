@@ -38,7 +38,7 @@ server.listen(port, '127.0.0.1', () => {
 async function sendOne(url: string, key: string): Promise<void> {
   const { fakeTextEvent } = await import('../src/testing/fake-event.js')
   const { signWebhookRequest } = await import('../src/testing/sign-webhook-request.js')
-  const request = await signWebhookRequest({ payload: fakeTextEvent('My invoice is wrong', { conversationId: 'conv_1' }), secret: key, url })
+  const request = signWebhookRequest({ payload: fakeTextEvent('My invoice is wrong', { conversationId: 'conv_1' }), secret: key, url })
   const response = await fetch(request)
   console.log(response.status, JSON.stringify(await response.json()))
   server.close()

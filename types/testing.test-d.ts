@@ -21,5 +21,5 @@ expectType<'text'>(fakeTextEvent('hi').type)
 expectType<string>(fakeImageEvent().payload.imageUrl)
 expectError(fakeImageEvent({ imageUrl: 3 }))
 
-expectType<Promise<Request>>(signWebhookRequest({ payload: fakeEvent(), secret: 'whsec_x' }))
+expectType<Request>(signWebhookRequest({ payload: fakeEvent(), secret: 'whsec_x' }))
 expectType<Date>(createFakeClock().now())

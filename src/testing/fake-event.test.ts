@@ -116,15 +116,15 @@ describe('createFakeClock', () => {
 describe('signWebhookRequest', () => {
   it('builds a POST with Standard Webhooks headers and a fresh id each time', async () => {
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
-    const a = await signWebhookRequest({ payload: { x: 1 }, secret, timestamp: 1714557600 })
-    const b = await signWebhookRequest({ payload: { x: 1 }, secret, timestamp: 1714557600 })
+    const a = signWebhookRequest({ payload: { x: 1 }, secret, timestamp: 1714557600 })
+    const b = signWebhookRequest({ payload: { x: 1 }, secret, timestamp: 1714557600 })
     expect(a.method).toBe('POST')
     expect(a.url).toBe('http://localhost/webhook')
     expect(a.headers.get('webhook-timestamp')).toBe('1714557600')
     expect(a.headers.get('webhook-signature')).toMatch(/^v1,[A-Za-z0-9+/]+=*$/)
     expect(a.headers.get('webhook-id')).not.toBe(b.headers.get('webhook-id'))
     expect(await a.text()).toBe('{"x":1}')
-    const fixed = await signWebhookRequest({ payload: 'raw', secret, id: 'msg_1', timestamp: new Date(1714557600_000), url: 'http://h/x' })
+    const fixed = signWebhookRequest({ payload: 'raw', secret, id: 'msg_1', timestamp: new Date(1714557600_000), url: 'http://h/x' })
     expect(fixed.headers.get('webhook-id')).toBe('msg_1')
     expect(fixed.url).toBe('http://h/x')
     expect(await fixed.text()).toBe('raw')
