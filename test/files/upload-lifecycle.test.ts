@@ -115,6 +115,32 @@ describe('upload state machine', () => {
     expect(await contentFiles()).toEqual({ blobs: [expect.any(String)], tmp: [] })
   })
 
+  it('an upload that finishes after a newer upsert is refused with 410 and its content discarded', async () => {
+    const upsert = await service.request('PUT', '/v1/files', { body: { key: 'slow.txt', size: 6 } })
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let step = 0
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        step++
+        if (step === 1) controller.enqueue(new TextEncoder().encode('abc'))
+        else if (step === 2) {
+          await gate
+          controller.enqueue(new TextEncoder().encode('def'))
+        } else controller.close()
+      },
+    })
+    const pending = fetchUrl(service, upsert.body.file.uploadUrl, { method: 'PUT', body, duplex: 'half' } as RequestInit)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const newer = await service.request('PUT', '/v1/files', { body: { key: 'slow.txt', size: 3 } })
+    expect(newer.body.file.status).toBe('upload_pending')
+    release()
+    const res = await pending
+    expect(res.status).toBe(410)
+    expect(await status('slow.txt')).toMatchObject({ status: 'upload_pending', size: null })
+    expect(await contentFiles()).toEqual({ blobs: [], tmp: [] })
+  })
+
   it('refuses an altered upload URL and an expired one', async () => {
     const upsert = await service.request('PUT', '/v1/files', { body: { key: 'x.txt', size: 1 } })
     const url: string = upsert.body.file.uploadUrl
