@@ -108,6 +108,11 @@ describe('downloads', () => {
     const outside = await fetchUrl(service, file.url, { headers: { range: 'bytes=10-20' } })
     expect(outside.status).toBe(416)
     expect(outside.headers.get('content-range')).toBe('bytes */10')
+    const etag = (await fetchUrl(service, file.url, { method: 'HEAD' })).headers.get('etag')!
+    expect((await fetchUrl(service, file.url, { headers: { range: 'bytes=0-1', 'if-range': etag } })).status).toBe(206)
+    const stale = await fetchUrl(service, file.url, { headers: { range: 'bytes=0-1', 'if-range': '"older"' } })
+    expect(stale.status).toBe(200)
+    expect(await stale.text()).toBe('0123456789')
     const whole = await fetchUrl(service, file.url)
     expect(whole.status).toBe(200)
     expect(whole.headers.get('accept-ranges')).toBe('bytes')

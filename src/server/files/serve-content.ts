@@ -20,7 +20,7 @@ function contentDisposition(file: FileRecord, contentType: string, cache: 'publi
 
 /**
  * Answers a download of a file's current content, safely: `ETag` (the sha256) with `If-None-Match` (304),
- * one `Range` (206, or 416 when unsatisfiable), `X-Content-Type-Options: nosniff`, a sandboxing
+ * one `Range` (206, or 416 when unsatisfiable) honoured only when `If-Range`, if sent, names the current ETag, `X-Content-Type-Options: nosniff`, a sandboxing
  * `Content-Security-Policy`, and `Content-Disposition: attachment` unless the type is on the inline allowlist
  * (HTML and SVG never are). The body streams from disk.
  *
@@ -45,7 +45,10 @@ export async function serveContent(c: Context<AppEnv>, file: FileRecord, cache: 
   })
   if (etagMatches(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers })
 
-  const range = parseRange(c.req.header('range'), file.size)
+  // If-Range: a range asked against another version of the content gets the whole (current) content.
+  const ifRange = c.req.header('if-range')
+  const rangeHeader = ifRange === undefined || ifRange.trim() === etag ? c.req.header('range') : undefined
+  const range = parseRange(rangeHeader, file.size)
   if (range.kind === 'unsatisfiable') {
     // 416 has no wire error type: downloads are plain HTTP, so answer it the HTTP way.
     headers.set('Content-Range', `bytes */${file.size}`)
