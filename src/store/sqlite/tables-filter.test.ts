@@ -71,6 +71,8 @@ describe('compileFilter', () => {
     expect(matching({ tags: { $size: 0 } })).toEqual([2])
     expect(matching({ tags: 'b' })).toEqual([1])
     expect(matching({ at: { $gt: '2026-02-01T00:00:00+00:00' } })).toEqual([3])
+    expect(matching({ at: { $lt: '2026-02-01' } })).toEqual([1])
+    expect(matching({ at: '2026-01-01T01:00:00+01:00' })).toEqual([1])
     expect(matching({ name: { $regex: '^a' } })).toEqual([2])
     expect(matching({ name: { $regex: '^a', $options: 'i' } })).toEqual([1, 2])
   })

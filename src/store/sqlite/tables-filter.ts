@@ -1,6 +1,6 @@
 import { filterOperators } from '../../api/tables/index.js'
 import { describeValue } from '../../issues/index.js'
-import { isIsoDateTime, type ColumnKind } from './tables-columns.js'
+import { normalizeDateTime, type ColumnKind } from './tables-columns.js'
 import { invalidQuery } from './tables-error.js'
 import { checkRegex, REGEXP_FUNCTION } from './tables-regex.js'
 
@@ -37,9 +37,11 @@ function encodeOperand(column: FilterColumn, value: unknown, path: string): stri
     case 'string':
       if (typeof value !== 'string') throw operandProblem(path, 'a string', value)
       return value
-    case 'date':
-      if (!isIsoDateTime(value)) throw operandProblem(path, 'an ISO 8601 date-time string', value)
-      return new Date(value).toISOString()
+    case 'date': {
+      const date = normalizeDateTime(value)
+      if (date === undefined) throw operandProblem(path, 'an ISO 8601 date or date-time string', value)
+      return date
+    }
     case 'boolean':
       if (typeof value !== 'boolean') throw operandProblem(path, 'a boolean', value)
       return value ? 1 : 0

@@ -1,7 +1,7 @@
 import type { Column } from '../../api/tables/index.js'
 import { reservedColumnNames, tablesLimits } from '../../api/tables/index.js'
 import { describeValue } from '../../issues/index.js'
-import { encodeValue, isIsoDateTime, type ColumnKind } from './tables-columns.js'
+import { encodeValue, normalizeDateTime, type ColumnKind } from './tables-columns.js'
 import { TablesStoreError } from './tables-error.js'
 
 /** A column with what validating and encoding its values needs, compiled once per request. */
@@ -57,7 +57,7 @@ export function valueProblem(rt: ColumnRuntime, value: unknown): string | null {
     case 'string':
     case 'date':
       if (typeof value !== 'string') return typeProblem(rt.kind === 'date' ? 'an ISO 8601 date-time string' : 'string', value)
-      if (rt.kind === 'date' && !isIsoDateTime(value)) return typeProblem('an ISO 8601 date-time string', value)
+      if (rt.kind === 'date' && normalizeDateTime(value) === undefined) return typeProblem('an ISO 8601 date-time string', value)
       if (rt.pattern && !rt.pattern.test(value)) return typeProblem(`a string matching /${column.pattern}/`, value)
       if (column.enum && !column.enum.includes(value)) return typeProblem(column.enum.map((v) => JSON.stringify(v)).join(' | '), value)
       return null

@@ -1,4 +1,4 @@
-import { decodeValue, encodeValue, isIsoDateTime, type ColumnKind } from './tables-columns.js'
+import { decodeValue, normalizeDateTime, type ColumnKind } from './tables-columns.js'
 
 /** The outcome of converting one value to another column kind. */
 export type Conversion = { ok: true; value: string | number | null } | { ok: false }
@@ -25,8 +25,10 @@ export function convertStoredValue(from: ColumnKind, to: ColumnKind, stored: unk
   if (from !== 'string' && from !== 'date') return { ok: false }
   const text = value as string
   switch (to) {
-    case 'date':
-      return isIsoDateTime(text) ? { ok: true, value: encodeValue('date', text) } : { ok: false }
+    case 'date': {
+      const date = normalizeDateTime(text)
+      return date === undefined ? { ok: false } : { ok: true, value: date }
+    }
     case 'number': {
       const n = Number(text)
       return text.trim() !== '' && Number.isFinite(n) ? { ok: true, value: n } : { ok: false }

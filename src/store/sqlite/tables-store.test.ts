@@ -105,6 +105,22 @@ describe('rows', () => {
     expect(store.getRow(BOT, 'peopleTable', 1)).toEqual(rows[0])
   })
 
+  it('normalizes dates given without a zone (UTC) or without a time (UTC midnight)', () => {
+    const { rows } = store.createRows(BOT, 'peopleTable', [{ name: 'a', born: '2026-03-04' }, { name: 'b', born: '2026-03-04T05:06' }])
+    expect(rows.map((r) => r['born'])).toEqual(['2026-03-04T00:00:00.000Z', '2026-03-04T05:06:00.000Z'])
+    expect(thrown(() => store.createRows(BOT, 'peopleTable', [{ name: 'c', born: '04/03/2026' }])).message).toContain('rows.0.born')
+  })
+
+  it('reads rows correctly after columns are added and removed (no stale statements)', () => {
+    store.createRows(BOT, 'peopleTable', [{ name: 'A', age: 1 }])
+    expect(store.getRow(BOT, 'peopleTable', 1)).toHaveProperty('age', 1)
+    store.updateTable(BOT, 'peopleTable', { schema: { age: null, extra: { type: 'string' } } })
+    const row = store.getRow(BOT, 'peopleTable', 1)
+    expect(row).not.toHaveProperty('age')
+    expect(row).toHaveProperty('extra', null)
+    expect(store.createRows(BOT, 'peopleTable', [{ name: 'B', extra: 'x' }]).rows[0]).toMatchObject({ id: 2, extra: 'x' })
+  })
+
   it('refuses the whole batch when one row does not fit, naming row and column', () => {
     const error = thrown(() => store.createRows(BOT, 'peopleTable', [{ name: 'Ok' }, { name: 'Bad', age: 'old' }, { age: 3 }]))
     expect(error.type).toBe('InvalidDataFormat')
