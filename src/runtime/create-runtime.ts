@@ -172,17 +172,28 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
   const buildClient = clientBuilder(options)
   const actionsByName = new Map(actions.map((a) => [a.name, a]))
 
-  const contextFor = (event: BotEvent, bindings: Record<string, string>, clientCache: { client?: Client }, signal: AbortSignal) => {
+  // The client is a getter so that it is built only when a handler reads it; never spread this object (that
+  // would read the getter).
+  const contextFor = <X extends object>(
+    event: BotEvent,
+    bindings: Record<string, string>,
+    clientCache: { client?: Client },
+    signal: AbortSignal,
+    extra: X,
+  ): HandlerContext & X => {
     const logger = rootLogger.child({ eventId: event.id, ...bindings })
-    return {
-      event,
-      logger,
-      signal,
-      get client(): Client {
-        clientCache.client ??= buildClient(event)
-        return clientCache.client
+    return Object.assign(
+      {
+        event,
+        logger,
+        signal,
+        get client(): Client {
+          clientCache.client ??= buildClient(event)
+          return clientCache.client
+        },
       },
-    } satisfies HandlerContext
+      extra,
+    )
   }
 
   async function dispatch(rawEvent: unknown): Promise<DispatchReport> {
@@ -212,7 +223,7 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
         const timeoutMs = hook.timeoutMs ?? defaultTimeoutMs
         const current = event
         const outcome = await runWithDeadline(
-          (signal) => hook.handler(contextFor(current, { hook: hook.name, point }, clientCache, signal) as never),
+          (signal) => hook.handler(contextFor(current, { hook: hook.name, point }, clientCache, signal, {}) as never),
           timeoutMs,
         )
         const base = { hook: hook.name, point, durationMs: outcome.durationMs }
@@ -265,7 +276,7 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
     const timeoutMs = action.timeoutMs ?? defaultTimeoutMs
     const clientCache: { client?: Client } = {}
     const outcome = await runWithDeadline(
-      (signal) => action.handler({ ...contextFor(event, { action: name }, clientCache, signal), input: parsedInput.data } as never),
+      (signal) => action.handler(contextFor(event, { action: name }, clientCache, signal, { input: parsedInput.data }) as never),
       timeoutMs,
     )
     if (outcome.status === 'timeout') throw new ActionTimeoutError(name, event.id, timeoutMs)

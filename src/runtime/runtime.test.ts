@@ -239,6 +239,23 @@ describe('storage client injection', () => {
     expect(clients[0]?.config.apiUrl).toBe('http://storage.test')
   })
 
+  it('builds no client for an action that does not use it, and one for an action that does', async () => {
+    let built = 0
+    const clientFactory = (event: BotEvent) => (built++, new Client({ botId: event.botId, token: 't' }))
+    const pure = defineAction({ name: 'pure', input: z.object({}), output: z.object({ ok: z.boolean() }), handler: () => ({ ok: true }) })
+    const storing = defineAction({
+      name: 'storing',
+      input: z.object({}),
+      output: z.object({ botId: z.string() }),
+      handler: ({ client }) => ({ botId: client.config.botId ?? '' }),
+    })
+    const runtime = createRuntime({ actions: [pure, storing], clientFactory, logger: quiet() })
+    await runtime.runAction('pure', {}, { event: fakeEvent() })
+    expect(built).toBe(0)
+    expect(await runtime.runAction('storing', {}, { event: fakeEvent({ botId: 'bot_act' }) })).toEqual({ botId: 'bot_act' })
+    expect(built).toBe(1)
+  })
+
   it('uses clientFactory when given, and a ready Client as is', async () => {
     const made: string[] = []
     const fromFactory: Client[] = []
