@@ -187,6 +187,24 @@ describe('filters and sorting agree with mingo', () => {
   }
 })
 
+describe('deleteTableRows by filter agrees with mingo', () => {
+  for (let seed = 201; seed <= 215; seed++) {
+    it(`seed ${seed}: deletes exactly the matching rows`, () => {
+      const { gen, store, docs } = setup(seed)
+      let remaining = docs
+      for (let q = 0; q < 4; q++) {
+        const filter = gen.filter()
+        const matched = new Set((mingo.find(remaining, toMongo(filter) as Filter).all() as Doc[]).map((d) => d.id))
+        const { deletedRows } = store.deleteRows('bot', 'diffTable', { filter })
+        expect(deletedRows, JSON.stringify(filter)).toBe(matched.size)
+        remaining = remaining.filter((d) => !matched.has(d.id))
+        const left = store.findRows('bot', 'diffTable', { limit: 1000 }).rows
+        expect(ids(left), JSON.stringify(filter)).toEqual(ids(remaining))
+      }
+    })
+  }
+})
+
 describe('group aggregates agree with mingo', () => {
   for (let seed = 101; seed <= 120; seed++) {
     it(`seed ${seed}: same groups, same aggregates`, () => {

@@ -105,3 +105,26 @@ describe('Tables API over HTTP', () => {
     expect(other.status).toBe(404)
   })
 })
+
+describe('updateTable over HTTP', () => {
+  it('refuses structural changes to a frozen table with 409, a smaller factor with 400, and a bad nextToken with 400', async () => {
+    await service.request('POST', '/v1/tables', { body: { name: 'frozenTable', schema: { a: 'x' }, frozen: true, factor: 2 } })
+    const schema = await service.request('PUT', '/v1/tables/frozenTable', { body: { schema: { b: 1 } } })
+    expect([schema.status, schema.body.type]).toEqual([409, 'ResourceLockedConflict'])
+    const tags = await service.request('PUT', '/v1/tables/frozenTable', { body: { tags: { team: 'x' } } })
+    expect(tags.body.table.tags).toEqual({ team: 'x' })
+    const factor = await service.request('PUT', '/v1/tables/frozenTable', { body: { factor: 1 } })
+    expect([factor.status, factor.body.type]).toEqual([400, 'InvalidPayload'])
+    expect(factor.body.message).toContain('factor: may only increase (current 2), received 1')
+    const token = await service.request('GET', '/v1/tables', { query: { nextToken: 'garbage' } })
+    expect([token.status, token.body.type]).toEqual([400, 'InvalidPayload'])
+  })
+
+  it('pages listTables with meta.nextToken', async () => {
+    const first = await service.request('GET', '/v1/tables', { query: { pageSize: 1 } })
+    expect(first.body.tables).toHaveLength(1)
+    expect(typeof first.body.meta.nextToken).toBe('string')
+    const second = await service.request('GET', '/v1/tables', { query: { pageSize: 1, nextToken: first.body.meta.nextToken } })
+    expect(second.body.tables[0].id).not.toBe(first.body.tables[0].id)
+  })
+})

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import { detectSchemaForm, readColumnDefinition, readSchemaInput } from './tables-schema-input.js'
+import { convertStoredValue } from './tables-schema-change.js'
+
+describe('detectSchemaForm', () => {
+  it('recognises a JSON schema by its properties object', () => {
+    expect(detectSchemaForm({ type: 'object', properties: { a: { type: 'string' } } })).toBe('json-schema')
+    expect(detectSchemaForm({ properties: { a: { type: 'string' } }, required: [] })).toBe('json-schema')
+  })
+
+  it('recognises a column map by JSON types or x-zui', () => {
+    expect(detectSchemaForm({ a: { type: 'string' }, b: { type: ['number', 'null'] } })).toBe('column-map')
+    expect(detectSchemaForm({ a: { 'x-zui': { searchable: true }, type: 'string' } })).toBe('column-map')
+    expect(detectSchemaForm({ gone: null })).toBe('column-map')
+  })
+
+  it('falls back to an example object otherwise', () => {
+    expect(detectSchemaForm({ a: 'x', b: 1 })).toBe('example')
+    expect(detectSchemaForm({ pet: { type: 'dog' } })).toBe('example')
+    expect(detectSchemaForm({ type: 'string', properties: 'x' })).toBe('example')
+    expect(detectSchemaForm({})).toBe('example')
+  })
+})
+
+describe('readColumnDefinition', () => {
+  it('keeps wire keys, drops others, maps integer and nullable unions', () => {
+    expect(readColumnDefinition({ type: 'integer', minimum: 1, description: 'n' }, 'c')).toEqual({ type: 'number', description: 'n', 'x-zui': {} })
+    expect(readColumnDefinition({ type: 'string', format: 'email' }, 'c')).toEqual({ type: 'string', 'x-zui': {} })
+    expect(readColumnDefinition({ type: ['string', 'null'], enum: ['a'] }, 'c')).toEqual({ type: 'string', nullable: true, enum: ['a'], 'x-zui': {} })
+    expect(readColumnDefinition({ type: 'null' }, 'c')).toBeNull()
+  })
+
+  it('refuses bad patterns, enums and computed actions, naming the path', () => {
+    expect(() => readColumnDefinition({ type: 'string', pattern: '(' }, 'schema.a')).toThrow('schema.a.pattern')
+    expect(() => readColumnDefinition({ type: 'string', enum: [1] }, 'schema.a')).toThrow('schema.a.enum')
+    expect(() => readColumnDefinition({ type: 'string', 'x-zui': { computed: { action: 'magic' } } }, 'schema.a')).toThrow('schema.a.x-zui.computed.action')
+  })
+})
+
+describe('readSchemaInput', () => {
+  it('lists removals separately and keeps required', () => {
+    const input = readSchemaInput({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'null' } }, required: ['a', 'a'] })
+    expect(input.columns.map((c) => c.name)).toEqual(['a'])
+    expect(input.removed).toEqual(['b'])
+    expect(input.required).toEqual(['a'])
+  })
+
+  it('refuses a null example value with a clear message', () => {
+    expect(() => readSchemaInput({ a: 'x', b: null, c: 1 })).toThrow('schema.b: cannot infer a column type from null')
+  })
+})
+
+describe('convertStoredValue', () => {
+  it('converts anything to string and strings only when they read as the target', () => {
+    expect(convertStoredValue('number', 'string', 2.5)).toEqual({ ok: true, value: '2.5' })
+    expect(convertStoredValue('boolean', 'string', 1)).toEqual({ ok: true, value: 'true' })
+    expect(convertStoredValue('object', 'string', '{"a":1}')).toEqual({ ok: true, value: '{"a":1}' })
+    expect(convertStoredValue('string', 'number', ' 12 ')).toEqual({ ok: true, value: 12 })
+    expect(convertStoredValue('string', 'number', '')).toEqual({ ok: false })
+    expect(convertStoredValue('string', 'boolean', 'false')).toEqual({ ok: true, value: 0 })
+    expect(convertStoredValue('string', 'date', '2026-01-01')).toEqual({ ok: true, value: '2026-01-01T00:00:00.000Z' })
+    expect(convertStoredValue('string', 'array', '{"a":1}')).toEqual({ ok: false })
+    expect(convertStoredValue('number', 'boolean', 1)).toEqual({ ok: false })
+    expect(convertStoredValue('number', 'boolean', null)).toEqual({ ok: true, value: null })
+  })
+})
