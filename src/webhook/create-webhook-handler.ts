@@ -121,7 +121,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): FetchHandl
       return fail(405, 'method_not_allowed', `Method ${request.method} not allowed: send webhooks with POST`, undefined, { allow: 'POST' })
     }
 
-    const body = await readBodyWithLimit(request, maxBodyBytes)
+    let body: Awaited<ReturnType<typeof readBodyWithLimit>>
+    try {
+      body = await readBodyWithLimit(request, maxBodyBytes)
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error)
+      return fail(400, 'body_read_failed', `Body: could not be read to the end (${detail})`)
+    }
     if (!body.ok) {
       return fail(413, 'payload_too_large', `Body: expected at most ${maxBodyBytes} bytes, received more`, undefined, { connection: 'close' })
     }

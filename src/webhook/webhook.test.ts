@@ -137,6 +137,19 @@ describe('createWebhookHandler requests', () => {
     expect(pulled.count).toBeLessThan(20)
   })
 
+  it('answers 400 when the body stream breaks', async () => {
+    const { handler } = setup()
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.error(new Error('connection reset'))
+      },
+    })
+    const request = new Request('http://localhost/', { method: 'POST', body: stream, duplex: 'half' } as RequestInit)
+    const response = await handler(request)
+    expect(response.status).toBe(400)
+    expect(await bodyOf(response)).toMatchObject({ code: 'body_read_failed', message: 'Body: could not be read to the end (connection reset)' })
+  })
+
   it('checks the size before the signature', async () => {
     const { handler } = setup({ maxBodyBytes: 10 })
     const response = await handler(new Request('http://localhost/', { method: 'POST', body: 'x'.repeat(11) }))
