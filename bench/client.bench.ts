@@ -82,7 +82,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 const results: Array<{ call: string; concurrency: number; perClient: Record<string, number> }> = []
 for (const [callName, call] of Object.entries(calls)) {
-  for (const name of Object.keys(clients)) for (let i = 0; i < 200; i++) await call(clients[name]!)
+  for (const name of Object.keys(clients)) {
+    for (let i = 0; i < 200; i++) await call(clients[name]!).catch(() => (failures[name] = (failures[name] ?? 0) + 1))
+  }
   for (const concurrency of [1, CONCURRENCY]) {
     const samples: Record<string, number[]> = Object.fromEntries(Object.keys(clients).map((n) => [n, []]))
     for (let round = 0; round < ROUNDS; round++) {
