@@ -196,6 +196,11 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
     )
   }
 
+  // Failures are in the report, and also logged: behind a webhook nobody may read the report.
+  const logFailure = (event: BotEvent, hook: string, point: HookPoint, error: HookError): void => {
+    rootLogger.child({ eventId: event.id, hook, point }).error(error.message, { code: error.code })
+  }
+
   async function dispatch(rawEvent: unknown): Promise<DispatchReport> {
     const started = performance.now()
     let event = parseEvent(rawEvent)
@@ -229,12 +234,15 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
         const base = { hook: hook.name, point, durationMs: outcome.durationMs }
         if (outcome.status === 'timeout') {
           failed = true
-          reports.push({ ...base, status: 'timeout', error: new HookError('hook_timeout', hook.name, point, current.id, `no answer within ${timeoutMs} ms`) })
+          const error = new HookError('hook_timeout', hook.name, point, current.id, `no answer within ${timeoutMs} ms`)
+          logFailure(current, hook.name, point, error)
+          reports.push({ ...base, status: 'timeout', error })
           continue
         }
         if (outcome.status === 'error') {
           failed = true
           const error = new HookError('hook_failed', hook.name, point, current.id, describeError(outcome.error), { cause: outcome.error })
+          logFailure(current, hook.name, point, error)
           reports.push({ ...base, status: 'error', error })
           continue
         }
@@ -248,6 +256,7 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
           const changed = acceptChangedEvent(result, current, hook.name, point)
           if (changed instanceof HookError) {
             failed = true
+            logFailure(current, hook.name, point, changed)
             reports.push({ ...base, status: 'error', error: changed })
           } else {
             event = changed

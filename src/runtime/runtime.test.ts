@@ -159,8 +159,18 @@ describe('runtime.dispatch', () => {
       defineHook({ name: 'broken', point: 'afterIncoming', handler: () => Promise.reject(boom) }),
       recorder('fine', 'afterIncoming', seen),
     ]
-    const report = await createRuntime({ hooks, logger: quiet() }).dispatch(fakeEvent({ id: 'evt_9' }))
+    const logger = createMemoryLogger()
+    const report = await createRuntime({ hooks, logger }).dispatch(fakeEvent({ id: 'evt_9' }))
     expect(seen).toEqual(['fine:evt_9'])
+    expect(logger.records).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        msg: 'Hook "broken" (afterIncoming) failed on event evt_9: boom',
+        code: 'hook_failed',
+        eventId: 'evt_9',
+        hook: 'broken',
+      }),
+    ])
     expect(report.ok).toBe(false)
     const failed = report.hooks[0]!
     expect(failed.status).toBe('error')
