@@ -1,6 +1,14 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { UsageError } from './io.js'
 
+/** What `parseCommandArgs` returns: parseArgs' values typed by the option table, and the positionals. */
+export type ParsedCommand<O extends CommandOptions> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; allowPositionals: boolean; strict: true }>
+>
+
+/** The option table of a command, as `node:util` parseArgs takes it. */
+export type CommandOptions = NonNullable<ParseArgsConfig['options']>
+
 /**
  * `node:util` parseArgs with errors turned into `UsageError`s that say which option was wrong and how to
  * get help.
@@ -10,12 +18,12 @@ import { UsageError } from './io.js'
  * const { values } = parseCommandArgs(['--port', '3000'], { port: { type: 'string' } }, 'serve')
  * ```
  */
-export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options']>>(
+export function parseCommandArgs<O extends CommandOptions>(
   args: string[],
   options: O,
   command: string,
   allowPositionals = false,
-) {
+): ParsedCommand<O> {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true })
   } catch (error) {
