@@ -1,7 +1,7 @@
 import { createServer, type RunningServer } from '../server/server.js'
 import { createJsonLogger } from '../server/http/logger.js'
 import { parseCommandArgs, parsePort } from './args.js'
-import type { CliIo } from './io.js'
+import { UsageError, type CliIo } from './io.js'
 
 /**
  * Help text of `botshelf serve`.
@@ -11,7 +11,7 @@ import type { CliIo } from './io.js'
  * process.stdout.write(serveHelp)
  * ```
  */
-export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL]
+export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL] [--cors-origin ORIGIN]...
 
 Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data).
 The first start creates a workspace, a bot and a bot token, and prints them once.
@@ -21,6 +21,7 @@ Options:
   --host <addr>       interface to bind (default 127.0.0.1; 0.0.0.0 for every interface)
   --data <dir>        data folder (default ./.botshelf)
   --public-url <url>  base of the absolute URLs the service returns (default: the request's origin)
+  --cors-origin <o>   let browser pages from this origin call the service (repeatable; "*" for any)
   -h, --help          show this help
 
 Request logs are JSON lines on standard output; messages go to standard error.
@@ -53,6 +54,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       host: { type: 'string' },
       data: { type: 'string' },
       'public-url': { type: 'string' },
+      'cors-origin': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     'serve',
@@ -64,17 +66,24 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   const port = parsePort(values.port, 3000)
   const host = values.host ?? '127.0.0.1'
   const dataDir = values.data ?? './.botshelf'
-  const publicUrl = values['public-url']
+  const publicUrl = values['public-url']?.replace(/\/+$/, '')
   if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl)) {
-    throw new Error(`--public-url must be an absolute http(s) URL, received ${JSON.stringify(publicUrl)}`)
+    throw new UsageError(`--public-url must be an absolute http(s) URL, received ${JSON.stringify(publicUrl)}`)
   }
 
+  const corsOrigins = values['cors-origin'] ?? []
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !/^https?:\/\/[^/]+$/.test(origin)) {
+      throw new UsageError(`--cors-origin must be an origin like http://localhost:5173 (no path) or "*", received ${JSON.stringify(origin)}`)
+    }
+  }
   const server = await createServer({
     port,
     host,
     dataDir,
     logger: createJsonLogger(io.stdout),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
+    ...(corsOrigins.length > 0 ? { corsOrigins } : {}),
   })
   const boot = server.app.admin.bootstrap()
   const base = publicUrl ?? server.url

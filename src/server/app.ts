@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Hono } from 'hono'
+import { cors } from 'hono/cors'
 import { openDatabase } from '../store/sqlite/open-database.js'
 import { runMigrations, type Migration } from '../store/sqlite/migrations.js'
 import { authMigrations } from '../store/sqlite/auth-migrations.js'
@@ -91,6 +92,16 @@ export interface AppOptions {
    * ```
    */
   checkResponses?: boolean
+  /**
+   * Origins allowed to call the service from a browser (CORS); `['*']` allows any. Default: none (no CORS
+   * headers, browsers on other origins are refused). Preflight requests are answered before auth.
+   *
+   * @example
+   * ```ts
+   * createApp({ dataDir: './.botshelf', corsOrigins: ['http://localhost:5173'] })
+   * ```
+   */
+  corsOrigins?: ReadonlyArray<string>
   /**
    * The features to mount; default: `defaultFeatures` (files, tables).
    *
@@ -182,6 +193,18 @@ export function createApp(options: AppOptions = {}): BotshelfApp {
   hono.onError(handleError)
   hono.notFound(notFoundHandler(hono))
   hono.use('*', requestContext(services))
+  if (options.corsOrigins && options.corsOrigins.length > 0) {
+    const origins = [...options.corsOrigins]
+    hono.use(
+      '*',
+      cors({
+        origin: origins.includes('*') ? '*' : origins,
+        allowMethods: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH'],
+        exposeHeaders: ['x-request-id', 'content-length', 'content-range', 'content-disposition', 'etag', 'accept-ranges'],
+        maxAge: 600,
+      }),
+    )
+  }
   hono.route('/', openApiRoutes(() => features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : []))))
   for (const feature of features) if (feature.publicRoutes) hono.route('/', feature.publicRoutes)
   hono.use('/v1/*', authMiddleware(store))

@@ -123,3 +123,36 @@ describe('botshelf token', () => {
     }
   })
 })
+
+describe('botshelf serve options', () => {
+  it('applies --cors-origin and --public-url, and refuses malformed ones', async () => {
+    const { serveCommand } = await import('../../src/cli/serve.js')
+    const dataDir = await tempDir()
+    let err = ''
+    const io = { stdout: { write: () => true }, stderr: { write: (t: string) => (err += t) } }
+    const handle = (await serveCommand(
+      ['--port', '0', '--data', dataDir, '--cors-origin', 'http://localhost:5173', '--public-url', 'https://files.example.com/'],
+      io,
+      false,
+    ))!
+    try {
+      expect(err).toContain('curl -H "Authorization: Bearer')
+      expect(err).toContain('https://files.example.com/v1/files')
+      const res = await fetch(`${handle.server.url}/v1/files`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' },
+      })
+      expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
+    } finally {
+      await handle.stop()
+    }
+    expect(await handle.done).toBe(0)
+
+    const badCors = await runCliCaptured(['serve', '--port', '0', '--data', dataDir, '--cors-origin', 'localhost:5173'])
+    expect(badCors.code).toBe(2)
+    expect(badCors.stderr).toContain('--cors-origin must be an origin like http://localhost:5173')
+    const badUrl = await runCliCaptured(['serve', '--port', '0', '--data', dataDir, '--public-url', 'files.example.com'])
+    expect(badUrl.code).toBe(2)
+    expect(badUrl.stderr).toContain('--public-url must be an absolute http(s) URL')
+  })
+})
