@@ -317,7 +317,7 @@ function acceptChangedEvent(result: unknown, current: BotEvent, hook: string, po
     const detail = parsed.error.issues.map((i) => i.message).join('; ')
     return new HookError('hook_invalid_event', hook, point, current.id, detail, { cause: parsed.error })
   }
-  for (const field of ['id', 'direction'] as const) {
+  for (const field of ['id', 'botId', 'direction'] as const) {
     if (parsed.event[field] !== current[field]) {
       return new HookError(
         'hook_invalid_event',

@@ -52,7 +52,7 @@ export type HookErrorCode = 'hook_failed' | 'hook_timeout' | 'hook_invalid_event
 
 /**
  * What went wrong in one hook: it threw (`hook_failed`, the thrown value is the `cause`), ran past its deadline
- * (`hook_timeout`) or returned an event that does not validate or changes the event's id or direction
+ * (`hook_timeout`) or returned an event that does not validate or changes the event's id, botId or direction
  * (`hook_invalid_event`). The message names the hook, the point and the event id.
  *
  * @example

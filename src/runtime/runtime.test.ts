@@ -121,11 +121,13 @@ describe('runtime.dispatch', () => {
     const hooks = [
       defineHook({ name: 'break', point: 'beforeIncoming', handler: ({ event }) => ({ ...event, payload: { text: 5 } }) }),
       defineHook({ name: 'flip', point: 'beforeIncoming', handler: ({ event }) => ({ ...event, direction: 'outgoing' as const }) }),
+      defineHook({ name: 'move', point: 'beforeIncoming', handler: ({ event }) => ({ ...event, botId: 'other-bot' }) }),
     ]
     const event = fakeTextEvent('hi', { id: 'keep' })
     const report = await createRuntime({ hooks, logger: quiet() }).dispatch(event)
     expect(report.event.payload).toEqual({ text: 'hi' })
-    expect(report.hooks.map((h) => h.error?.code)).toEqual(['hook_invalid_event', 'hook_invalid_event'])
+    expect(report.hooks.map((h) => h.error?.code)).toEqual(['hook_invalid_event', 'hook_invalid_event', 'hook_invalid_event'])
+    expect(report.event.botId).toBe(event.botId)
     expect(report.hooks[0]?.error?.message).toBe(
       'Hook "break" (beforeIncoming) returned an invalid event on event keep: payload.text: expected string, received number (5)',
     )
