@@ -22,6 +22,7 @@ import { requestContext } from './http/request-context.js'
 import { registeredOperations } from './http/register-operation.js'
 import { openApiRoutes } from './openapi/route.js'
 import { loadSigningKey } from './signing-key.js'
+import { lockDataDir, type DataLock } from './data-lock.js'
 import { filesFeature } from './files/feature.js'
 import { tablesFeature } from './tables/feature.js'
 
@@ -165,16 +166,29 @@ export function createApp(options: AppOptions = {}): BotshelfApp {
 
   const dataDir = options.dataDir === undefined ? null : resolve(options.dataDir)
   let contentDir: string
+  let lock: DataLock | undefined
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true })
+    lock = lockDataDir(dataDir)
     contentDir = join(dataDir, 'content')
     mkdirSync(contentDir, { recursive: true })
   } else {
     contentDir = mkdtempSync(join(tmpdir(), 'botshelf-content-'))
   }
-  const db = openDatabase(dataDir ? join(dataDir, 'botshelf.db') : ':memory:')
-  const migrations: Migration[] = [...authMigrations, ...features.flatMap((feature) => feature.migrations)]
-  runMigrations(db, migrations)
+  let db: ReturnType<typeof openDatabase>
+  try {
+    db = openDatabase(dataDir ? join(dataDir, 'botshelf.db') : ':memory:')
+    const migrations: Migration[] = [...authMigrations, ...features.flatMap((feature) => feature.migrations)]
+    try {
+      runMigrations(db, migrations)
+    } catch (error) {
+      db.close()
+      throw error
+    }
+  } catch (error) {
+    lock?.release()
+    throw error
+  }
 
   const now = options.now ?? (() => new Date())
   const services: AppServices = {
@@ -241,6 +255,7 @@ export function createApp(options: AppOptions = {}): BotshelfApp {
       closed ??= (async () => {
         for (const stop of stops) await stop()
         db.close()
+        lock?.release()
         if (!dataDir) rmSync(contentDir, { recursive: true, force: true })
       })()
       return closed

@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Hono } from 'hono'
@@ -108,6 +109,26 @@ describe('createApp', () => {
     await app.close()
     await app.close()
     expect(events).toEqual(['start memory', 'stop'])
+  })
+})
+
+describe('data folder lock', () => {
+  it('refuses a data folder held by another live process, and takes over a stale lock', async () => {
+    const dataDir = await tempDir()
+    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'])
+    try {
+      await writeFile(join(dataDir, 'botshelf.lock'), String(sleeper.pid))
+      expect(() => createApp({ dataDir, logger: silentLogger })).toThrow(`is in use by another botshelf process (pid ${sleeper.pid})`)
+    } finally {
+      const exited = new Promise((resolve) => sleeper.once('exit', resolve))
+      sleeper.kill('SIGKILL')
+      await exited
+    }
+    // The holder is gone now: its lock is stale.
+    const app = createApp({ dataDir, logger: silentLogger })
+    expect(await readFile(join(dataDir, 'botshelf.lock'), 'utf8')).toBe(String(process.pid))
+    await app.close()
+    expect(existsSync(join(dataDir, 'botshelf.lock'))).toBe(false)
   })
 })
 
