@@ -96,4 +96,13 @@ describe('compileFilter', () => {
     expect(error({ name: { $options: 'i' } }).message).toContain('needs a sibling "$regex"')
     expect(error({ age: {} }).message).toContain('empty condition')
   })
+
+  it('bounds $in lists, nesting depth and the number of values instead of failing in SQLite', () => {
+    expect(error({ age: { $in: Array.from({ length: 1001 }, (_, i) => i) } }).message).toContain('at most 1000 values')
+    let deep: Record<string, unknown> = { age: 1 }
+    for (let i = 0; i < 40; i++) deep = { $not: deep }
+    expect(error(deep).message).toContain('nest at most 16 levels')
+    const wide = { $or: Array.from({ length: 6 }, () => ({ age: { $in: Array.from({ length: 1000 }, (_, i) => i) } })) }
+    expect(error(wide).message).toContain('too large')
+  })
 })

@@ -24,6 +24,9 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 const KNOWN_OPERATORS: ReadonlySet<string> = new Set(filterOperators)
 
+/** Bounds that keep a filter far from SQLite's limits (variables, expression depth) and the JS stack. */
+export const filterLimits = { maxDepth: 16, maxInValues: 1000, maxParams: 5000 } as const
+
 function operandProblem(path: string, expected: string, value: unknown): Error {
   return invalidQuery(`${path}: expected ${expected}, received ${describeValue(value)}`)
 }
@@ -75,6 +78,7 @@ function equality(column: FilterColumn, value: unknown, path: string, params: un
 
 function membership(column: FilterColumn, values: unknown, path: string, params: unknown[]): string {
   if (!Array.isArray(values) || values.length === 0) throw operandProblem(path, 'a non-empty array', values)
+  if (values.length > filterLimits.maxInValues) throw invalidQuery(`${path}: at most ${filterLimits.maxInValues} values, received ${values.length}`)
   const hasNull = values.includes(null)
   const present = values.filter((v) => v !== null)
   const parts: string[] = []
@@ -95,7 +99,8 @@ function membership(column: FilterColumn, values: unknown, path: string, params:
 const COMPARISONS = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const
 const ORDERED_KINDS: ReadonlySet<ColumnKind> = new Set(['number', 'string', 'date'])
 
-function compileCondition(column: FilterColumn, condition: Record<string, unknown>, path: string, params: unknown[]): string {
+function compileCondition(column: FilterColumn, condition: Record<string, unknown>, path: string, params: unknown[], depth = 0): string {
+  if (depth > filterLimits.maxDepth) throw invalidQuery(`${path}: conditions nest at most ${filterLimits.maxDepth} levels deep`)
   const keys = Object.keys(condition)
   if (keys.length === 0) throw invalidQuery(`${path}: empty condition; give a value or at least one operator`)
   const parts: string[] = []
@@ -157,7 +162,7 @@ function compileCondition(column: FilterColumn, condition: Record<string, unknow
         break
       case '$not':
         if (!isPlainObject(operand)) throw operandProblem(opPath, 'an operator object', operand)
-        parts.push(`(NOT ${compileCondition(column, operand, opPath, params)})`)
+        parts.push(`(NOT ${compileCondition(column, operand, opPath, params, depth + 1)})`)
         break
     }
   }
@@ -169,20 +174,21 @@ function isOperatorObject(value: Record<string, unknown>): boolean {
   return keys.length > 0 && keys.every((k) => k.startsWith('$'))
 }
 
-function compileInto(filter: unknown, resolve: ColumnResolver, path: string, params: unknown[]): string {
+function compileInto(filter: unknown, resolve: ColumnResolver, path: string, params: unknown[], depth = 0): string {
   if (!isPlainObject(filter)) throw operandProblem(path, 'an object', filter)
+  if (depth > filterLimits.maxDepth) throw invalidQuery(`${path}: filters nest at most ${filterLimits.maxDepth} levels deep`)
   const parts: string[] = []
   for (const [key, value] of Object.entries(filter)) {
     const keyPath = `${path}.${key}`
     if (key === '$and' || key === '$or') {
       if (!Array.isArray(value) || value.length === 0) throw operandProblem(keyPath, 'a non-empty array of filters', value)
-      const inner = value.map((f, i) => compileInto(f, resolve, `${keyPath}.${i}`, params))
+      const inner = value.map((f, i) => compileInto(f, resolve, `${keyPath}.${i}`, params, depth + 1))
       parts.push(inner.length === 1 ? inner[0]! : `(${inner.join(key === '$and' ? ' AND ' : ' OR ')})`)
       continue
     }
     if (key === '$not') {
       if (!isPlainObject(value)) throw operandProblem(keyPath, 'a filter object', value)
-      parts.push(`(NOT ${compileInto(value, resolve, keyPath, params)})`)
+      parts.push(`(NOT ${compileInto(value, resolve, keyPath, params, depth + 1)})`)
       continue
     }
     if (key.startsWith('$')) throw invalidQuery(`${keyPath}: unknown operator "${key}"`)
@@ -211,5 +217,6 @@ function compileInto(filter: unknown, resolve: ColumnResolver, path: string, par
 export function compileFilter(filter: unknown, resolve: ColumnResolver, path = 'filter'): CompiledSql {
   const params: unknown[] = []
   const sql = compileInto(filter, resolve, path, params)
+  if (params.length > filterLimits.maxParams) throw invalidQuery(`${path}: too large (${params.length} values; at most ${filterLimits.maxParams})`)
   return { sql, params }
 }

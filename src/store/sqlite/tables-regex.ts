@@ -7,6 +7,9 @@ export const REGEXP_FUNCTION = 'botshelf_regexp'
 
 const cache = new Map<string, RegExp>()
 
+/** Longest `$regex` pattern accepted. */
+const MAX_PATTERN = 512
+
 function compiled(pattern: string, flags: string): RegExp {
   const key = `${flags}/${pattern}`
   let regex = cache.get(key)
@@ -30,6 +33,7 @@ function compiled(pattern: string, flags: string): RegExp {
  */
 export function checkRegex(pattern: unknown, options: unknown, path: string): { pattern: string; flags: string } {
   if (typeof pattern !== 'string') throw invalidQuery(`${path}.$regex: expected a string pattern, received ${typeof pattern}`)
+  if (pattern.length > MAX_PATTERN) throw invalidQuery(`${path}.$regex: at most ${MAX_PATTERN} characters, received ${pattern.length}`)
   const flags = options === undefined ? '' : options
   if (typeof flags !== 'string') throw invalidQuery(`${path}.$options: expected a string of flags, received ${typeof flags}`)
   for (const flag of flags) {
