@@ -4,7 +4,14 @@ import type { CallOptions } from './http/call-options.js'
 import type { ClientInput, ClientOutput, Simplify } from './operation-types.js'
 import { AsyncCollection } from './pagination/async-collection.js'
 
-/** The input of a list operation without `nextToken` (the collection manages it). */
+/**
+ * The input of a list operation without `nextToken` (the collection manages it).
+ *
+ * @example
+ * ```ts
+ * const input: ListInput<typeof listFiles> = { tags: { kind: 'doc' }, pageSize: 50 }
+ * ```
+ */
 export type ListInput<TOp> = Simplify<Omit<ClientInput<TOp>, 'nextToken'>>
 
 type Item<TOp, K extends string> = ClientOutput<TOp> extends { [P in K]: Array<infer T> } ? T : never

@@ -1,12 +1,33 @@
 import { readEnv } from './env.js'
 
-/** The address `botshelf serve` listens on by default; the client talks to it when no `apiUrl` is given. */
+/**
+ * The address `botshelf serve` listens on by default; the client talks to it when no `apiUrl` is given.
+ *
+ * @example
+ * ```ts
+ * new Client({ token }).config.apiUrl === DEFAULT_API_URL // true when BP_API_URL is not set
+ * ```
+ */
 export const DEFAULT_API_URL = 'http://127.0.0.1:3000'
 
-/** Default time a call may take, in milliseconds, before it fails with a `TimeoutError`. */
+/**
+ * Default time a call may take, in milliseconds, before it fails with a `TimeoutError`.
+ *
+ * @example
+ * ```ts
+ * new Client({ timeout: DEFAULT_TIMEOUT_MS * 2 })
+ * ```
+ */
 export const DEFAULT_TIMEOUT_MS = 60_000
 
-/** A `fetch`-compatible function: `globalThis.fetch`, or an in-process app's handler (`app.fetch`). */
+/**
+ * A `fetch`-compatible function: `globalThis.fetch`, or an in-process app's handler (`app.fetch`).
+ *
+ * @example
+ * ```ts
+ * const viaApp: FetchLike = (request) => app.fetch(request)
+ * ```
+ */
 export type FetchLike = (request: Request) => Response | Promise<Response>
 
 /**
@@ -66,7 +87,15 @@ export interface ClientOptions {
   fetch?: FetchLike
 }
 
-/** The options of a client once defaults and environment variables are applied. */
+/**
+ * The options of a client once defaults and environment variables are applied (`client.config`).
+ *
+ * @example
+ * ```ts
+ * const { apiUrl, headers, timeout } = new Client({ token: 't', botId: 'b' }).config
+ * // headers: { authorization: 'bearer t', 'x-bot-id': 'b' }
+ * ```
+ */
 export interface ResolvedClientConfig {
   readonly apiUrl: string
   readonly token: string | undefined

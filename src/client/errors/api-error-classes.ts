@@ -469,7 +469,15 @@ export class OperationTimeoutError extends ApiError<'OperationTimeout'> {
   }
 }
 
-/** A constructor of one of the API error classes. */
+/**
+ * A constructor of one of the API error classes.
+ *
+ * @example
+ * ```ts
+ * const ErrorClass: ApiErrorClass = apiErrorClasses.RateLimited
+ * throw new ErrorClass('slow down')
+ * ```
+ */
 export type ApiErrorClass = new (message: string, error?: Error, id?: string, metadata?: Record<string, unknown>) => ApiError
 
 /**
@@ -509,7 +517,14 @@ export const apiErrorClasses = {
   OperationTimeout: OperationTimeoutError,
 } as const satisfies Record<ErrorType, ApiErrorClass>
 
-/** Any of the 26 API error classes' instances. */
+/**
+ * Any of the 26 API error classes' instances; narrow it with `type`.
+ *
+ * @example
+ * ```ts
+ * function describe(e: AnyApiError) { return e.type === 'ResourceNotFound' ? 'missing' : e.message }
+ * ```
+ */
 export type AnyApiError =
   | UnknownError
   | InternalError

@@ -1,7 +1,14 @@
 import { errorTypes, type ErrorType } from '../../api/error-types.js'
 import { newErrorId } from '../../api/error-body.js'
 
-/** The JSON form of an API error, the same object the server sends. */
+/**
+ * The JSON form of an API error, the same object the server sends.
+ *
+ * @example
+ * ```ts
+ * const json: ApiErrorJson = new ResourceNotFoundError('File "a.txt" not found').toJSON()
+ * ```
+ */
 export interface ApiErrorJson {
   id: string | undefined
   code: number

@@ -25,7 +25,14 @@ export type UploadFileInput = Simplify<
   }
 >
 
-/** What `uploadFile` resolves to: the upserted file with its `size` (same shape as `upsertFile`'s). */
+/**
+ * What `uploadFile` resolves to: the upserted file with its `size` (same shape as `upsertFile`'s).
+ *
+ * @example
+ * ```ts
+ * const { file }: UploadFileOutput = await client.uploadFile({ key: 'a.txt', content: 'hi' })
+ * ```
+ */
 export type UploadFileOutput = ClientOutput<typeof upsertFile>
 
 /** What `uploadFile` needs from the client. */

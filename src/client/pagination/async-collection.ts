@@ -1,12 +1,30 @@
 import { PaginationError } from '../errors/client-errors.js'
 
-/** One page as a lister returns it: its items and the raw `meta` of the response. */
+/**
+ * One page as a lister returns it: its items and the raw `meta` of the response.
+ *
+ * @example
+ * ```ts
+ * const page: Page<string> = { items: ['a', 'b'], meta: { nextToken: 'eyJ...' } }
+ * ```
+ */
 export interface Page<T> {
   items: T[]
   meta: unknown
 }
 
-/** Fetches one page; `nextToken` is undefined for the first one. */
+/**
+ * Fetches one page; `nextToken` is undefined for the first one.
+ *
+ * @example
+ * ```ts
+ * const lister: PageLister<File> = async ({ nextToken }) => {
+ *   const { files, meta } = await client.listFiles({ nextToken })
+ *   return { items: files, meta }
+ * }
+ * new AsyncCollection(lister, 'listFiles')
+ * ```
+ */
 export type PageLister<T> = (input: { nextToken?: string }) => Promise<Page<T>>
 
 /**
