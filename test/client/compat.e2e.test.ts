@@ -65,6 +65,18 @@ const scenarios: Record<string, Scenario> = {
     const b = await c.uploadFile({ key: `${p}/blob.txt`, content: new Blob(['blob!']), contentType: 'text/plain' })
     return { a, b, after: (await c.getFile({ id: `${p}/blob.txt` })).file }
   },
+  'upload from a url, then the content is the same': async (c, p) => {
+    const source = await c.uploadFile({ key: `${p}/source.txt`, content: 'from a url' })
+    const url = (await c.getFile({ id: source.file.id })).file.url
+    const copy = await c.uploadFile({ key: `${p}/copy.txt`, url, tags: { from: 'url' } })
+    const stored = (await c.getFile({ id: `${p}/copy.txt` })).file
+    const text = await (await fetch(stored.url)).text()
+    return { copy, stored, text }
+  },
+  'copy into another bot needs access to it': async (c, p) => {
+    await c.uploadFile({ key: `${p}/mine.txt`, content: 'x' })
+    return outcome(() => c.copyFile({ idOrKey: `${p}/mine.txt`, destinationKey: 'theirs.txt', 'x-destination-bot-id': 'some-other-bot' }))
+  },
   'tag filters: OR, not, exists, ids, sorting': async (c, p) => {
     await c.uploadFile({ key: `${p}/t1.txt`, content: '1', tags: { run: p, team: 'sales', region: 'eu' } })
     await c.uploadFile({ key: `${p}/t2.txt`, content: '22', tags: { run: p, team: 'support' } })
