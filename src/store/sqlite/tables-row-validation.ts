@@ -143,6 +143,7 @@ export function prepareRows(
       for (const rt of columns) {
         if (encoded.has(rt.name)) continue
         if (rt.required) problems.push({ row: index, column: rt.name, message: 'required, received missing' })
+        else if (!rt.nullable) problems.push({ row: index, column: rt.name, message: 'the column is not nullable, received missing' })
         encoded.set(rt.name, null)
       }
     }

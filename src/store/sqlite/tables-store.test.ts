@@ -129,6 +129,13 @@ describe('rows', () => {
     expect(store.getTable(BOT, 'peopleTable').rows).toBe(0)
   })
 
+  it('needs a value in non-nullable columns, like required ones', () => {
+    store.createTable(BOT, { name: 'strictTable', schema: { a: { type: 'string', nullable: false }, b: { type: 'string' } } })
+    expect(thrown(() => store.createRows(BOT, 'strictTable', [{ b: 'x' }])).message).toContain('rows.0.a: the column is not nullable, received missing')
+    expect(thrown(() => store.createRows(BOT, 'strictTable', [{ a: null }])).message).toContain('rows.0.a: expected string, received null')
+    expect(store.createRows(BOT, 'strictTable', [{ a: 'x' }]).rows[0]).toMatchObject({ a: 'x', b: null })
+  })
+
   it('enforces 4 KB × factor per row', () => {
     const error = thrown(() => store.createRows(BOT, 'peopleTable', [{ name: 'x'.repeat(5000) }]))
     expect(error.message).toContain('the limit is 4096')
