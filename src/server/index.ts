@@ -19,7 +19,8 @@ export {
   type OperationRequest,
   type RegisterOptions,
 } from './http/index.js'
-export type { BotRecord, CreateTokenInput, CreatedToken, TokenRecord } from '../store/sqlite/auth-store.js'
+export { AuthStoreError, type BotRecord, type CreateTokenInput, type CreatedToken, type TokenRecord } from '../store/sqlite/auth-store.js'
+export { buildOpenApiDocument, type OpenApiOptions } from './openapi/index.js'
 export {
   createFilesFeature,
   filesFeature,
