@@ -187,6 +187,14 @@ describe('Transport', () => {
     await expect(pending).rejects.toBeInstanceOf(AbortError)
   })
 
+  it('refuses a bad per-call timeout before sending', async () => {
+    const { transport, requests } = setup([json(200, { ok: true })])
+    await expect(transport.requestJson(planRequest(getThing, { id: '1' }), { timeout: -5 })).rejects.toThrow(
+      'timeout: expected a positive number of milliseconds, received -5',
+    )
+    expect(requests).toHaveLength(0)
+  })
+
   it('refuses a missing path parameter before sending', () => {
     expect(() => planRequest(getThing, {})).toThrow('id: expected a string, received undefined')
   })

@@ -1,5 +1,5 @@
 import { errorFromResponseBody } from '../errors/error-from.js'
-import { AbortError, InvalidResponseError, NetworkError } from '../errors/client-errors.js'
+import { AbortError, InvalidInputError, InvalidResponseError, NetworkError } from '../errors/client-errors.js'
 import type { ResolvedClientConfig } from '../options.js'
 import { abortableBody, AttemptSignal, sleep } from './abort.js'
 import type { CallOptions } from './call-options.js'
@@ -71,6 +71,9 @@ export class Transport {
    */
   public async send<T>(request: SendRequest<T>, options: CallOptions): Promise<T> {
     const timeoutMs = options.timeout ?? this.config.timeout
+    if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      throw new InvalidInputError(`timeout: expected a positive number of milliseconds, received ${String(timeoutMs)}`)
+    }
     const retries = request.retryable ? this.config.retry.retries : 0
     let attempt = 0
     let reconnected = false
