@@ -123,26 +123,93 @@ export interface BootstrapResult {
   token?: CreatedToken
 }
 
-/** The management surface for embedding, tests and the CLI: bots and tokens without HTTP. */
+/**
+ * The management surface for embedding, tests and the CLI: bots and tokens without HTTP.
+ *
+ * @example
+ * ```ts
+ * const bot = app.admin.createBot({ name: 'support' })
+ * const { id, token } = app.admin.createToken({ botId: bot.id, role: 'integration', integrationName: 'slack' })
+ * app.admin.revokeToken(id)
+ * ```
+ */
 export interface AppAdmin {
-  /** First start: creates the workspace, a bot and a bot token; later starts: returns the first bot. */
+  /**
+   * First start: creates the workspace, a bot and a bot token; later starts: returns the first bot (no token).
+   *
+   * @example
+   * ```ts
+   * const { created, bot, token } = app.admin.bootstrap()
+   * if (created) console.log(`bot ${bot.id}, token ${token!.token}`)
+   * ```
+   */
   bootstrap(): BootstrapResult
+  /**
+   * Creates a bot (a UUID id unless given).
+   *
+   * @example
+   * ```ts
+   * const bot = app.admin.createBot({ name: 'support' })
+   * ```
+   */
   createBot(input?: { name?: string; id?: string }): BotRecord
+  /**
+   * Every bot, oldest first.
+   *
+   * @example
+   * ```ts
+   * app.admin.listBots().map((b) => b.id)
+   * ```
+   */
   listBots(): BotRecord[]
+  /**
+   * Creates a token bound to one bot; the secret (`token`) is returned once and stored only as a hash.
+   * Throws `AuthStoreError` (`unknown_bot`, `invalid_role`, `invalid_integration`) on bad input.
+   *
+   * @example
+   * ```ts
+   * const { token } = app.admin.createToken({ botId: bot.id, role: 'viewer' })
+   * ```
+   */
   createToken(input: CreateTokenInput): CreatedToken
+  /**
+   * Tokens without their secrets; revoked ones too unless `activeOnly`.
+   *
+   * @example
+   * ```ts
+   * app.admin.listTokens({ botId: bot.id, activeOnly: true })
+   * ```
+   */
   listTokens(filter?: { botId?: string; activeOnly?: boolean }): TokenRecord[]
+  /**
+   * Revokes a token by id; it stops working at once. Throws `AuthStoreError('unknown_token')` for an unknown id.
+   *
+   * @example
+   * ```ts
+   * app.admin.revokeToken('tok_0a1b...')
+   * ```
+   */
   revokeToken(id: string): TokenRecord
 }
 
-/** A running app: a fetch handler plus its admin surface. */
+/**
+ * A running app: a fetch handler plus its admin surface.
+ *
+ * @example
+ * ```ts
+ * const app: BotshelfApp = createApp({ memory: true })
+ * const res = await app.fetch(new Request('http://local/v1/openapi.json'))
+ * await app.close()
+ * ```
+ */
 export interface BotshelfApp {
   /** The Hono fetch handler: `Request` in, `Response` out. */
   fetch(request: Request): Promise<Response>
   readonly admin: AppAdmin
   readonly services: AppServices
-  /** The Hono app itself (for mounting inside another Hono app). */
+  /** The Hono app itself (for mounting inside another Hono app: `outer.route('/storage', app.hono)`). */
   readonly hono: Hono<AppEnv>
-  /** Stops background tasks and closes the database; removes the temp folder of an in-memory app. */
+  /** Stops background tasks, closes the database, releases the data folder lock; removes the temp folder of an in-memory app. */
   close(): Promise<void>
 }
 
