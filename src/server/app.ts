@@ -207,7 +207,7 @@ export interface BotshelfApp {
   fetch(request: Request): Promise<Response>
   readonly admin: AppAdmin
   readonly services: AppServices
-  /** The Hono app itself (for mounting inside another Hono app: `outer.route('/storage', app.hono)`). */
+  /** The Hono app itself (its route table is `app.hono.routes`); to serve it, prefer `fetch`. */
   readonly hono: Hono<AppEnv>
   /** Stops background tasks, closes the database, releases the data folder lock; removes the temp folder of an in-memory app. */
   close(): Promise<void>
