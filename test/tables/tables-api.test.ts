@@ -128,3 +128,17 @@ describe('updateTable over HTTP', () => {
     expect(second.body.tables[0].id).not.toBe(first.body.tables[0].id)
   })
 })
+
+describe('tables payload limit', () => {
+  it('accepts bodies over the files API’s 1 MB (1000 rows of 3 KB) and refuses bodies over 40 MB with 413', async () => {
+    await service.request('POST', '/v1/tables/bulkTable', { body: { schema: { text: 'x' } } })
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ text: `${i}`.padEnd(3000, 'x') }))
+    const ok = await service.request('POST', '/v1/tables/bulkTable/rows', { body: { rows } })
+    expect(ok.status, ok.text.slice(0, 200)).toBe(200)
+    expect(ok.body.rows).toHaveLength(1000)
+    const huge = JSON.stringify({ rows: [{ text: 'x'.repeat(41 * 1024 * 1024) }] })
+    const tooBig = await service.request('POST', '/v1/tables/bulkTable/rows', { body: huge })
+    expect([tooBig.status, tooBig.body.type]).toEqual([413, 'PayloadTooLarge'])
+    expect((await service.request('GET', '/v1/tables/bulkTable')).body.rows).toBe(1000)
+  })
+})
