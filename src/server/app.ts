@@ -21,6 +21,8 @@ import { notFoundHandler } from './http/not-found.js'
 import { requestContext } from './http/request-context.js'
 import { registeredOperations } from './http/register-operation.js'
 import { openApiRoutes } from './openapi/route.js'
+import { metaRoutes } from './http/meta-routes.js'
+import { packageVersion } from './package-version.js'
 import { loadSigningKey } from './signing-key.js'
 import { lockDataDir, type DataLock } from './data-lock.js'
 import { filesFeature } from './files/feature.js'
@@ -286,6 +288,7 @@ export function createApp(options: AppOptions = {}): BotshelfApp {
       }),
     )
   }
+  hono.route('/', metaRoutes(packageVersion()))
   hono.route('/', openApiRoutes(() => features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : []))))
   for (const feature of features) if (feature.publicRoutes) hono.route('/', feature.publicRoutes)
   hono.use('/v1/*', authMiddleware(store))

@@ -237,3 +237,13 @@ describe('request log', () => {
     expect(line).toMatchObject({ status: 401 })
   })
 })
+
+describe('operator routes', () => {
+  it('answers / and /health without auth', async () => {
+    const root = await service.request('GET', '/', { token: null, botId: null })
+    expect(root.status).toBe(200)
+    expect(root.body).toEqual({ name: 'botshelf', version: expect.stringMatching(/^\d+\.\d+\.\d+/), openapi: '/v1/openapi.json' })
+    const health = await service.request('GET', '/health', { token: null, botId: null })
+    expect(health.body).toEqual({ status: 'ok' })
+  })
+})

@@ -1,17 +1,9 @@
-import { createRequire } from 'node:module'
 import { Hono } from 'hono'
 import type { Operation } from '../../api/operation.js'
 import type { AppEnv } from '../env.js'
 import { publicBaseUrl } from '../http/public-url.js'
 import { buildOpenApiDocument } from './document.js'
-
-function packageVersion(): string {
-  try {
-    return (createRequire(import.meta.url)('../../../package.json') as { version: string }).version
-  } catch {
-    return '0.0.0'
-  }
-}
+import { packageVersion } from '../package-version.js'
 
 /**
  * The unauthenticated `GET /v1/openapi.json` route. `operations` is read on each request so every route
