@@ -2,6 +2,7 @@ import { expectAssignable, expectError, expectNotAssignable, expectType } from '
 import { z } from 'zod'
 import {
   defineEventType,
+  defineHook,
   EventSchema,
   getTag,
   getTags,
@@ -102,6 +103,13 @@ declare module 'botshelf' {
   }
 }
 if (isEventOfType(event, 'refund')) expectType<number>(event.payload.amount)
+// A hook's `types` narrows registered user types too.
+defineHook({
+  name: 'refunds',
+  point: 'afterIncoming',
+  types: ['refund'],
+  handler: ({ event: refund }) => expectType<number>(refund.payload.amount),
+})
 
 // Tags and trigger helpers.
 expectType<Readonly<Record<string, string>>>(getTags(event, 'conversation'))
