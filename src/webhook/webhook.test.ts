@@ -219,6 +219,16 @@ describe('createWebhookHandler requests', () => {
     expect(dispatched).toHaveLength(1)
   })
 
+  it('dispatches once when the same webhook-id arrives many times at once', async () => {
+    const { handler, sign, dispatched } = setup()
+    const event = fakeTextEvent('burst', { id: 'evt_burst' })
+    const responses = await Promise.all(Array.from({ length: 20 }, () => handler(sign(event, { id: 'msg_burst' }))))
+    const bodies = await Promise.all(responses.map((r) => r.json() as Promise<{ duplicate: boolean }>))
+    expect(responses.every((r) => r.status === 200)).toBe(true)
+    expect(bodies.filter((b) => !b.duplicate)).toHaveLength(1)
+    expect(dispatched).toHaveLength(1)
+  })
+
   it('uses a pluggable dedupe store, and can run without one', async () => {
     const claims: string[] = []
     const store: WebhookDedupeStore = { claim: (id) => (claims.push(id), true), release: () => undefined }
