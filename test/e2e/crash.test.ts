@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import http from 'node:http'
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -124,6 +124,52 @@ describe('a server killed during uploads', () => {
     expect(done).toMatchObject({ status: 'upload_completed', size: 5 })
     expect((await download(done.url)).bytes.toString()).toBe('hello')
 
+    second.child.kill('SIGTERM')
+    expect(await second.exited).toBe(0)
+  })
+})
+
+describe('a server stopped with SIGTERM during an upload', () => {
+  it('lets the upload finish, then exits 0 with the file complete', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'botshelf-sigterm-'))
+    cleanup.push(() => rm(dataDir, { recursive: true, force: true }))
+    const first = await spawnServe(dataDir)
+    cleanup.push(async () => first.child.kill('SIGKILL'))
+    const api: Api = { url: first.url, botId: first.botId, token: first.token! }
+    const size = 24 * MB
+    const upserted = await call(api, 'PUT', '/v1/files', { key: 'graceful.bin', size })
+
+    const chunk = randomBytes(MB)
+    const hash = createHash('sha256')
+    const request = http.request(upserted.json.file.uploadUrl, { method: 'PUT', headers: { 'content-length': size } })
+    const response = new Promise<number>((resolve, reject) => {
+      request.on('response', (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+      request.on('error', reject)
+    })
+    for (let i = 0; i < 8; i++) {
+      request.write(chunk)
+      hash.update(chunk)
+    }
+    await waitFor(async () => (await tempBytes(join(dataDir, 'content', 'files', 'tmp'))).bytes > 0, 'the upload to start')
+    first.child.kill('SIGTERM')
+    await waitFor(async () => first.stderr().includes('SIGTERM: finishing requests in flight'), 'the shutdown to begin')
+    for (let i = 8; i < 24; i++) {
+      request.write(chunk)
+      hash.update(chunk)
+    }
+    request.end()
+    expect(await response).toBe(200)
+    expect(await first.exited).toBe(0)
+
+    const second = await spawnServe(dataDir)
+    cleanup.push(async () => second.child.kill('SIGKILL'))
+    const file = (await call({ ...api, url: second.url }, 'GET', '/v1/files/graceful.bin')).json.file
+    expect(file).toMatchObject({ status: 'upload_completed', size })
+    const content = await download(file.url)
+    expect(createHash('sha256').update(content.bytes).digest('hex')).toBe(hash.digest('hex'))
     second.child.kill('SIGTERM')
     expect(await second.exited).toBe(0)
   })
