@@ -5,7 +5,8 @@
  * Intended divergences (docs/tables-api.md, "Null and missing"): the store keeps no difference between a
  * missing value and `null`, so generated rows leave values out rather than setting `null`; `$mod` truncates a
  * non-integer value toward zero (MongoDB) where mingo uses JavaScript `%`, so number columns hold integers;
- * top-level `$not` (not MongoDB syntax) is given to the oracle as `$nor: [filter]`.
+ * top-level `$not` (not MongoDB syntax) is given to the oracle as `$nor: [filter]`; nested values (dot paths into
+ * the object column) are scalars, since arrays are not matched element-wise at nested paths.
  */
 import { describe, expect, it } from 'vitest'
 import mingo from 'mingo'
@@ -40,6 +41,7 @@ const SCHEMA = {
   b: { type: 'boolean' },
   d: { type: 'string', format: 'date-time' },
   arr: { type: 'array', items: { type: 'string' } },
+  obj: { type: 'object' },
 } as const
 type Col = keyof typeof SCHEMA
 
@@ -69,7 +71,46 @@ class Gen {
         return this.pick(DATES)
       case 'arr':
         return Array.from({ length: this.int(0, 3) }, () => this.pick(TAGS))
+      case 'obj': {
+        const obj: Record<string, unknown> = {}
+        if (this.chance(0.8)) obj['p'] = this.int(-5, 5)
+        if (this.chance(0.8)) obj['q'] = this.pick(STRINGS)
+        if (this.chance(0.8)) obj['r'] = this.chance(0.5)
+        return obj
+      }
     }
+  }
+  nestedLeaf(): Filter {
+    const key = this.pick(['p', 'q', 'r'] as const)
+    const path = `obj.${key}`
+    const operand = () => (key === 'p' ? this.int(-5, 5) : key === 'q' ? this.pick(STRINGS) : this.chance(0.5))
+    const ops = ['bare', '$eq', '$ne', '$in', '$nin', '$exists']
+    if (key !== 'r') ops.push('$gt', '$gte', '$lt', '$lte')
+    if (key === 'q') ops.push('$regex')
+    if (key === 'p') ops.push('$mod')
+    const op = this.pick(ops)
+    let condition: unknown
+    switch (op) {
+      case 'bare':
+        return { [path]: operand() }
+      case '$in':
+      case '$nin':
+        condition = { [op]: [operand(), operand(), ...(this.chance(0.2) ? [null] : [])] }
+        break
+      case '$exists':
+        condition = { $exists: this.chance(0.5) }
+        break
+      case '$regex':
+        condition = { $regex: this.pick(['^a', 'b$', 'c']), ...(this.chance(0.5) ? { $options: 'i' } : {}) }
+        break
+      case '$mod':
+        condition = { $mod: [this.pick([2, 3]), this.int(-1, 1)] }
+        break
+      default:
+        condition = { [op]: this.chance(0.1) && (op === '$eq' || op === '$ne') ? null : operand() }
+    }
+    if (this.chance(0.15)) condition = { $not: condition }
+    return { [path]: condition }
   }
   row(): Record<string, unknown> {
     const row: Record<string, unknown> = {}
@@ -80,7 +121,8 @@ class Gen {
     return col === 'arr' ? this.pick(TAGS) : this.value(col)
   }
   leaf(): Filter {
-    const col = this.pick([...Object.keys(SCHEMA), 'id'] as const) as Col | 'id'
+    if (this.chance(0.15)) return this.nestedLeaf()
+    const col = this.pick([...Object.keys(SCHEMA).filter((c) => c !== 'obj'), 'id'] as const) as Col | 'id'
     if (col === 'id') {
       const op = this.pick(['$gt', '$lte', '$in', '$ne'])
       return { id: op === '$in' ? { $in: [this.int(1, 40), this.int(1, 40)] } : { [op]: this.int(1, 40) } }

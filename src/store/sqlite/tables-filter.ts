@@ -3,6 +3,7 @@ import { describeValue } from '../../issues/index.js'
 import { normalizeDateTime, type ColumnKind } from './tables-columns.js'
 import { invalidQuery } from './tables-error.js'
 import { checkRegex, REGEXP_FUNCTION } from './tables-regex.js'
+import { compileNested, type NestedFilterColumn } from './tables-filter-nested.js'
 
 /** How a filter reaches one column: its SQL expression and its kind. */
 export interface FilterColumn {
@@ -10,8 +11,11 @@ export interface FilterColumn {
   kind: ColumnKind
 }
 
-/** Resolves a column name of the filter (user or system) to SQL, or `undefined` when unknown. */
-export type ColumnResolver = (name: string) => FilterColumn | undefined
+/**
+ * Resolves a column name of the filter (user or system) to SQL, or `undefined` when unknown. A dot path into
+ * an object column (`attributes.price`) resolves to a nested column.
+ */
+export type ColumnResolver = (name: string, path: string) => FilterColumn | NestedFilterColumn | undefined
 
 /** Compiled SQL: a boolean expression that is never NULL, and its positional parameters. */
 export interface CompiledSql {
@@ -192,8 +196,12 @@ function compileInto(filter: unknown, resolve: ColumnResolver, path: string, par
       continue
     }
     if (key.startsWith('$')) throw invalidQuery(`${keyPath}: unknown operator "${key}"`)
-    const column = resolve(key)
+    const column = resolve(key, keyPath)
     if (!column) throw invalidQuery(`${keyPath}: unknown column "${key}"`)
+    if (column.kind === 'nested') {
+      parts.push(compileNested(column, value, keyPath, params))
+      continue
+    }
     if (isPlainObject(value) && isOperatorObject(value)) parts.push(compileCondition(column, value, keyPath, params))
     else if (isPlainObject(value) && Object.keys(value).length === 0 && column.kind !== 'object') {
       throw invalidQuery(`${keyPath}: empty condition; give a value or at least one operator`)

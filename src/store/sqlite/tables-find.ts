@@ -57,8 +57,10 @@ export function similarityFromBm25(score: number): number {
   return r / (1 + r)
 }
 
-function sqlOf(rt: TableRuntime, name: string): FilterColumn | undefined {
-  return columnResolver(rt, ALIAS)(name)
+function sqlOf(rt: TableRuntime, name: string, path: string): FilterColumn | undefined {
+  const column = columnResolver(rt, ALIAS)(name, path)
+  if (column?.kind === 'nested') throw invalidQuery(`${path}: dot paths work in filter only, not here`)
+  return column
 }
 
 interface SearchPart {
@@ -112,7 +114,7 @@ export function compileRowFind(rt: TableRuntime, query: FindQuery): CompiledFind
     order = `s.score ${direction === 'ASC' ? 'DESC' : 'ASC'}`
   } else {
     const name = query.orderBy ?? 'id'
-    const column = sqlOf(rt, name)
+    const column = sqlOf(rt, name, 'orderBy')
     if (!column) throw invalidQuery(`orderBy: unknown column "${name}"`)
     if (!scalarKinds.has(column.kind)) throw invalidQuery(`orderBy: cannot order by the ${column.kind} column "${name}"`)
     order = `${column.sql} ${direction}`
@@ -201,7 +203,7 @@ export function compileGroupFind(rt: TableRuntime, query: FindQuery): CompiledFi
   const selects: string[] = []
   let n = 0
   for (const [name, spec] of Object.entries(group)) {
-    const column = sqlOf(rt, name)
+    const column = sqlOf(rt, name, `group.${name}`)
     if (!column) throw invalidQuery(`group.${name}: unknown column "${name}"`)
     const ops = Array.isArray(spec) ? spec : [spec]
     if (ops.length === 0) throw invalidQuery(`group.${name}: expected at least one operation`)

@@ -1,6 +1,7 @@
 import type { Column, TableJsonSchema } from '../../api/tables/index.js'
 import { columnKind, quoteIdent, type ColumnKind } from './tables-columns.js'
 import type { ColumnResolver, FilterColumn } from './tables-filter.js'
+import { nestedColumn, type NestedFilterColumn } from './tables-filter-nested.js'
 import type { ColumnRuntime } from './tables-row-validation.js'
 
 /** What queries and writes need to know about one table: its SQL names and compiled columns. */
@@ -55,8 +56,8 @@ function runtimeColumn(name: string, column: Column, physical: string, required:
 }
 
 /**
- * A filter resolver over a table: user columns by name, then the system columns `id`, `createdAt`, `updatedAt`.
- * `alias` prefixes the SQL (`t.c1`).
+ * A filter resolver over a table: user columns by name, then the system columns `id`, `createdAt`, `updatedAt`,
+ * then dot paths into object columns (`attributes.price`). `alias` prefixes the SQL (`t.c1`).
  *
  * @example
  * ```ts
@@ -65,11 +66,14 @@ function runtimeColumn(name: string, column: Column, physical: string, required:
  */
 export function columnResolver(rt: TableRuntime, alias?: string): ColumnResolver {
   const prefix = alias ? `${alias}.` : ''
-  return (name: string): FilterColumn | undefined => {
+  return (name: string, path = name): FilterColumn | NestedFilterColumn | undefined => {
     const user = rt.byName.get(name)
     if (user) return { sql: `${prefix}${quoteIdent(user.physical)}`, kind: user.kind }
     const system = systemColumns[name]
     if (system) return { sql: `${prefix}${system.sql}`, kind: system.kind }
+    const [head, ...rest] = name.split('.')
+    const parent = rest.length > 0 ? rt.byName.get(head!) : undefined
+    if (parent && parent.kind === 'object') return nestedColumn(`${prefix}${quoteIdent(parent.physical)}`, rest, path)
     return undefined
   }
 }

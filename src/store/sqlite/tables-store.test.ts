@@ -236,6 +236,25 @@ describe('findRows', () => {
     expect(Object.keys(rows[0]!).sort()).toEqual(['computed', 'createdAt', 'id', 'name', 'updatedAt'])
   })
 
+  it('filters on dot paths into object columns, comparing same-typed scalars only', () => {
+    store.createTable(BOT, { name: 'itemsTable', schema: { attributes: { type: 'object' }, name: 'x' } })
+    store.createRows(BOT, 'itemsTable', [
+      { name: 'a', attributes: { price: 10, color: 'red', sale: true } },
+      { name: 'b', attributes: { price: '12', color: 'blue' } },
+      { name: 'c', attributes: { price: 30 } },
+      { name: 'd' },
+    ])
+    const names = (filter: Record<string, unknown>) => store.findRows(BOT, 'itemsTable', { filter }).rows.map((r) => r['name'])
+    expect(names({ 'attributes.price': { $gte: 10 } })).toEqual(['a', 'c'])
+    expect(names({ 'attributes.price': '12' })).toEqual(['b'])
+    expect(names({ 'attributes.sale': true })).toEqual(['a'])
+    expect(names({ 'attributes.color': { $exists: false } })).toEqual(['c', 'd'])
+    expect(names({ 'attributes.color': { $ne: 'red' } })).toEqual(['b', 'c', 'd'])
+    expect(thrown(() => names({ 'name.first': 'x' })).message).toBe('filter.name.first: unknown column "name.first"')
+    expect(thrown(() => names({ 'attributes.price': { $near: 1 } })).message).toBe('filter.attributes.price.$near: unknown operator "$near"')
+    expect(thrown(() => names({ 'attributes.a"b': 1 })).type).toBe('InvalidQuery')
+  })
+
   it('refuses unknown columns and operators, naming them', () => {
     expect(thrown(() => store.findRows(BOT, 'peopleTable', { filter: { nope: 1 } })).message).toBe('filter.nope: unknown column "nope"')
     expect(thrown(() => store.findRows(BOT, 'peopleTable', { filter: { age: { $near: 1 } } })).message).toBe('filter.age.$near: unknown operator "$near"')
