@@ -100,7 +100,10 @@ describe('a server killed during uploads', () => {
     // Leftovers are swept at start.
     await waitFor(async () => (await tempBytes(tmpFolder)).files === 0, 'the startup sweep')
     expect(await readdir(blobFolder)).toHaveLength(1)
-    expect(second.stdout()).toMatch(/"msg":"swept leftover content".*"temporaryFiles":2/)
+    // The log line is written after the files are gone, and reaches our pipe a moment later.
+    const sweptLine = /"msg":"swept leftover content".*"temporaryFiles":2/
+    await waitFor(async () => sweptLine.test(second.stdout()), 'the sweep log line', 15_000, async () => second.stdout())
+    expect(second.stdout()).toMatch(sweptLine)
 
     // Rows are as they were before the crash: nothing half-written became visible.
     const doc = (await call(after, 'GET', '/v1/files/doc.bin')).json.file
