@@ -47,8 +47,8 @@ export const tablesLimits = {
 export const reservedColumnNames = ['id', 'createdAt', 'updatedAt', 'computed', 'stale'] as const
 
 /**
- * Table name rule (decision 0401): a letter or `_`, then letters, digits or `_`, ending with `Table`,
- * 35 characters at most, like the ADK. Compared case-sensitively for the suffix.
+ * Table name rule (decision 0401): 1 to 45 letters, digits or `_`, then `Table` in any case — the rule of
+ * `@botpress/zai`, which also admits every name the ADK's stricter rule allows.
  *
  * @example
  * ```ts
@@ -56,7 +56,7 @@ export const reservedColumnNames = ['id', 'createdAt', 'updatedAt', 'computed', 
  * tableNamePattern.test('orders') // false
  * ```
  */
-export const tableNamePattern = /^[A-Za-z_][A-Za-z0-9_]{0,29}Table$/
+export const tableNamePattern = /^[A-Za-z0-9_]{1,45}table$/i
 
 /**
  * Column name rule (decision 0401): 1 to 30 characters, no `.` (dot paths address nested values in

@@ -50,9 +50,12 @@ describe('request schemas', () => {
 describe('names', () => {
   it('applies the table and column name rules', () => {
     expect(tableNamePattern.test('_xTable')).toBe(true)
-    expect(tableNamePattern.test('1xTable')).toBe(false)
-    expect(tableNamePattern.test(`${'a'.repeat(30)}Table`)).toBe(true)
-    expect(tableNamePattern.test(`${'a'.repeat(31)}Table`)).toBe(false)
+    expect(tableNamePattern.test('1xTable')).toBe(true)
+    expect(tableNamePattern.test('zai_examples_table')).toBe(true)
+    expect(tableNamePattern.test('Table')).toBe(false)
+    expect(tableNamePattern.test('my-Table')).toBe(false)
+    expect(tableNamePattern.test(`${'a'.repeat(45)}Table`)).toBe(true)
+    expect(tableNamePattern.test(`${'a'.repeat(46)}Table`)).toBe(false)
     expect(columnNamePattern.test('first name')).toBe(true)
     expect(columnNamePattern.test('a.b')).toBe(false)
     expect(columnNamePattern.test('$a')).toBe(false)

@@ -130,7 +130,7 @@ export type Table = z.infer<typeof TableSchema>
 
 /**
  * A table name as `createTable`, `updateTable` and `duplicateTable` accept it (decision 0401):
- * `^[A-Za-z_][A-Za-z0-9_]{0,29}Table$`.
+ * `/^[A-Za-z0-9_]{1,45}table$/i`.
  *
  * @example
  * ```ts
@@ -139,7 +139,7 @@ export type Table = z.infer<typeof TableSchema>
  */
 export const TableNameSchema = z
   .string()
-  .regex(tableNamePattern, 'expected a letter or "_", then letters, digits or "_", ending with "Table", at most 35 characters')
+  .regex(tableNamePattern, 'expected 1 to 45 letters, digits or "_" followed by "Table" (any case)')
 
 /**
  * The `schema` a caller sends: one of three forms (full JSON Schema, an example object, or a map

@@ -283,7 +283,7 @@ export class SqliteTablesStore {
       throw new TablesStoreError(
         'InvalidPayload',
         'INVALID_REQUEST',
-        `name: expected a letter or "_", then letters, digits or "_", ending with "Table", at most 35 characters, received ${JSON.stringify(name)}`,
+        `name: expected 1 to 45 letters, digits or "_" followed by "Table" (any case), received ${JSON.stringify(name)}`,
       )
     }
     const taken = this.prepare('SELECT 1 FROM tables_catalog WHERE bot_id = ? AND name = ?').get(botId, name)
@@ -475,7 +475,7 @@ export class SqliteTablesStore {
   }
 
   private copyName(botId: string, source: string): string {
-    const base = source.replace(/Table$/, '')
+    const base = source.replace(/table$/i, '')
     for (let n = 1; n < 1000; n++) {
       const candidate = `${base}Copy${n === 1 ? '' : n}Table`
       if (!tableNamePattern.test(candidate)) break
