@@ -32,6 +32,16 @@ export interface ServerOptions extends AppOptions {
    * ```
    */
   shutdownGraceMs?: number
+  /**
+   * Longest time a single request may take, body included, in ms. Default 3 600 000 (1 hour), so a 1 GB upload
+   * over a slow link is not cut by Node's 5-minute default. Headers must still arrive within 60 s.
+   *
+   * @example
+   * ```ts
+   * await createServer({ dataDir: './.botshelf', requestTimeoutMs: 2 * 60 * 60 * 1000 })
+   * ```
+   */
+  requestTimeoutMs?: number
 }
 
 /** A listening server. */
@@ -40,6 +50,8 @@ export interface RunningServer {
   readonly url: string
   readonly port: number
   readonly app: BotshelfApp
+  /** The underlying `node:http` server (timeouts, `upgrade` listeners). */
+  readonly httpServer: Server
   /** Stops accepting connections, lets requests in flight finish, then closes the app. */
   close(): Promise<void>
 }
@@ -55,12 +67,17 @@ export interface RunningServer {
  * ```
  */
 export async function createServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const { port = 3000, host = '127.0.0.1', shutdownGraceMs = 10_000, ...appOptions } = options
+  const { port = 3000, host = '127.0.0.1', shutdownGraceMs = 10_000, requestTimeoutMs = 3_600_000, ...appOptions } = options
   const app = createApp(appOptions)
   let server: Server
   try {
     server = await new Promise<Server>((resolvePromise, reject) => {
-      const created = serve({ fetch: app.fetch, port, hostname: host }) as Server
+      const created = serve({
+        fetch: app.fetch,
+        port,
+        hostname: host,
+        serverOptions: { requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs > 0 ? Math.min(60_000, requestTimeoutMs) : 60_000 },
+      }) as Server
       created.once('error', reject)
       created.once('listening', () => {
         created.off('error', reject)
@@ -80,6 +97,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     url,
     port: address.port,
     app,
+    httpServer: server,
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolveClose) => {

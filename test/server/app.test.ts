@@ -158,6 +158,17 @@ describe('createServer', () => {
     await expect(fetch(`${server.url}/v1/slow`, authed(token, bot.id))).rejects.toThrow()
   })
 
+  it('raises the 5-minute request timeout of node:http to an hour by default, for long uploads', async () => {
+    const server = await createServer({ memory: true, port: 0, logger: silentLogger })
+    const custom = await createServer({ memory: true, port: 0, logger: silentLogger, requestTimeoutMs: 1234 })
+    expect(server.httpServer.requestTimeout).toBe(3_600_000)
+    expect(server.httpServer.headersTimeout).toBe(60_000)
+    expect(custom.httpServer.requestTimeout).toBe(1234)
+    expect(custom.httpServer.headersTimeout).toBe(1234)
+    await server.close()
+    await custom.close()
+  })
+
   it('reports a busy port as an error', async () => {
     const first = await createServer({ memory: true, port: 0, logger: silentLogger })
     await expect(createServer({ memory: true, port: first.port, logger: silentLogger })).rejects.toThrow(/EADDRINUSE/)
