@@ -151,7 +151,11 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
 }
 
 function failJob(store: SqliteTablesStore, job: TableJob, error: unknown): never {
-  store.updateJob(job.id, { status: 'failed', error: error instanceof Error ? error.message : String(error) })
+  try {
+    store.updateJob(job.id, { status: 'failed', error: error instanceof Error ? error.message : String(error) })
+  } catch {
+    // The table (and its jobs) went away meanwhile: the original error is the one to answer.
+  }
   throw error
 }
 
