@@ -1,4 +1,6 @@
 export { runCli, mainHelp } from './main.js'
 export { serveCommand, serveHelp, type ServeHandle } from './serve.js'
 export { tokenCommand, tokenHelp } from './token.js'
+export { botCommand, botHelp } from './bot.js'
+export { openAuthStore } from './open-store.js'
 export { UsageError, type CliIo } from './io.js'

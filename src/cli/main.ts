@@ -1,5 +1,6 @@
 import { serveCommand } from './serve.js'
 import { tokenCommand } from './token.js'
+import { botCommand } from './bot.js'
 import { UsageError, type CliIo } from './io.js'
 
 /**
@@ -15,6 +16,7 @@ export const mainHelp = `Usage: botshelf <command> [options]
 Commands:
   serve    run the Files and Tables service (botshelf serve --help)
   token    create, list and revoke access tokens (botshelf token --help)
+  bot      create and list bots (botshelf bot --help)
 
 Options:
   -h, --help     show this help
@@ -54,8 +56,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       }
       case 'token':
         return tokenCommand(rest, io)
+      case 'bot':
+        return botCommand(rest, io)
       default:
-        throw new UsageError(`Unknown command "${command}"; expected serve or token.\nRun "botshelf --help" for usage.`)
+        throw new UsageError(`Unknown command "${command}"; expected serve, token or bot.\nRun "botshelf --help" for usage.`)
     }
   } catch (error) {
     if (error instanceof UsageError) {

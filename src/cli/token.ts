@@ -1,12 +1,8 @@
-import { existsSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { tokenRoles, type TokenRole } from '../server/principal.js'
-import { authMigrations } from '../store/sqlite/auth-migrations.js'
-import { AuthStore } from '../store/sqlite/auth-store.js'
-import { runMigrations } from '../store/sqlite/migrations.js'
-import { openDatabase, type Sqlite } from '../store/sqlite/open-database.js'
+import type { AuthStore } from '../store/sqlite/auth-store.js'
 import { parseCommandArgs } from './args.js'
 import { UsageError, type CliIo } from './io.js'
+import { openAuthStore } from './open-store.js'
 
 /**
  * Help text of `botshelf token`.
@@ -30,15 +26,7 @@ Manages the access tokens of a data folder (default ./.botshelf). Works while th
   list    prints id, bot, role, integration and creation date of active tokens (--all: revoked too).
   revoke  revokes a token by its id (tok_...); it stops working at once.`
 
-function openStore(dataDir: string): { store: AuthStore; db: Sqlite } {
-  const file = join(resolve(dataDir), 'botshelf.db')
-  if (!existsSync(file)) {
-    throw new UsageError(`No botshelf data folder at ${resolve(dataDir)} (missing botshelf.db). Start "botshelf serve --data ${dataDir}" once first, or pass --data.`)
-  }
-  const db = openDatabase(file)
-  runMigrations(db, authMigrations)
-  return { store: new AuthStore(db), db }
-}
+const openStore = openAuthStore
 
 function pickBot(store: AuthStore, botId: string | undefined): string {
   if (botId !== undefined) {

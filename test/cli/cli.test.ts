@@ -124,6 +124,43 @@ describe('botshelf token', () => {
   })
 })
 
+describe('botshelf bot', () => {
+  it('creates a second bot that gets its own token, and lists bots', async () => {
+    const dataDir = await tempDir()
+    const { createApp } = await import('../../src/server/app.js')
+    const { silentLogger } = await import('../../src/server/http/logger.js')
+    const setup = createApp({ dataDir, logger: silentLogger })
+    const { bot: first } = setup.admin.bootstrap()
+    await setup.close()
+
+    const created = await runCliCaptured(['bot', 'create', '--data', dataDir, '--name', 'archive'])
+    expect(created.code).toBe(0)
+    const secondId = created.stdout.trim()
+    expect(secondId).toMatch(/^[0-9a-f-]{36}$/)
+    expect(created.stderr).toContain(`botshelf token create --bot ${secondId} --role bot`)
+
+    const list = await runCliCaptured(['bot', 'list', '--data', dataDir])
+    expect(list.stdout).toMatch(new RegExp(`${first.id}\\s+my-bot`))
+    expect(list.stdout).toMatch(new RegExp(`${secondId}\\s+archive`))
+
+    // With two bots, token create needs --bot.
+    const ambiguous = await runCliCaptured(['token', 'create', '--data', dataDir, '--role', 'bot'])
+    expect(ambiguous.code).toBe(2)
+    expect(ambiguous.stderr).toContain('--bot is required: this data folder has 2 bots')
+    const token = await runCliCaptured(['token', 'create', '--data', dataDir, '--role', 'bot', '--bot', secondId])
+    expect(token.code).toBe(0)
+
+    const app = createApp({ dataDir, logger: silentLogger })
+    const res = await app.fetch(new Request('http://x/v1/files', { headers: { authorization: `Bearer ${token.stdout.trim()}`, 'x-bot-id': secondId } }))
+    expect(res.status).toBe(200)
+    await app.close()
+
+    const bad = await runCliCaptured(['bot', 'remove', '--data', dataDir])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('Unknown bot command "remove"')
+  })
+})
+
 describe('botshelf serve options', () => {
   it('applies --cors-origin and --public-url, and refuses malformed ones', async () => {
     const { serveCommand } = await import('../../src/cli/serve.js')
