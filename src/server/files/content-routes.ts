@@ -6,6 +6,13 @@ import { ServiceError } from '../service-error.js'
 import { CONTENT_PREFIX, isExpired, readPublicToken, readVersionedToken } from './content-urls.js'
 import { serveContent } from './serve-content.js'
 import { filesStateOf, releaseBlobs } from './state.js'
+import { UploadAbortedError, uploadBody } from './upload-body.js'
+
+/**
+ * Status recorded (request log) for an upload whose client went away: nginx's "client closed request". Nobody
+ * receives it; it keeps a disconnect apart from both a server error (5xx) and a refused request (4xx).
+ */
+const CLIENT_CLOSED_REQUEST = 499
 
 function forbidden(what: string): ServiceError {
   return new ServiceError('Forbidden', what)
@@ -56,12 +63,23 @@ export function filesContentRoutes(): Hono<AppEnv> {
       fail(reason)
       throw new ServiceError('PayloadTooLarge', reason, { id: file.id })
     }
-    // Node's web streams are async iterable; the DOM typings do not say so.
-    const body: AsyncIterable<Uint8Array> = (c.req.raw.body as unknown as AsyncIterable<Uint8Array> | null) ?? (async function* empty() {})()
     let written
     try {
-      written = await blobs.write(body, { expectedBytes: declared, maxBytes: filesLimits.fileMaxBytes })
+      written = await blobs.write(uploadBody(c.req.raw), { expectedBytes: declared, maxBytes: filesLimits.fileMaxBytes })
     } catch (error) {
+      if (error instanceof UploadAbortedError) {
+        // The client is gone: not a server error. Record it, say so in the log, and answer no one.
+        fail('the upload was interrupted before all the content arrived')
+        services.logger.log('warn', 'upload aborted by the client', {
+          requestId: c.get('requestId'),
+          fileId: file.id,
+          version: token.v,
+          bytesReceived: error.bytesReceived,
+          declaredSize: declared,
+          reason: error.cause instanceof Error ? error.cause.message : String(error.cause),
+        })
+        return new Response(null, { status: CLIENT_CLOSED_REQUEST })
+      }
       if (error instanceof BlobTooLargeError) {
         const reason =
           declared >= filesLimits.fileMaxBytes
@@ -75,7 +93,8 @@ export function filesContentRoutes(): Hono<AppEnv> {
         fail(reason)
         throw new ServiceError('InvalidPayload', reason, { id: file.id })
       }
-      if (!(error instanceof BlobError)) fail('the upload was interrupted before all the content arrived')
+      // Anything else is the server's own failure (disk full, permissions): a 500 with its stack in the log.
+      if (!(error instanceof BlobError)) fail('the server could not store the content')
       throw error
     }
     const result = files.completeUpload(file.id, token.v, written, services.now())
