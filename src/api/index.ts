@@ -1,7 +1,7 @@
 export { errorTypes, errorTypeNames, isErrorType, type ErrorType } from './error-types.js'
 export { ErrorBodySchema, newErrorId, type ErrorBody } from './error-body.js'
 export { ListMetaSchema, type ListMeta } from './pagination.js'
-export { defineOperation, type Operation, type OperationInput, type OperationOutput, type HttpMethod } from './operation.js'
+export { defineOperation, type Operation, type HttpMethod } from './operation.js'
 export {
   AccessPolicySchema,
   FileStatusSchema,

@@ -52,12 +52,3 @@ export function defineOperation<
 >(operation: Operation<TParams, TQuery, TBody, TResponse>): Operation<TParams, TQuery, TBody, TResponse> {
   return operation
 }
-
-/** Input object of an operation as the client takes it: params, query, header inputs and body merged. */
-export type OperationInput<TOp> =
-  TOp extends Operation<infer P, infer Q, infer B, z.ZodType>
-    ? z.input<P> & z.input<Q> & (B extends z.ZodObject ? z.input<B> : {})
-    : never
-
-/** Response of an operation, as the server sends it. */
-export type OperationOutput<TOp> = TOp extends Operation<z.ZodObject, z.ZodObject, z.ZodType, infer R> ? z.output<R> : never
