@@ -56,6 +56,9 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
+/** How long an idle keep-alive connection stays open, in ms. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000
+
 /**
  * Starts the service on a port with `@hono/node-server`. Resolves once it listens.
  *
@@ -76,8 +79,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
         fetch: app.fetch,
         port,
         hostname: host,
-        serverOptions: { requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs > 0 ? Math.min(60_000, requestTimeoutMs) : 60_000 },
+        serverOptions: { requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs > 0 ? Math.min(66_000, requestTimeoutMs) : 66_000 },
       }) as Server
+      // Keep idle connections longer than clients' keep-alive agents do (4-5 s), so a client never reuses a
+      // socket the server is closing at that instant (ECONNRESET under load).
+      created.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
       created.once('error', reject)
       created.once('listening', () => {
         created.off('error', reject)
