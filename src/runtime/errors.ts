@@ -15,7 +15,10 @@ export class BotRuntimeError extends Error {
     /** Stable error code, for example `duplicate_hook_name` or `action_timeout`. */
     readonly code: string,
     message: string,
-    options?: { cause?: unknown },
+    options?: {
+      /** What caused this error (kept as the standard `error.cause`): `{ cause: thrown }`. */
+      cause?: unknown
+    },
   ) {
     super(message, options)
   }
@@ -70,7 +73,10 @@ export class HookError extends BotRuntimeError {
     readonly point: HookPoint,
     readonly eventId: string,
     detail: string,
-    options?: { cause?: unknown },
+    options?: {
+      /** What caused this error (kept as the standard `error.cause`): `{ cause: thrown }`. */
+      cause?: unknown
+    },
   ) {
     super(code, `Hook "${hook}" (${point}) ${verb(code)} on event ${eventId}: ${detail}`, options)
   }
@@ -96,7 +102,10 @@ export class ActionError extends BotRuntimeError {
     code: string,
     readonly action: string,
     message: string,
-    options?: { cause?: unknown },
+    options?: {
+      /** What caused this error (kept as the standard `error.cause`): `{ cause: thrown }`. */
+      cause?: unknown
+    },
   ) {
     super(code, message, options)
   }

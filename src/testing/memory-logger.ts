@@ -20,7 +20,12 @@ export interface MemoryLogger extends Logger {
  * expect(logger.records.map((r) => r.msg)).toContain('tagged')
  * ```
  */
-export function createMemoryLogger(options: { now?: () => Date } = {}): MemoryLogger {
+export function createMemoryLogger(
+  options: {
+    /** Clock of the records' `time`; default the real clock: `now: () => FAKE_EVENT_TIME`. */
+    now?: () => Date
+  } = {},
+): MemoryLogger {
   const records: LogRecord[] = []
   const now = options.now ?? (() => new Date())
   const make = (bindings: LogFields): Logger => {

@@ -56,9 +56,13 @@ export async function computeSignature(key: CryptoKey, id: string, timestamp: st
  * ```
  */
 export async function signWebhookPayload(options: {
+  /** The message id, sent as `webhook-id`: `id: 'msg_1'`. */
   id: string
+  /** Unix seconds, sent as `webhook-timestamp`: `timestamp: Math.floor(Date.now() / 1000)`. */
   timestamp: number | string
+  /** The exact body bytes (a string is UTF-8 encoded): `payload: JSON.stringify(event)`. */
   payload: string | Uint8Array
+  /** The shared secret, `whsec_` + base64: `secret: process.env.WEBHOOK_SECRET!`. */
   secret: string
 }): Promise<string> {
   const key = await importSigningKey(decodeSecret(options.secret))

@@ -13,7 +13,10 @@
  *    non-empty `@example` tag or contains an inline code span (text between single backticks) showing the property in use:
  *    its name followed by `:` or `(`, such as `{ timeoutMs: 5000 }` or `now: () => new Date(0)`. A span with only a
  *    value (`true`) or only the name does not count.
- * 4. A symbol fails when its declaration lives in an area still being written by its owner (PENDING_AREAS below):
+ * 4. Inline options: the same holds for every member of an inline object type (`{ … }` written in the signature)
+ *    given to a parameter named `options` or ending in `Options`, of an exported function, const function, or
+ *    exported class's constructor. Reported as `<symbol>(<parameter>).<property>`.
+ * 5. A symbol fails when its declaration lives in an area still being written by its owner (PENDING_AREAS below):
  *    such failures are listed by the last test as a reminder, not asserted. Remove an area from the list when its
  *    owner is done; the rule itself never changes.
  *
@@ -129,6 +132,39 @@ function checkCallable(name: string, declarations: readonly ts.Declaration[]): G
   return [{ file: fileOf(callables[0]!), symbol: name, why: documented ? `${kind} JSDoc has no non-empty @example` : `${kind} has no JSDoc` }]
 }
 
+function optionGap(declaration: ts.Node, label: string, property: string): Gap | undefined {
+  const docs = jsDocsOf(declaration)
+  if (hasExampleTag(docs) || showsPropertyInUse(docs, property)) return undefined
+  return {
+    file: fileOf(declaration),
+    symbol: label,
+    why: docs.length === 0 ? 'option has no JSDoc' : `option JSDoc has neither @example nor a \`${property}: …\` code span`,
+  }
+}
+
+function signaturesOf(declaration: ts.Declaration): readonly ts.SignatureDeclaration[] {
+  if (ts.isFunctionDeclaration(declaration)) return [declaration]
+  if (ts.isClassDeclaration(declaration)) return declaration.members.filter(ts.isConstructorDeclaration)
+  if (isConstFunction(declaration)) return [unwrapExpression(declaration.initializer!) as ts.ArrowFunction | ts.FunctionExpression]
+  return []
+}
+
+function checkInlineOptions(name: string, declarations: readonly ts.Declaration[]): Gap[] {
+  const gaps: Gap[] = []
+  for (const signature of declarations.flatMap(signaturesOf)) {
+    for (const parameter of signature.parameters) {
+      if (!ts.isIdentifier(parameter.name) || !/(^o|O)ptions$/.test(parameter.name.text)) continue
+      if (!parameter.type || !ts.isTypeLiteralNode(parameter.type)) continue
+      for (const member of parameter.type.members) {
+        if (!member.name || !(ts.isIdentifier(member.name) || ts.isStringLiteral(member.name))) continue
+        const gap = optionGap(member, `${name}(${parameter.name.text}).${member.name.text}`, member.name.text)
+        if (gap) gaps.push(gap)
+      }
+    }
+  }
+  return gaps
+}
+
 function checkOptions(checker: ts.TypeChecker, name: string, symbol: ts.Symbol): Gap[] {
   if (!name.endsWith('Options')) return []
   const declarations = symbol.declarations ?? []
@@ -141,13 +177,8 @@ function checkOptions(checker: ts.TypeChecker, name: string, symbol: ts.Symbol):
       gaps.push({ file: fileOf(declarations[0]!), symbol: label, why: 'property has no declaration to document' })
       continue
     }
-    const docs = propertyDeclarations.flatMap((d) => jsDocsOf(d))
-    if (hasExampleTag(docs) || showsPropertyInUse(docs, property.getName())) continue
-    gaps.push({
-      file: fileOf(propertyDeclarations[0]!),
-      symbol: label,
-      why: docs.length === 0 ? 'option has no JSDoc' : `option JSDoc has neither @example nor a \`${property.getName()}: …\` code span`,
-    })
+    const gap = optionGap(propertyDeclarations[0]!, label, property.getName())
+    if (gap) gaps.push(gap)
   }
   return gaps
 }
@@ -169,7 +200,8 @@ function collectGaps(folder: string, entries: string[]): { gaps: Gap[]; checkedS
       if (seen.has(symbol)) continue
       seen.add(symbol)
       const name = exported.getName()
-      for (const gap of [...checkCallable(name, symbol.declarations ?? []), ...checkOptions(checker, name, symbol)]) {
+      const declarations = symbol.declarations ?? []
+      for (const gap of [...checkCallable(name, declarations), ...checkInlineOptions(name, declarations), ...checkOptions(checker, name, symbol)]) {
         gaps.set(`${gap.file}:${gap.symbol}`, gap)
       }
     }
@@ -220,6 +252,8 @@ describe('the JSDoc rule itself', () => {
           `${example}export const goodArrow = (): void => {}`,
           'export const badArrow = ((): void => {}) satisfies () => void',
           'export const notAFunction = { a: 1 }',
+          `${example}export function withInline(first: { x: number }, options: {\n  /** Seconds, \`{ wait: 2 }\`. */\n  wait?: number\n  label?: string\n} = {}): void {}`,
+          `${example}export class WithCtor {\n  constructor(buildOptions: {\n    /** Retries: 3. */\n    retries: number\n  }) {}\n}`,
           'export interface RunOptions {',
           '  /** Seconds to wait, e.g. `{ timeout: 5 }`. */\n  timeout?: number',
           '  /** Clock. `now: () => new Date(0)` */\n  now?: () => Date',
@@ -233,7 +267,7 @@ describe('the JSDoc rule itself', () => {
       )
       writeFileSync(
         join(src, 'index.ts'),
-        "export { good, noExample, emptyExample, bare, GoodClass, BadClass, goodArrow, badArrow, notAFunction, type RunOptions, type Unrelated } from './impl.js'\n",
+        "export { good, noExample, emptyExample, withInline, WithCtor, bare, GoodClass, BadClass, goodArrow, badArrow, notAFunction, type RunOptions, type Unrelated } from './impl.js'\n",
       )
       const result = collectGaps(folder, ['src/index.ts'])
       expect(format(result.gaps).split('\n')).toEqual([
@@ -241,10 +275,12 @@ describe('the JSDoc rule itself', () => {
         'src/impl.ts: RunOptions.label — option JSDoc has neither @example nor a `label: …` code span',
         'src/impl.ts: RunOptions.retries — option JSDoc has neither @example nor a `retries: …` code span',
         'src/impl.ts: RunOptions.verbose — option has no JSDoc',
+        'src/impl.ts: WithCtor(buildOptions).retries — option JSDoc has neither @example nor a `retries: …` code span',
         'src/impl.ts: badArrow — function has no JSDoc',
         'src/impl.ts: bare — function has no JSDoc',
         'src/impl.ts: emptyExample — function JSDoc has no non-empty @example',
         'src/impl.ts: noExample — function JSDoc has no non-empty @example',
+        'src/impl.ts: withInline(options).label — option has no JSDoc',
       ])
     } finally {
       base = root
