@@ -16,9 +16,11 @@
  * 4. Inline options: the same holds for every member of an inline object type (`{ … }` written in the signature)
  *    given to a parameter named `options` or ending in `Options`, of an exported function, const function, or
  *    exported class's constructor. Reported as `<symbol>(<parameter>).<property>`.
- * 5. A symbol fails when its declaration lives in an area still being written by its owner (PENDING_AREAS below):
- *    such failures are listed by the last test as a reminder, not asserted. Remove an area from the list when its
- *    owner is done; the rule itself never changes.
+ * 5. "JSDoc block" means one TypeScript attaches to the declaration (a `/** … *\/` comment ending right above
+ *    it; a comment on the same line after `{` is not attached, and editors do not show it either).
+ * 6. A gap whose declaration lives in an area still being written by its owner (PENDING_AREAS below) is printed
+ *    (console.warn) as a reminder, not asserted. Remove an area from the list when its owner is done; the rule
+ *    itself never changes.
  *
  * The failing symbols are printed as `<file>: <symbol> — <why>`, one per line, in the assertion message.
  */
