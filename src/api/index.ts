@@ -135,3 +135,4 @@ export {
   deleteTableRows,
   tablesOperations,
 } from './tables/index.js'
+export { memberRoles, tokenRoles, type MemberRole, type Principal, type TokenRole } from './principal.js'

@@ -1,22 +1,2 @@
-/**
- * Workspace member roles (spec §5). `bot` and `integration` are not roles but token kinds.
- */
-export const memberRoles = ['viewer', 'developer', 'manager', 'administrator', 'billing_manager'] as const
-
-/** A workspace member role. */
-export type MemberRole = (typeof memberRoles)[number]
-
-/** Every kind of token `botshelf token create --role` accepts. */
-export const tokenRoles = ['bot', 'integration', ...memberRoles] as const
-
-/** A token role. */
-export type TokenRole = (typeof tokenRoles)[number]
-
-/**
- * Who is calling, resolved from the bearer token and `x-bot-id` by the auth middleware.
- * Every route reads it from the Hono context: `c.get('principal')`.
- */
-export type Principal =
-  | { kind: 'bot'; botId: string; tokenId: string }
-  | { kind: 'integration'; botId: string; integrationName: string; tokenId: string }
-  | { kind: 'member'; botId: string; role: MemberRole; userId: string; tokenId: string }
+// The principal model lives in api/ so the store can use it without importing the server.
+export { memberRoles, tokenRoles, type MemberRole, type Principal, type TokenRole } from '../api/principal.js'

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { memberRoles, tokenRoles, type MemberRole, type Principal, type TokenRole } from '../../server/principal.js'
+import { memberRoles, tokenRoles, type MemberRole, type Principal, type TokenRole } from '../../api/principal.js'
 import type { Sqlite } from './open-database.js'
 
 /** A bot of the workspace. */
