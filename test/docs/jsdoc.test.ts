@@ -34,24 +34,8 @@ const root = resolve(import.meta.dirname, '../..')
 
 const entryPoints = ['src/index.ts', 'src/client/index.ts', 'src/server/index.ts', 'src/testing/index.ts']
 
-/** Path prefixes (from the repository root) of areas whose owners are still at work at the time of writing. */
-const PENDING_AREAS = [
-  'src/client/',
-  'src/server/app.ts',
-  'src/server/server.ts',
-  'src/server/env.ts',
-  'src/server/index.ts',
-  'src/server/service-error.ts',
-  'src/server/principal.ts',
-  'src/server/auth/',
-  'src/server/http/',
-  'src/server/openapi/',
-  'src/server/tables/',
-  'src/store/sqlite/tables',
-  'src/store/sqlite/auth',
-  'src/api/tables/',
-  'src/cli/',
-]
+/** Path prefixes (from the repository root) of areas whose owners are still at work; empty once every area is done. */
+const PENDING_AREAS: string[] = []
 
 interface Gap {
   file: string

@@ -29,7 +29,10 @@ export abstract class ClientError extends Error {
   /** A stable machine-readable code. */
   public abstract readonly code: ClientErrorCode
 
-  protected constructor(message: string, options?: { cause?: unknown }) {
+  protected constructor(message: string, options?: {
+    /** What caused this error (kept as the standard `error.cause`): `{ cause: thrown }`. */
+    cause?: unknown
+  }) {
     super(message, options)
   }
 }
@@ -44,7 +47,10 @@ export abstract class ClientError extends Error {
  */
 export class NetworkError extends ClientError {
   public readonly code = 'ERR_NETWORK' as const
-  public constructor(message: string, options?: { cause?: unknown }) {
+  public constructor(message: string, options?: {
+    /** What caused this error (kept as the standard `error.cause`): `{ cause: thrown }`. */
+    cause?: unknown
+  }) {
     super(message, options)
     this.name = 'NetworkError'
   }
@@ -83,7 +89,10 @@ export class TimeoutError extends ClientError {
  */
 export class AbortError extends ClientError {
   public readonly code = 'ERR_ABORTED' as const
-  public constructor(message = 'The request was aborted', options?: { cause?: unknown }) {
+  public constructor(message = 'The request was aborted', options?: {
+    /** What caused this error (kept as the standard `error.cause`): `{ cause: thrown }`. */
+    cause?: unknown
+  }) {
     super(message, options)
     this.name = 'AbortError'
   }

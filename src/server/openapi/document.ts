@@ -7,11 +7,11 @@ type JsonSchema = Record<string, unknown>
 
 /** Options of `buildOpenApiDocument`. */
 export interface OpenApiOptions {
-  /** `info.title`; default `botshelf`. */
+  /** `info.title`; default `botshelf`. Example: `title: 'Support bot storage'`. */
   title?: string
-  /** `info.version`; default the package version given by the caller, else `0.0.0`. */
+  /** `info.version`; default the package version given by the caller, else `0.0.0`. Example: `version: '1.2.0'`. */
   version?: string
-  /** `servers[0].url`, when known (the public URL or the request's origin). */
+  /** `servers[0].url`, when known (the public URL or the request's origin). Example: `serverUrl: 'https://files.example.com'`. */
   serverUrl?: string
 }
 
