@@ -23,10 +23,18 @@ function tooLarge(limit: number): ServiceError {
   return new ServiceError('PayloadTooLarge', `The request payload is larger than the limit of ${limit} bytes`, { limit })
 }
 
+function bodyBrokeOff(received: number, cause: unknown): ServiceError {
+  const reason = cause instanceof Error ? cause.message : String(cause)
+  return new ServiceError('InvalidPayload', `The request body broke off after ${received} bytes (${reason}); send the whole body again`, {
+    bytesReceived: received,
+  })
+}
+
 /**
  * Reads a request body as text, counting the bytes actually received while streaming: a declared
  * `Content-Length` over the limit is refused before reading anything, and a body that grows past the limit
- * is cancelled as soon as it does (413 `PayloadTooLarge`), never buffered whole.
+ * is cancelled as soon as it does (413 `PayloadTooLarge`), never buffered whole. A body that breaks off (the
+ * client closed the connection) is a 400 `InvalidPayload`, not a server error.
  *
  * @example
  * ```ts
@@ -41,7 +49,14 @@ export async function readBodyText(request: Request, limit: number): Promise<str
   const chunks: Uint8Array[] = []
   let received = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    let next: ReadableStreamReadResult<Uint8Array>
+    try {
+      next = await reader.read()
+    } catch (error) {
+      // The client went away (or its body stream failed) mid-body: a caller's fault, not a server error.
+      throw bodyBrokeOff(received, error)
+    }
+    const { done, value } = next
     if (done) break
     received += value.byteLength
     if (received > limit) {
