@@ -1,28 +1,4 @@
-import { randomBytes } from 'node:crypto'
-
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
-
-/**
- * A ULID: 10 characters of millisecond time then 16 random Crockford base32 characters, so ids sort by
- * creation time.
- *
- * @example
- * ```ts
- * tablesUlid(new Date()) // '01K86HD0D5T3HFCGBEKQJFNKAD'
- * ```
- */
-export function tablesUlid(now: Date): string {
-  let time = now.getTime()
-  let head = ''
-  for (let i = 0; i < 10; i++) {
-    head = CROCKFORD[time % 32]! + head
-    time = Math.floor(time / 32)
-  }
-  const random = randomBytes(16)
-  let tail = ''
-  for (const byte of random) tail += CROCKFORD[byte % 32]!
-  return head + tail
-}
+import { newUlid } from './ulid.js'
 
 /**
  * A table id: `table_` + ULID. Never confused with a name, since names end with `Table`.
@@ -33,7 +9,7 @@ export function tablesUlid(now: Date): string {
  * ```
  */
 export function newTableId(now: Date): string {
-  return `table_${tablesUlid(now)}`
+  return `table_${newUlid(now)}`
 }
 
 /**
@@ -45,5 +21,5 @@ export function newTableId(now: Date): string {
  * ```
  */
 export function newTableJobId(now: Date): string {
-  return `tjob_${tablesUlid(now)}`
+  return `tjob_${newUlid(now)}`
 }
