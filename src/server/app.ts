@@ -165,17 +165,21 @@ export interface AppAdmin {
    */
   listBots(): BotRecord[]
   /**
-   * Creates a token bound to one bot; the secret (`token`) is returned once and stored only as a hash.
-   * Throws `AuthStoreError` (`unknown_bot`, `invalid_role`, `invalid_integration`) on bad input.
+   * Creates a token bound to one bot (`botId`), or with `workspace: true` a member token that reaches every bot
+   * of the workspace (the caller names the bot in `x-bot-id`; decision 0208). The record's `scope` says which.
+   * The secret (`token`) is returned once and stored only as a hash. Throws `AuthStoreError` (`unknown_bot`,
+   * `invalid_role`, `invalid_integration`, `invalid_scope`) on bad input.
    *
    * @example
    * ```ts
    * const { token } = app.admin.createToken({ botId: bot.id, role: 'viewer' })
+   * const personal = app.admin.createToken({ workspace: true, role: 'developer' }) // personal.scope === 'workspace'
    * ```
    */
   createToken(input: CreateTokenInput): CreatedToken
   /**
-   * Tokens without their secrets; revoked ones too unless `activeOnly`.
+   * Tokens without their secrets, each with its `scope` (`bot` or `workspace`); revoked ones too unless
+   * `activeOnly`. `botId` keeps the tokens that reach that bot: bound to it, or workspace-wide.
    *
    * @example
    * ```ts

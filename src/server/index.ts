@@ -19,7 +19,16 @@ export {
   type OperationRequest,
   type RegisterOptions,
 } from './http/index.js'
-export { AuthStoreError, type BotRecord, type CreateTokenInput, type CreatedToken, type TokenRecord } from '../store/sqlite/auth-store.js'
+export {
+  AuthStoreError,
+  type BotRecord,
+  type BotTokenInput,
+  type CreateTokenInput,
+  type CreatedToken,
+  type TokenRecord,
+  type TokenScope,
+  type WorkspaceTokenInput,
+} from '../store/sqlite/auth-store.js'
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi/index.js'
 export {
   createFilesFeature,

@@ -39,4 +39,33 @@ export const authMigrations: ReadonlyArray<Migration> = [
       `)
     },
   },
+  {
+    // Workspace-wide member tokens (decision 0208): a token is bound to exactly one bot OR to the workspace.
+    // SQLite cannot drop NOT NULL from bot_id in place, so the table is rebuilt; every existing token keeps its
+    // id, hash and bot binding (workspace_id stays NULL for them).
+    id: 'auth-0002-workspace-tokens',
+    up(db) {
+      db.exec(`
+        CREATE TABLE tokens_next (
+          id TEXT PRIMARY KEY,
+          hash TEXT NOT NULL UNIQUE,
+          bot_id TEXT REFERENCES bots(id),
+          workspace_id TEXT REFERENCES workspaces(id),
+          role TEXT NOT NULL,
+          integration_name TEXT,
+          user_id TEXT,
+          label TEXT,
+          created_at TEXT NOT NULL,
+          revoked_at TEXT,
+          CHECK ((bot_id IS NULL) <> (workspace_id IS NULL))
+        );
+        INSERT INTO tokens_next (id, hash, bot_id, workspace_id, role, integration_name, user_id, label, created_at, revoked_at)
+          SELECT id, hash, bot_id, NULL, role, integration_name, user_id, label, created_at, revoked_at FROM tokens;
+        DROP TABLE tokens;
+        ALTER TABLE tokens_next RENAME TO tokens;
+        CREATE INDEX tokens_bot ON tokens(bot_id);
+        CREATE INDEX tokens_workspace ON tokens(workspace_id);
+      `)
+    },
+  },
 ]

@@ -10,10 +10,21 @@ export interface BotRecord {
   createdAt: string
 }
 
+/**
+ * What a token reaches: `bot` = the one bot in `botId`; `workspace` = every bot of the workspace in
+ * `workspaceId`, named per request by `x-bot-id` (member roles only, decision 0208).
+ */
+export type TokenScope = 'bot' | 'workspace'
+
 /** A token as listed: never the secret, only its id, binding and state. */
 export interface TokenRecord {
   id: string
-  botId: string
+  /** `bot`: bound to `botId`; `workspace`: reaches every bot of `workspaceId`. */
+  scope: TokenScope
+  /** The bot of a bot-bound token; `null` for a workspace token. */
+  botId: string | null
+  /** The workspace of a workspace token; `null` for a bot-bound token. */
+  workspaceId: string | null
   role: TokenRole
   /** Set for `integration` tokens: the integration the token acts as. */
   integrationName: string | null
@@ -30,14 +41,28 @@ export interface CreatedToken extends TokenRecord {
   token: string
 }
 
-/** Input of `createToken`. */
-export interface CreateTokenInput {
+/** Input of `createToken` for a token bound to one bot (every role). */
+export interface BotTokenInput {
   botId: string
   role: TokenRole
   /** Required for (and only for) the `integration` role. */
   integrationName?: string
   label?: string
+  workspace?: false
 }
+
+/** Input of `createToken` for a workspace-wide member token: it reaches every bot of the workspace. */
+export interface WorkspaceTokenInput {
+  workspace: true
+  /** A member role only: `bot` and `integration` tokens always act for one bot. */
+  role: MemberRole
+  label?: string
+  botId?: undefined
+  integrationName?: undefined
+}
+
+/** Input of `createToken`: bound to one bot (`botId`) or to the workspace (`workspace: true`). */
+export type CreateTokenInput = BotTokenInput | WorkspaceTokenInput
 
 /**
  * Raised for bad admin input (unknown bot, bad role, ...), with a stable `code`; the CLI prints its message.
@@ -50,7 +75,7 @@ export interface CreateTokenInput {
 export class AuthStoreError extends Error {
   override readonly name = 'AuthStoreError'
   constructor(
-    readonly code: 'unknown_bot' | 'unknown_token' | 'invalid_role' | 'invalid_integration',
+    readonly code: 'unknown_bot' | 'unknown_token' | 'invalid_role' | 'invalid_integration' | 'invalid_scope',
     message: string,
   ) {
     super(message)
@@ -67,7 +92,8 @@ const INTEGRATION_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_\-./]{0,99}$/
 type TokenRow = {
   id: string
   hash: string
-  bot_id: string
+  bot_id: string | null
+  workspace_id: string | null
   role: string
   integration_name: string | null
   user_id: string | null
@@ -79,7 +105,9 @@ type TokenRow = {
 function toRecord(row: TokenRow): TokenRecord {
   return {
     id: row.id,
+    scope: row.bot_id === null ? 'workspace' : 'bot',
     botId: row.bot_id,
+    workspaceId: row.workspace_id,
     role: row.role as TokenRole,
     integrationName: row.integration_name,
     userId: row.user_id,
@@ -89,8 +117,13 @@ function toRecord(row: TokenRow): TokenRecord {
   }
 }
 
-/** Outcome of checking a bearer token against a bot. */
-export type TokenCheck = { ok: true; principal: Principal } | { ok: false; reason: 'unknown_token' | 'wrong_bot' }
+/**
+ * Outcome of checking a bearer token against a bot: `unknown_token` (unknown or revoked), `wrong_bot` (a
+ * bot-bound token of another bot), `unknown_bot` (a workspace token, but no such bot in its workspace).
+ */
+export type TokenCheck =
+  | { ok: true; principal: Principal; scope: TokenScope }
+  | { ok: false; reason: 'unknown_token' | 'wrong_bot' | 'unknown_bot' }
 
 /**
  * The workspace, its bots and their tokens, in the embedded SQLite database (run `authMigrations` first).
@@ -176,16 +209,25 @@ export class AuthStore {
   }
 
   /**
-   * Creates a token bound to one bot. The secret is returned once; only its hash is stored.
+   * Creates a token bound to one bot, or with `workspace: true` a member token that reaches every bot of the
+   * workspace. The secret is returned once; only its hash is stored.
    *
    * @example
    * ```ts
    * const { token } = store.createToken({ botId, role: 'integration', integrationName: 'slack' })
+   * const personal = store.createToken({ workspace: true, role: 'developer' }) // any bot, named by x-bot-id
    * ```
    */
   createToken(input: CreateTokenInput): CreatedToken {
     if (!(tokenRoles as readonly string[]).includes(input.role)) {
       throw new AuthStoreError('invalid_role', `Unknown role "${String(input.role)}"; expected one of ${tokenRoles.join(', ')}`)
+    }
+    if (input.workspace === true) return this.createWorkspaceToken(input)
+    if ((input as { workspace?: unknown }).workspace !== undefined && (input as { workspace?: unknown }).workspace !== false) {
+      throw new AuthStoreError('invalid_scope', `workspace: expected true or false, received ${JSON.stringify((input as { workspace?: unknown }).workspace)}`)
+    }
+    if (typeof input.botId !== 'string') {
+      throw new AuthStoreError('invalid_scope', 'A token needs a bot (botId) or workspace: true for a workspace-wide member token')
     }
     if (input.role === 'integration') {
       if (!input.integrationName || !INTEGRATION_NAME.test(input.integrationName)) {
@@ -202,7 +244,9 @@ export class AuthStore {
     const isMember = (memberRoles as readonly string[]).includes(input.role)
     const record: TokenRecord = {
       id: `tok_${randomBytes(12).toString('hex')}`,
+      scope: 'bot',
       botId: input.botId,
+      workspaceId: null,
       role: input.role,
       integrationName: input.role === 'integration' ? input.integrationName! : null,
       userId: isMember ? `user_${randomBytes(12).toString('hex')}` : null,
@@ -210,16 +254,62 @@ export class AuthStore {
       createdAt: this.now().toISOString(),
       revokedAt: null,
     }
-    this.db
-      .prepare(
-        'INSERT INTO tokens (id, hash, bot_id, role, integration_name, user_id, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(record.id, hashToken(token), record.botId, record.role, record.integrationName, record.userId, record.label, record.createdAt)
+    this.insertToken(record, token)
     return { ...record, token }
   }
 
+  private createWorkspaceToken(input: WorkspaceTokenInput): CreatedToken {
+    if (!(memberRoles as readonly string[]).includes(input.role)) {
+      throw new AuthStoreError(
+        'invalid_role',
+        `A workspace token takes a member role (${memberRoles.join(', ')}); received "${String(input.role)}". ` +
+          'Bot and integration tokens act for one bot: create them with a bot id instead',
+      )
+    }
+    if (input.botId !== undefined) {
+      throw new AuthStoreError('invalid_scope', `A workspace token is not bound to a bot; received botId ${JSON.stringify(input.botId)} with workspace: true`)
+    }
+    if (input.integrationName !== undefined) {
+      throw new AuthStoreError('invalid_integration', `Only integration tokens take an integration name; role "${input.role}" does not`)
+    }
+    const token = `bs_${randomBytes(32).toString('base64url')}`
+    const record: TokenRecord = {
+      id: `tok_${randomBytes(12).toString('hex')}`,
+      scope: 'workspace',
+      botId: null,
+      workspaceId: this.ensureWorkspace(),
+      role: input.role,
+      integrationName: null,
+      userId: `user_${randomBytes(12).toString('hex')}`,
+      label: input.label ?? null,
+      createdAt: this.now().toISOString(),
+      revokedAt: null,
+    }
+    this.insertToken(record, token)
+    return { ...record, token }
+  }
+
+  private insertToken(record: TokenRecord, token: string): void {
+    this.db
+      .prepare(
+        'INSERT INTO tokens (id, hash, bot_id, workspace_id, role, integration_name, user_id, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        record.id,
+        hashToken(token),
+        record.botId,
+        record.workspaceId,
+        record.role,
+        record.integrationName,
+        record.userId,
+        record.label,
+        record.createdAt,
+      )
+  }
+
   /**
-   * Tokens, newest last; revoked ones included (with `revokedAt`) unless `activeOnly`.
+   * Tokens, newest last; revoked ones included (with `revokedAt`) unless `activeOnly`. `botId` keeps the tokens
+   * that reach that bot: the ones bound to it and the workspace tokens of its workspace.
    *
    * @example
    * ```ts
@@ -228,8 +318,11 @@ export class AuthStore {
    */
   listTokens(filter: { botId?: string; activeOnly?: boolean } = {}): TokenRecord[] {
     const rows = this.db.prepare('SELECT * FROM tokens ORDER BY created_at, id').all() as TokenRow[]
+    const botWorkspace = filter.botId === undefined ? undefined : this.getBot(filter.botId)?.workspaceId
+    const reachesBot = (row: TokenRow) =>
+      filter.botId === undefined || row.bot_id === filter.botId || (row.workspace_id !== null && row.workspace_id === botWorkspace)
     return rows
-      .filter((row) => (filter.botId === undefined || row.bot_id === filter.botId) && (!filter.activeOnly || row.revoked_at === null))
+      .filter((row) => reachesBot(row) && (!filter.activeOnly || row.revoked_at === null))
       .map(toRecord)
   }
 
@@ -252,8 +345,8 @@ export class AuthStore {
   }
 
   /**
-   * Checks a bearer token for a bot: unknown or revoked → `unknown_token`; valid but bound to another bot →
-   * `wrong_bot`; otherwise the principal.
+   * Checks a bearer token for a bot: unknown or revoked → `unknown_token`; bound to another bot → `wrong_bot`;
+   * a workspace token and no such bot in its workspace → `unknown_bot`; otherwise the principal for that bot.
    *
    * @example
    * ```ts
@@ -265,12 +358,17 @@ export class AuthStore {
     const hash = hashToken(token)
     const row = this.db.prepare('SELECT * FROM tokens WHERE hash = ? AND revoked_at IS NULL').get(hash) as TokenRow | undefined
     if (!row) return { ok: false, reason: 'unknown_token' }
-    if (row.bot_id !== botId) return { ok: false, reason: 'wrong_bot' }
     const record = toRecord(row)
-    if (record.role === 'bot') return { ok: true, principal: { kind: 'bot', botId, tokenId: record.id } }
-    if (record.role === 'integration') {
-      return { ok: true, principal: { kind: 'integration', botId, integrationName: record.integrationName!, tokenId: record.id } }
+    if (record.scope === 'workspace') {
+      const inWorkspace = this.db.prepare('SELECT 1 FROM bots WHERE id = ? AND workspace_id = ?').pluck().get(botId, record.workspaceId)
+      if (inWorkspace === undefined) return { ok: false, reason: 'unknown_bot' }
+      return { ok: true, scope: 'workspace', principal: { kind: 'member', botId, role: record.role as MemberRole, userId: record.userId!, tokenId: record.id } }
     }
-    return { ok: true, principal: { kind: 'member', botId, role: record.role as MemberRole, userId: record.userId!, tokenId: record.id } }
+    if (row.bot_id !== botId) return { ok: false, reason: 'wrong_bot' }
+    if (record.role === 'bot') return { ok: true, scope: 'bot', principal: { kind: 'bot', botId, tokenId: record.id } }
+    if (record.role === 'integration') {
+      return { ok: true, scope: 'bot', principal: { kind: 'integration', botId, integrationName: record.integrationName!, tokenId: record.id } }
+    }
+    return { ok: true, scope: 'bot', principal: { kind: 'member', botId, role: record.role as MemberRole, userId: record.userId!, tokenId: record.id } }
   }
 }

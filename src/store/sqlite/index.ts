@@ -5,10 +5,13 @@ export {
   AuthStore,
   AuthStoreError,
   type BotRecord,
+  type BotTokenInput,
   type CreateTokenInput,
   type CreatedToken,
   type TokenCheck,
   type TokenRecord,
+  type TokenScope,
+  type WorkspaceTokenInput,
 } from './auth-store.js'
 export { filesMigrations } from './files-migrations.js'
 export {
