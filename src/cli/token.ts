@@ -1,4 +1,4 @@
-import { tokenRoles, type TokenRole } from '../server/principal.js'
+import { memberRoles, tokenRoles, type MemberRole, type TokenRole } from '../server/principal.js'
 import type { AuthStore } from '../store/sqlite/auth-store.js'
 import { parseCommandArgs } from './args.js'
 import { UsageError, type CliIo } from './io.js'
@@ -14,6 +14,7 @@ import { openAuthStore } from './open-store.js'
  */
 export const tokenHelp = `Usage:
   botshelf token create [--data DIR] [--bot BOT_ID] --role ROLE [--integration NAME] [--label TEXT]
+  botshelf token create [--data DIR] --workspace --role MEMBER_ROLE [--label TEXT]
   botshelf token list   [--data DIR] [--bot BOT_ID] [--all] [--json]
   botshelf token revoke [--data DIR] <token id>
 
@@ -23,7 +24,10 @@ Manages the access tokens of a data folder (default ./.botshelf). Works while th
           --role is one of: ${tokenRoles.join(', ')}
           --integration NAME is required with --role integration (the integration the token acts as).
           --bot defaults to the only bot of the folder.
-  list    prints id, bot, role, integration and creation date of active tokens (--all: revoked too).
+          --workspace creates a member token (${memberRoles.join(', ')}) that reaches every bot of the
+          workspace, like a Botpress personal access token: the caller names the bot in x-bot-id.
+  list    prints id, scope, bot, role, integration and creation date of active tokens (--all: revoked too);
+          --bot keeps the tokens that reach that bot (bound to it, or workspace-wide).
   revoke  revokes a token by its id (tok_...); it stops working at once.`
 
 const openStore = openAuthStore
@@ -76,6 +80,7 @@ function createToken(args: string[], io: CliIo): number {
       role: { type: 'string' },
       integration: { type: 'string' },
       label: { type: 'string' },
+      workspace: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     'token create',
@@ -91,6 +96,7 @@ function createToken(args: string[], io: CliIo): number {
   const role = values.role as TokenRole
   if (role === 'integration' && !values.integration) throw new UsageError('--integration NAME is required with --role integration')
   if (role !== 'integration' && values.integration !== undefined) throw new UsageError(`--integration only goes with --role integration (received --role ${role})`)
+  if (values.workspace) return createWorkspaceToken(values.data, role, values.bot, values.label, io)
   const { store, db } = openStore(values.data ?? './.botshelf')
   try {
     const botId = pickBot(store, values.bot)
@@ -102,6 +108,25 @@ function createToken(args: string[], io: CliIo): number {
     })
     io.stdout.write(`${created.token}\n`)
     io.stderr.write(`created ${created.id} (${role}${created.integrationName ? ` ${created.integrationName}` : ''}) for bot ${botId}\n`)
+    return 0
+  } finally {
+    db.close()
+  }
+}
+
+function createWorkspaceToken(data: string | undefined, role: TokenRole, bot: string | undefined, label: string | undefined, io: CliIo): number {
+  if (!(memberRoles as readonly string[]).includes(role)) {
+    throw new UsageError(
+      `--workspace takes a member role (${memberRoles.join(', ')}); received --role ${role}. ` +
+        `A ${role} token acts for one bot: drop --workspace and name the bot with --bot`,
+    )
+  }
+  if (bot !== undefined) throw new UsageError('--workspace and --bot exclude each other: a workspace token reaches every bot of the workspace')
+  const { store, db } = openStore(data ?? './.botshelf')
+  try {
+    const created = store.createToken({ workspace: true, role: role as MemberRole, ...(label !== undefined ? { label } : {}) })
+    io.stdout.write(`${created.token}\n`)
+    io.stderr.write(`created ${created.id} (${role}) for every bot of workspace ${created.workspaceId}\n`)
     return 0
   } finally {
     db.close()
@@ -125,8 +150,8 @@ function listTokens(args: string[], io: CliIo): number {
       io.stdout.write(`${JSON.stringify(tokens, null, 2)}\n`)
       return 0
     }
-    const header = ['id', 'bot', 'role', 'integration', 'created', 'revoked']
-    const rows = tokens.map((t) => [t.id, t.botId, t.role, t.integrationName ?? '-', t.createdAt, t.revokedAt ?? '-'])
+    const header = ['id', 'scope', 'bot', 'role', 'integration', 'created', 'revoked']
+    const rows = tokens.map((t) => [t.id, t.scope, t.botId ?? '*', t.role, t.integrationName ?? '-', t.createdAt, t.revokedAt ?? '-'])
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
     const format = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()
     io.stdout.write(`${[format(header), ...rows.map(format)].join('\n')}\n`)

@@ -92,7 +92,7 @@ describe('botshelf token', () => {
 
     const list = await runCliCaptured(['token', 'list', '--data', dataDir])
     expect(list.stdout).toContain(id)
-    expect(list.stdout).toMatch(new RegExp(`${id}\\s+${botId}\\s+integration\\s+slack`))
+    expect(list.stdout).toMatch(new RegExp(`${id}\\s+bot\\s+${botId}\\s+integration\\s+slack`))
     expect(list.stdout).not.toContain(created.stdout.trim())
 
     expect((await runCliCaptured(['token', 'revoke', '--data', dataDir, id])).code).toBe(0)
@@ -114,6 +114,9 @@ describe('botshelf token', () => {
       [['token', 'revoke', '--data', dataDir], 'takes exactly one token id'],
       [['token', 'revoke', '--data', dataDir, 'tok_nope'], 'No token with id "tok_nope"'],
       [['token', 'rotate'], 'Unknown token command "rotate"'],
+      [['token', 'create', '--data', dataDir, '--workspace', '--role', 'bot'], '--workspace takes a member role (viewer, developer, manager, administrator, billing_manager); received --role bot'],
+      [['token', 'create', '--data', dataDir, '--workspace', '--role', 'integration', '--integration', 'slack'], 'A integration token acts for one bot: drop --workspace'],
+      [['token', 'create', '--data', dataDir, '--workspace', '--role', 'viewer', '--bot', botId], '--workspace and --bot exclude each other'],
     ]
     for (const [argv, message] of cases) {
       const result = await runCliCaptured(argv)
@@ -121,6 +124,48 @@ describe('botshelf token', () => {
       expect(result.stderr, argv.join(' ')).toContain(message)
       expect(result.stdout).toBe('')
     }
+  })
+})
+
+describe('botshelf token create --workspace', () => {
+  it('creates a member token that reaches every bot, lists its scope, and keeps bot tokens bound', async () => {
+    const dataDir = await tempDir()
+    const { createApp } = await import('../../src/server/app.js')
+    const { silentLogger } = await import('../../src/server/http/logger.js')
+    const setup = createApp({ dataDir, logger: silentLogger })
+    const { bot: first, token: firstBotToken } = setup.admin.bootstrap()
+    const second = setup.admin.createBot({ name: 'archive' })
+    await setup.close()
+
+    // Two bots, yet no --bot needed: the token is bound to the workspace.
+    const created = await runCliCaptured(['token', 'create', '--data', dataDir, '--workspace', '--role', 'developer', '--label', 'alice'])
+    expect(created.code).toBe(0)
+    expect(created.stdout).toMatch(/^bs_[A-Za-z0-9_-]{43}\n$/)
+    const id = /created (tok_[0-9a-f]+) \(developer\) for every bot of workspace (wkspace_[0-9a-f]+)/.exec(created.stderr)
+    expect(id).not.toBeNull()
+
+    const list = await runCliCaptured(['token', 'list', '--data', dataDir])
+    expect(list.stdout).toMatch(/^id\s+scope\s+bot\s+role/)
+    expect(list.stdout).toMatch(new RegExp(`${id![1]}\\s+workspace\\s+\\*\\s+developer`))
+    expect(list.stdout).toMatch(new RegExp(`${firstBotToken!.id}\\s+bot\\s+${first.id}\\s+bot`))
+    // --bot keeps the tokens that reach that bot: the workspace token reaches the second bot, the first bot token does not.
+    const forSecond = await runCliCaptured(['token', 'list', '--data', dataDir, '--bot', second.id, '--json'])
+    const rows = JSON.parse(forSecond.stdout) as Array<{ id: string; scope: string; botId: string | null; workspaceId: string | null; label: string | null }>
+    expect(rows).toEqual([expect.objectContaining({ id: id![1], scope: 'workspace', botId: null, workspaceId: id![2], label: 'alice' })])
+
+    const app = createApp({ dataDir, logger: silentLogger })
+    const call = (token: string, botId: string) =>
+      app.fetch(new Request('http://x/v1/files', { headers: { authorization: `Bearer ${token}`, 'x-bot-id': botId } }))
+    expect((await call(created.stdout.trim(), first.id)).status).toBe(200)
+    expect((await call(created.stdout.trim(), second.id)).status).toBe(200)
+    expect((await call(firstBotToken!.token, second.id)).status).toBe(403)
+    await app.close()
+
+    expect((await runCliCaptured(['token', 'revoke', '--data', dataDir, id![1]!])).code).toBe(0)
+    const reopened = createApp({ dataDir, logger: silentLogger })
+    const revoked = await reopened.fetch(new Request('http://x/v1/files', { headers: { authorization: `Bearer ${created.stdout.trim()}`, 'x-bot-id': second.id } }))
+    expect(revoked.status).toBe(401)
+    await reopened.close()
   })
 })
 
