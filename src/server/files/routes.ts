@@ -237,8 +237,16 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
     let destination: Principal = principal
     if (destinationBotId !== principal.botId) {
       const token = bearerToken(c.req.header('authorization')) ?? ''
+      // The destination principal is the same token authenticated for the destination bot: only a workspace
+      // member token reaches a second bot (decision 0208); its role is then checked in that bot below.
       const check = new AuthStore(services.db, services.now).authenticate(token, destinationBotId)
-      if (!check.ok) throw new ServiceError('Forbidden', `This token has no access to the destination bot ${JSON.stringify(destinationBotId)}`)
+      if (!check.ok) {
+        const why =
+          check.reason === 'unknown_bot'
+            ? 'no bot with that id in its workspace'
+            : 'it is bound to one bot; copying across bots takes a workspace member token (botshelf token create --workspace)'
+        throw new ServiceError('Forbidden', `This token has no access to the destination bot ${JSON.stringify(destinationBotId)}: ${why}`)
+      }
       destination = check.principal
     }
     const { owner, scope } = ownerFor(destination)
