@@ -9,47 +9,64 @@ import { uploadText } from './helpers.js'
  * File cases: `botPrivate` (created by the bot, no policy), `alphaPrivate` (created by integration alpha, no
  * policy), `alphaShared` (created by alpha with the `integrations` policy), `userPrivate` (created by a developer,
  * no policy), `botPublic` (created by the bot with `public_content` only), `new` (a key that does not exist yet).
+ * The last three columns are workspace member tokens (decision 0208): `wsViewer` and `wsDev` act in the fixture's
+ * bot and must match the bot-bound `viewer` and `developer`; `wsDevOther` is the workspace developer acting in
+ * the second bot (`x-bot-id`), which must see nothing of the first bot, like `otherBot`.
  */
 type Expect = 200 | 403 | 404
 type Case = 'botPrivate' | 'alphaPrivate' | 'alphaShared' | 'userPrivate' | 'botPublic' | 'new'
 type Operation = 'getFile' | 'listFiles' | 'listFileTagValues' | 'updateFileMetadata' | 'deleteFile' | 'copyFile' | 'upsertFile'
-const callers = ['bot', 'alpha', 'beta', 'viewer', 'developer', 'manager', 'administrator', 'billing_manager', 'otherBot'] as const
+const callers = ['bot', 'alpha', 'beta', 'viewer', 'developer', 'manager', 'administrator', 'billing_manager', 'otherBot', 'wsViewer', 'wsDev', 'wsDevOther'] as const
+type Caller = (typeof callers)[number]
 
-//                                                          bot  alpha beta viewer dev  mgr  admin billing otherBot
+//                                                          bot  alpha beta viewer dev  mgr  admin billing otherBot wsViewer wsDev wsDevOther
 const table: Array<[Operation, Case, Expect[]]> = [
-  ['getFile', 'botPrivate', /*                          */ [200, 404, 404, 200, 200, 200, 200, 403, 404]],
-  ['getFile', 'alphaPrivate', /*                        */ [200, 200, 404, 200, 200, 200, 200, 403, 404]],
-  ['getFile', 'alphaShared', /*                         */ [200, 200, 200, 200, 200, 200, 200, 403, 404]],
-  ['listFiles', 'botPrivate', /*                        */ [200, 404, 404, 200, 200, 200, 200, 403, 404]],
-  ['listFiles', 'alphaPrivate', /*                      */ [200, 200, 404, 200, 200, 200, 200, 403, 404]],
-  ['listFiles', 'alphaShared', /*                       */ [200, 200, 200, 200, 200, 200, 200, 403, 404]],
-  ['listFileTagValues', 'botPrivate', /*                */ [200, 404, 404, 200, 200, 200, 200, 403, 404]],
-  ['listFileTagValues', 'alphaPrivate', /*              */ [200, 200, 404, 200, 200, 200, 200, 403, 404]],
-  ['listFileTagValues', 'alphaShared', /*               */ [200, 200, 200, 200, 200, 200, 200, 403, 404]],
-  ['updateFileMetadata', 'botPrivate', /*               */ [200, 404, 404, 403, 200, 200, 200, 403, 404]],
-  ['updateFileMetadata', 'alphaPrivate', /*             */ [200, 200, 404, 403, 200, 200, 200, 403, 404]],
-  ['updateFileMetadata', 'alphaShared', /*              */ [200, 200, 403, 403, 200, 200, 200, 403, 404]],
-  ['deleteFile', 'botPrivate', /*                       */ [200, 404, 404, 403, 200, 200, 200, 403, 404]],
-  ['deleteFile', 'alphaPrivate', /*                     */ [200, 200, 404, 403, 200, 200, 200, 403, 404]],
-  ['deleteFile', 'alphaShared', /*                      */ [200, 200, 403, 403, 200, 200, 200, 403, 404]],
-  ['copyFile', 'botPrivate', /*                         */ [200, 404, 404, 403, 200, 200, 200, 403, 404]],
-  ['copyFile', 'alphaPrivate', /*                       */ [200, 200, 404, 403, 200, 200, 200, 403, 404]],
-  ['copyFile', 'alphaShared', /*                        */ [200, 200, 200, 403, 200, 200, 200, 403, 404]],
-  ['getFile', 'userPrivate', /*                         */ [200, 404, 404, 200, 200, 200, 200, 403, 404]],
-  ['getFile', 'botPublic', /*                           */ [200, 404, 404, 200, 200, 200, 200, 403, 404]],
-  ['listFiles', 'userPrivate', /*                       */ [200, 404, 404, 200, 200, 200, 200, 403, 404]],
-  ['listFiles', 'botPublic', /*                         */ [200, 404, 404, 200, 200, 200, 200, 403, 404]],
-  ['updateFileMetadata', 'userPrivate', /*              */ [200, 404, 404, 403, 200, 200, 200, 403, 404]],
-  ['deleteFile', 'userPrivate', /*                      */ [200, 404, 404, 403, 200, 200, 200, 403, 404]],
-  ['deleteFile', 'botPublic', /*                        */ [200, 404, 404, 403, 200, 200, 200, 403, 404]],
-  ['upsertFile', 'new', /*                              */ [200, 200, 200, 403, 200, 200, 200, 403, 200]],
+  ['getFile', 'botPrivate', /*                          */ [200, 404, 404, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['getFile', 'alphaPrivate', /*                        */ [200, 200, 404, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['getFile', 'alphaShared', /*                         */ [200, 200, 200, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['listFiles', 'botPrivate', /*                        */ [200, 404, 404, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['listFiles', 'alphaPrivate', /*                      */ [200, 200, 404, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['listFiles', 'alphaShared', /*                       */ [200, 200, 200, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['listFileTagValues', 'botPrivate', /*                */ [200, 404, 404, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['listFileTagValues', 'alphaPrivate', /*              */ [200, 200, 404, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['listFileTagValues', 'alphaShared', /*               */ [200, 200, 200, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['updateFileMetadata', 'botPrivate', /*               */ [200, 404, 404, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
+  ['updateFileMetadata', 'alphaPrivate', /*             */ [200, 200, 404, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
+  ['updateFileMetadata', 'alphaShared', /*              */ [200, 200, 403, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
+  ['deleteFile', 'botPrivate', /*                       */ [200, 404, 404, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
+  ['deleteFile', 'alphaPrivate', /*                     */ [200, 200, 404, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
+  ['deleteFile', 'alphaShared', /*                      */ [200, 200, 403, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
+  ['copyFile', 'botPrivate', /*                         */ [200, 404, 404, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
+  ['copyFile', 'alphaPrivate', /*                       */ [200, 200, 404, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
+  ['copyFile', 'alphaShared', /*                        */ [200, 200, 200, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
+  ['getFile', 'userPrivate', /*                         */ [200, 404, 404, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['getFile', 'botPublic', /*                           */ [200, 404, 404, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['listFiles', 'userPrivate', /*                       */ [200, 404, 404, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['listFiles', 'botPublic', /*                         */ [200, 404, 404, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['updateFileMetadata', 'userPrivate', /*              */ [200, 404, 404, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
+  ['deleteFile', 'userPrivate', /*                      */ [200, 404, 404, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
+  ['deleteFile', 'botPublic', /*                        */ [200, 404, 404, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
+  ['upsertFile', 'new', /*                              */ [200, 200, 200, 403, 200, 200, 200, 403, 200, 403, 200, 200]],
 ]
 
 let service: TestService
 let counter = 0
+let workspaceTokens: { viewer: string; developer: string }
 beforeAll(async () => {
   service = await startTestService()
+  workspaceTokens = {
+    viewer: service.app.admin.createToken({ workspace: true, role: 'viewer' }).token,
+    developer: service.app.admin.createToken({ workspace: true, role: 'developer' }).token,
+  }
 })
+
+/** Request options naming a column's caller: a fixture caller, or a workspace token and the bot it acts in. */
+function as(caller: Caller): { token: string; botId?: string } {
+  if (caller === 'wsViewer') return { token: workspaceTokens.viewer, botId: service.botId }
+  if (caller === 'wsDev') return { token: workspaceTokens.developer, botId: service.botId }
+  if (caller === 'wsDevOther') return { token: workspaceTokens.developer, botId: service.otherBotId }
+  return { token: caller satisfies TestCaller }
+}
 afterAll(async () => {
   await service.close()
 })
@@ -65,35 +82,35 @@ async function makeFile(fileCase: Case): Promise<{ id: string; key: string; mark
   return { id: file.id, key, marker }
 }
 
-async function attempt(operation: Operation, caller: TestCaller, file: { id: string; key: string; marker: string }): Promise<number> {
+async function attempt(operation: Operation, caller: Caller, file: { id: string; key: string; marker: string }): Promise<number> {
   switch (operation) {
     case 'getFile':
-      return (await service.request('GET', `/v1/files/${file.id}`, { token: caller })).status
+      return (await service.request('GET', `/v1/files/${file.id}`, { ...as(caller) })).status
     case 'listFiles': {
-      const res = await service.request('GET', '/v1/files', { token: caller, query: { tags: { marker: file.marker } } })
+      const res = await service.request('GET', '/v1/files', { ...as(caller), query: { tags: { marker: file.marker } } })
       if (res.status !== 200) return res.status
       return res.body.files.some((f: { id: string }) => f.id === file.id) ? 200 : 404
     }
     case 'listFileTagValues': {
-      const res = await service.request('GET', '/v1/files/tags/marker/values', { token: caller, query: { pageSize: 100 } })
+      const res = await service.request('GET', '/v1/files/tags/marker/values', { ...as(caller), query: { pageSize: 100 } })
       if (res.status !== 200) return res.status
       let values: string[] = res.body.values
       let token = res.body.meta.nextToken
       while (token) {
-        const next = await service.request('GET', '/v1/files/tags/marker/values', { token: caller, query: { pageSize: 100, nextToken: token } })
+        const next = await service.request('GET', '/v1/files/tags/marker/values', { ...as(caller), query: { pageSize: 100, nextToken: token } })
         values = values.concat(next.body.values)
         token = next.body.meta.nextToken
       }
       return values.includes(file.marker) ? 200 : 404
     }
     case 'updateFileMetadata':
-      return (await service.request('PUT', `/v1/files/${file.id}`, { token: caller, body: { tags: { touched: 'yes' } } })).status
+      return (await service.request('PUT', `/v1/files/${file.id}`, { ...as(caller), body: { tags: { touched: 'yes' } } })).status
     case 'deleteFile':
-      return (await service.request('DELETE', `/v1/files/${file.id}`, { token: caller })).status
+      return (await service.request('DELETE', `/v1/files/${file.id}`, { ...as(caller) })).status
     case 'copyFile':
-      return (await service.request('POST', `/v1/files/${file.id}/copy-${file.marker}.txt`, { token: caller, body: {} })).status
+      return (await service.request('POST', `/v1/files/${file.id}/copy-${file.marker}.txt`, { ...as(caller), body: {} })).status
     case 'upsertFile':
-      return (await service.request('PUT', '/v1/files', { token: caller, body: { key: file.key, size: 1 } })).status
+      return (await service.request('PUT', '/v1/files', { ...as(caller), body: { key: file.key, size: 1 } })).status
   }
 }
 
