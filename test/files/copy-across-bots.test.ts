@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { fetchUrl, uploadText } from './helpers.js'
@@ -129,5 +130,34 @@ describe('copyFile across bots', () => {
     const same = await copy(workspace.developer.token, 'docs%2Fsource.txt/local2.txt', {}, service.botId)
     expect(same.status).toBe(200)
     expect(same.body.file.botId).toBe(service.botId)
+  })
+})
+
+describe('copyFile across bots with the official @botpress/client', () => {
+  let service: TestService
+  beforeEach(async () => {
+    service = await startTestService({ listen: true })
+  })
+  afterEach(async () => {
+    await service.close()
+  })
+
+  it('sends x-destination-bot-id from the copyFile input, and a workspace token makes it succeed', async () => {
+    const { Client } = createRequire(import.meta.url)('@botpress/client') as typeof import('@botpress/client')
+    const { token } = service.app.admin.createToken({ workspace: true, role: 'developer' })
+    const client = new Client({ apiUrl: service.url, token, botId: service.botId })
+    await client.uploadFile({ key: 'report.txt', content: 'quarterly' })
+
+    const { file } = await client.copyFile({ idOrKey: 'report.txt', destinationKey: 'archive/report.txt', 'x-destination-bot-id': service.otherBotId })
+    expect(file).toMatchObject({ botId: service.otherBotId, key: 'archive/report.txt', size: 9, status: 'upload_completed' })
+    const inOther = new Client({ apiUrl: service.url, token, botId: service.otherBotId })
+    expect(await (await fetch((await inOther.getFile({ id: 'archive/report.txt' })).file.url)).text()).toBe('quarterly')
+
+    const bound = service.botpressClient('bot')
+    const refused = await bound
+      .copyFile({ idOrKey: 'report.txt', destinationKey: 'archive/other.txt', 'x-destination-bot-id': service.otherBotId })
+      .catch((error: unknown) => error)
+    expect(refused).toMatchObject({ type: 'Forbidden', code: 403 })
+    expect((refused as Error).message).toContain('it is bound to one bot')
   })
 })
