@@ -24,8 +24,9 @@ Manages the access tokens of a data folder (default ./.botshelf). Works while th
           --role is one of: ${tokenRoles.join(', ')}
           --integration NAME is required with --role integration (the integration the token acts as).
           --bot defaults to the only bot of the folder.
-          --workspace creates a member token (${memberRoles.join(', ')}) that reaches every bot of the
-          workspace, like a Botpress personal access token: the caller names the bot in x-bot-id.
+          --workspace creates a member token that reaches every bot of the workspace, like a Botpress
+          personal access token (the caller names the bot in x-bot-id). Member roles only:
+          ${memberRoles.join(', ')}.
   list    prints id, scope, bot, role, integration and creation date of active tokens (--all: revoked too);
           --bot keeps the tokens that reach that bot (bound to it, or workspace-wide).
   revoke  revokes a token by its id (tok_...); it stops working at once.`
@@ -118,7 +119,7 @@ function createWorkspaceToken(data: string | undefined, role: TokenRole, bot: st
   if (!(memberRoles as readonly string[]).includes(role)) {
     throw new UsageError(
       `--workspace takes a member role (${memberRoles.join(', ')}); received --role ${role}. ` +
-        `A ${role} token acts for one bot: drop --workspace and name the bot with --bot`,
+        `${role === 'integration' ? 'An' : 'A'} ${role} token acts for one bot: drop --workspace and name the bot with --bot`,
     )
   }
   if (bot !== undefined) throw new UsageError('--workspace and --bot exclude each other: a workspace token reaches every bot of the workspace')

@@ -115,7 +115,7 @@ describe('botshelf token', () => {
       [['token', 'revoke', '--data', dataDir, 'tok_nope'], 'No token with id "tok_nope"'],
       [['token', 'rotate'], 'Unknown token command "rotate"'],
       [['token', 'create', '--data', dataDir, '--workspace', '--role', 'bot'], '--workspace takes a member role (viewer, developer, manager, administrator, billing_manager); received --role bot'],
-      [['token', 'create', '--data', dataDir, '--workspace', '--role', 'integration', '--integration', 'slack'], 'A integration token acts for one bot: drop --workspace'],
+      [['token', 'create', '--data', dataDir, '--workspace', '--role', 'integration', '--integration', 'slack'], 'An integration token acts for one bot: drop --workspace'],
       [['token', 'create', '--data', dataDir, '--workspace', '--role', 'viewer', '--bot', botId], '--workspace and --bot exclude each other'],
     ]
     for (const [argv, message] of cases) {
