@@ -36,15 +36,25 @@ export function decodeSecrets(secret: WebhookSecret | undefined): Uint8Array[] {
   return list.map(decodeSecret)
 }
 
+/**
+ * A Web Crypto HMAC key, typed by the few members we rely on rather than by the DOM lib's `CryptoKey`, so the
+ * published declarations compile in a Node project without the DOM lib.
+ */
+export interface SigningKey {
+  readonly type: string
+  readonly algorithm: object
+}
+
 /** An HMAC-SHA256 signer for one key, through Web Crypto (no native module). */
-export async function importSigningKey(key: Uint8Array): Promise<CryptoKey> {
+export async function importSigningKey(key: Uint8Array): Promise<SigningKey> {
   return globalThis.crypto.subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
 }
 
 /** The HMAC-SHA256 of `id.timestamp.body`. */
-export async function computeSignature(key: CryptoKey, id: string, timestamp: string, body: Uint8Array): Promise<Uint8Array> {
+export async function computeSignature(key: SigningKey, id: string, timestamp: string, body: Uint8Array): Promise<Uint8Array> {
   const content = concatBytes([utf8(`${id}.${timestamp}.`), body])
-  return new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', key, content as BufferSource))
+  // Every SigningKey comes from importSigningKey, so it is a real CryptoKey.
+  return new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', key as CryptoKey, content as BufferSource))
 }
 
 /**
@@ -84,7 +94,7 @@ export function parseSignatureHeader(header: string): Uint8Array[] {
 
 /** True when one of the header's signatures matches the payload under one of the keys (constant-time compare). */
 export async function matchesAnySignature(
-  keys: readonly CryptoKey[],
+  keys: readonly SigningKey[],
   id: string,
   timestamp: string,
   body: Uint8Array,

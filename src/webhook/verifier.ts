@@ -1,5 +1,5 @@
 import { WebhookConfigError, WebhookVerificationError } from './errors.js'
-import { decodeSecrets, importSigningKey, matchesAnySignature, type WebhookSecret } from './signature.js'
+import { decodeSecrets, importSigningKey, matchesAnySignature, type SigningKey, type WebhookSecret } from './signature.js'
 
 /** Default accepted clock skew, both ways: 5 minutes. */
 export const DEFAULT_TOLERANCE_SECONDS = 300
@@ -52,7 +52,7 @@ export function readClock(now: Clock | undefined): number {
 export function createVerifier(options: { secret: WebhookSecret; toleranceSeconds?: number; now?: Clock }): WebhookVerifier {
   const rawKeys = decodeSecrets(options.secret)
   const toleranceSeconds = checkTolerance(options.toleranceSeconds)
-  let keys: Promise<CryptoKey[]> | undefined
+  let keys: Promise<SigningKey[]> | undefined
   return {
     async verify(headers, body) {
       const id = readHeader(headers, 'webhook-id')
