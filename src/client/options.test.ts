@@ -85,3 +85,19 @@ describe('compatibility options', () => {
     expect(config.headers['x-list']).toBe('a, b')
   })
 })
+
+describe('header options', () => {
+  it('names the option whose value cannot be sent as a header', async () => {
+    const { InvalidInputError } = await import('./errors/client-errors.js')
+    expect(() => resolveClientConfig({ botId: 'abc\nx' })).toThrow(InvalidInputError)
+    expect(() => resolveClientConfig({ botId: 'abc\nx' })).toThrow(/^botId: expected a value without line breaks/)
+    expect(() => resolveClientConfig({ token: 'bs_abc\r\n' })).toThrow(/^token: /)
+    expect(() => resolveClientConfig({ headers: { 'x-trace': 'a\u0000b' } })).toThrow(/^headers\.x-trace: /)
+    expect(() => resolveClientConfig({ headers: { 'bad name': 'v' } })).toThrow(/^headers: expected header names/)
+  })
+
+  it('keeps ordinary values as they are', () => {
+    const config = resolveClientConfig({ token: 'bs_abc', botId: 'bot-1', headers: { 'X-Trace': 'a b' } })
+    expect(config.headers).toMatchObject({ authorization: 'bearer bs_abc', 'x-bot-id': 'bot-1', 'x-trace': 'a b' })
+  })
+})

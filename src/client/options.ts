@@ -1,3 +1,4 @@
+import { InvalidInputError } from './errors/client-errors.js'
 import { readEnv } from './env.js'
 
 /**
@@ -165,6 +166,18 @@ export function resolveClientConfig(options: ClientOptions = {}): ResolvedClient
   }
 }
 
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+// Line breaks and NUL would let a value inject headers; fetch refuses them with an opaque TypeError.
+const FORBIDDEN_IN_HEADER = /[\r\n\0]/
+
+/** Checks an option sent as a header now, so a bad value (often a stray newline from a shell variable) is named. */
+function headerValue(option: string, value: string): string {
+  if (FORBIDDEN_IN_HEADER.test(value)) {
+    throw new InvalidInputError(`${option}: expected a value without line breaks or NUL characters (it is sent as a header), received ${JSON.stringify(value)}`)
+  }
+  return value
+}
+
 function defaultHeaders(input: {
   token: string | undefined
   botId: string | undefined
@@ -175,14 +188,17 @@ function defaultHeaders(input: {
 }): Record<string, string> {
   const headers: Record<string, string> = {}
   // The spec writes the scheme `bearer`; servers match it case-insensitively.
-  if (input.token) headers['authorization'] = `bearer ${input.token}`
-  if (input.botId) headers['x-bot-id'] = input.botId
-  if (input.integrationId) headers['x-integration-id'] = input.integrationId
-  if (input.integrationAlias) headers['x-integration-alias'] = input.integrationAlias
-  if (input.workspaceId) headers['x-workspace-id'] = input.workspaceId
+  if (input.token) headers['authorization'] = `bearer ${headerValue('token', input.token)}`
+  if (input.botId) headers['x-bot-id'] = headerValue('botId', input.botId)
+  if (input.integrationId) headers['x-integration-id'] = headerValue('integrationId', input.integrationId)
+  if (input.integrationAlias) headers['x-integration-alias'] = headerValue('integrationAlias', input.integrationAlias)
+  if (input.workspaceId) headers['x-workspace-id'] = headerValue('workspaceId', input.workspaceId)
   for (const [name, value] of Object.entries(input.custom ?? {})) {
-    if (typeof value === 'string') headers[name.toLowerCase()] = value
-    else if (Array.isArray(value)) headers[name.toLowerCase()] = value.join(', ')
+    if (!HEADER_NAME.test(name)) {
+      throw new InvalidInputError(`headers: expected header names of letters, digits and !#$%&'*+-.^_\`|~, received ${JSON.stringify(name)}`)
+    }
+    if (typeof value === 'string') headers[name.toLowerCase()] = headerValue(`headers.${name}`, value)
+    else if (Array.isArray(value)) headers[name.toLowerCase()] = headerValue(`headers.${name}`, value.join(', '))
   }
   return headers
 }
