@@ -265,31 +265,30 @@ export class FilesRepository {
         if (existing) unreferencedBlobIds.push(...this.deleteRow(existing.id))
         id = newFileId(input.now)
         created = true
-        this.db
-          .prepare(
-            `INSERT INTO files (id, bot_id, key, owner_scope, owner_json, content_type, tags_json, metadata_json,
-               access_policies_json, policy_public, policy_integrations, index_requested, status, failed_status_reason,
-               expires_at, created_at, updated_at, version, declared_size, content_version, blob_id, size, sha256, blob_content_type)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'upload_pending', NULL, ?, ?, ?, 1, ?, NULL, NULL, NULL, NULL, NULL)`,
-          )
-          .run(
-            id,
-            input.botId,
-            input.key,
-            input.ownerScope,
-            JSON.stringify(input.owner),
-            input.contentType,
-            JSON.stringify(input.tags),
-            JSON.stringify(input.metadata),
-            JSON.stringify(input.accessPolicies),
-            input.accessPolicies.includes('public_content') ? 1 : 0,
-            input.accessPolicies.includes('integrations') ? 1 : 0,
-            input.index ? 1 : 0,
-            input.expiresAt,
-            nowIso,
-            nowIso,
-            input.size,
-          )
+        this.insertRow({
+          id,
+          botId: input.botId,
+          key: input.key,
+          ownerScope: input.ownerScope,
+          owner: input.owner,
+          contentType: input.contentType,
+          tags: input.tags,
+          metadata: input.metadata,
+          accessPolicies: input.accessPolicies,
+          index: input.index,
+          status: 'upload_pending',
+          failedStatusReason: null,
+          expiresAt: input.expiresAt,
+          createdAt: nowIso,
+          updatedAt: nowIso,
+          version: 1,
+          declaredSize: input.size,
+          contentVersion: null,
+          blobId: null,
+          size: null,
+          sha256: null,
+          blobContentType: null,
+        })
       }
       this.replaceTags(id, input.botId, input.tags)
       const row = this.db.prepare('SELECT * FROM files WHERE id = ?').get(id) as FileRow
@@ -412,38 +411,22 @@ export class FilesRepository {
       if (stale) unreferencedBlobIds.push(...this.deleteRow(stale))
       const id = newFileId(now)
       const nowIso = now.toISOString()
-      this.db
-        .prepare(
-          `INSERT INTO files (id, bot_id, key, owner_scope, owner_json, content_type, tags_json, metadata_json,
-             access_policies_json, policy_public, policy_integrations, index_requested, status, failed_status_reason,
-             expires_at, created_at, updated_at, version, declared_size, content_version, blob_id, size, sha256, blob_content_type)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          id,
-          destination.botId,
-          destination.key,
-          destination.ownerScope,
-          JSON.stringify(destination.owner),
-          source.contentType,
-          JSON.stringify(source.tags),
-          JSON.stringify(source.metadata),
-          JSON.stringify(source.accessPolicies),
-          source.accessPolicies.includes('public_content') ? 1 : 0,
-          source.accessPolicies.includes('integrations') ? 1 : 0,
-          source.index ? 1 : 0,
-          source.blobId ? 'upload_completed' : source.status,
-          source.blobId ? null : source.failedStatusReason,
-          source.expiresAt,
-          nowIso,
-          nowIso,
-          source.size ?? source.declaredSize,
-          source.blobId ? 1 : null,
-          source.blobId,
-          source.size,
-          source.sha256,
-          source.blobContentType,
-        )
+      this.insertRow({
+        ...source,
+        id,
+        botId: destination.botId,
+        key: destination.key,
+        ownerScope: destination.ownerScope,
+        owner: destination.owner,
+        // A copy of completed content is complete; a copy of a failed definition keeps its failure.
+        status: source.blobId ? 'upload_completed' : source.status,
+        failedStatusReason: source.blobId ? null : source.failedStatusReason,
+        createdAt: nowIso,
+        updatedAt: nowIso,
+        version: 1,
+        declaredSize: source.size ?? source.declaredSize,
+        contentVersion: source.blobId ? 1 : null,
+      })
       this.replaceTags(id, destination.botId, source.tags)
       return { file: toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(id) as FileRow), unreferencedBlobIds }
     })()
@@ -615,6 +598,45 @@ export class FilesRepository {
   }
 
   /** Deletes a row (inside the caller's transaction); returns its blob if no other row uses it. */
+  /** Inserts a complete files row; the tags side table is written separately (`replaceTags`). */
+  private insertRow(file: FileRecord): void {
+    this.db
+      .prepare(
+        `INSERT INTO files (id, bot_id, key, owner_scope, owner_json, content_type, tags_json, metadata_json,
+           access_policies_json, policy_public, policy_integrations, index_requested, status, failed_status_reason,
+           expires_at, created_at, updated_at, version, declared_size, content_version, blob_id, size, sha256, blob_content_type)
+         VALUES (@id, @botId, @key, @ownerScope, @ownerJson, @contentType, @tagsJson, @metadataJson,
+           @accessPoliciesJson, @policyPublic, @policyIntegrations, @indexRequested, @status, @failedStatusReason,
+           @expiresAt, @createdAt, @updatedAt, @version, @declaredSize, @contentVersion, @blobId, @size, @sha256, @blobContentType)`,
+      )
+      .run({
+        id: file.id,
+        botId: file.botId,
+        key: file.key,
+        ownerScope: file.ownerScope,
+        ownerJson: JSON.stringify(file.owner),
+        contentType: file.contentType,
+        tagsJson: JSON.stringify(file.tags),
+        metadataJson: JSON.stringify(file.metadata),
+        accessPoliciesJson: JSON.stringify(file.accessPolicies),
+        policyPublic: file.accessPolicies.includes('public_content') ? 1 : 0,
+        policyIntegrations: file.accessPolicies.includes('integrations') ? 1 : 0,
+        indexRequested: file.index ? 1 : 0,
+        status: file.status,
+        failedStatusReason: file.failedStatusReason,
+        expiresAt: file.expiresAt,
+        createdAt: file.createdAt,
+        updatedAt: file.updatedAt,
+        version: file.version,
+        declaredSize: file.declaredSize,
+        contentVersion: file.contentVersion,
+        blobId: file.blobId,
+        size: file.size,
+        sha256: file.sha256,
+        blobContentType: file.blobContentType,
+      })
+  }
+
   private deleteRow(fileId: string): string[] {
     const blobId = this.db.prepare('SELECT blob_id FROM files WHERE id = ?').pluck().get(fileId) as string | null | undefined
     this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId)
