@@ -141,4 +141,27 @@ describe('tables payload limit', () => {
     expect([tooBig.status, tooBig.body.type]).toEqual([413, 'PayloadTooLarge'])
     expect((await service.request('GET', '/v1/tables/bulkTable')).body.rows).toBe(1000)
   })
+
+  it('runs user regexes in linear time: a catastrophic-backtracking $regex or column pattern cannot stall the server', async () => {
+    const created = await service.request('POST', '/v1/tables', {
+      body: { name: 'regexProbeTable', schema: { text: '' }, factor: 2 },
+    })
+    expect(created.status).toBe(200)
+    await service.request('POST', '/v1/tables/regexProbeTable/rows', { body: { rows: [{ text: `${'a'.repeat(6000)}b` }, { text: 'aaa' }] } })
+    const found = await service.request('POST', '/v1/tables/regexProbeTable/rows/find', { body: { filter: { text: { $regex: '^(a+)+$' } } } })
+    expect(found.status).toBe(200)
+    expect(found.body.rows.map((r: { text: string }) => r.text)).toEqual(['aaa'])
+
+    const lookahead = await service.request('POST', '/v1/tables/regexProbeTable/rows/find', { body: { filter: { text: { $regex: 'a(?=b)' } } } })
+    expect(lookahead.status).toBe(400)
+    expect(lookahead.body).toMatchObject({ type: 'InvalidQuery', message: expect.stringContaining('RE2 syntax') })
+
+    const withPattern = await service.request('POST', '/v1/tables', {
+      body: { name: 'patternProbeTable', schema: { type: 'object', properties: { code: { type: 'string', pattern: '^(a|aa)*$' } } }, factor: 2 },
+    })
+    expect(withPattern.status).toBe(200)
+    const refused = await service.request('POST', '/v1/tables/patternProbeTable/rows', { body: { rows: [{ code: `${'a'.repeat(6000)}b` }] } })
+    expect(refused.status).toBe(400)
+    expect(refused.body.type).toBe('InvalidDataFormat')
+  })
 })

@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js'
 import type { Sqlite } from './open-database.js'
 import { regexFlags } from '../../api/tables/index.js'
 import { invalidQuery } from './tables-error.js'
@@ -5,16 +6,46 @@ import { invalidQuery } from './tables-error.js'
 /** Name of the SQLite function that runs `$regex`: `botshelf_regexp(pattern, flags, value)` → 0 or 1. */
 export const REGEXP_FUNCTION = 'botshelf_regexp'
 
-const cache = new Map<string, RegExp>()
+/**
+ * A compiled pattern that answers "is it found in this string?". Patterns come from API callers (`$regex`,
+ * a column's `pattern`), so they run on RE2 (re2js): matching is linear in the input, and no pattern can stall
+ * the server with catastrophic backtracking. RE2 refuses backreferences and lookarounds at compile time.
+ */
+export interface SafeRegex {
+  test(value: string): boolean
+}
 
 /** Longest `$regex` pattern accepted. */
 const MAX_PATTERN = 512
 
-function compiled(pattern: string, flags: string): RegExp {
+const cache = new Map<string, SafeRegex>()
+
+const RE2_FLAGS: Readonly<Record<string, number>> = {
+  i: RE2JS.CASE_INSENSITIVE,
+  m: RE2JS.MULTILINE,
+  s: RE2JS.DOTALL,
+  // RE2 always matches by Unicode code point; `u` changes nothing and is accepted for JavaScript habits.
+  u: 0,
+}
+
+/**
+ * Compiles (and caches) a pattern with flags among `i`, `m`, `s`, `u`. Throws the RE2 syntax error for an
+ * invalid or unsupported pattern.
+ *
+ * @example
+ * ```ts
+ * compileSafeRegex('^ada', 'i').test('Ada Lovelace') // true
+ * compileSafeRegex('(a)\\1', '') // throws: backreferences are not supported
+ * ```
+ */
+export function compileSafeRegex(pattern: string, flags: string): SafeRegex {
   const key = `${flags}/${pattern}`
   let regex = cache.get(key)
   if (!regex) {
-    regex = new RegExp(pattern, flags)
+    let bits = 0
+    for (const flag of flags) bits |= RE2_FLAGS[flag] ?? 0
+    const compiled = RE2JS.compile(pattern, bits)
+    regex = { test: (value) => compiled.matcher(value).find() }
     if (cache.size > 500) cache.clear()
     cache.set(key, regex)
   }
@@ -22,7 +53,7 @@ function compiled(pattern: string, flags: string): RegExp {
 }
 
 /**
- * Checks a `$regex` pattern and its `$options` before they reach SQL: JavaScript syntax, flags among
+ * Checks a `$regex` pattern and its `$options` before they reach SQL: RE2 syntax, flags among
  * `i`, `m`, `s`, `u` (decision 0405). Throws `InvalidQuery` naming the path otherwise.
  *
  * @example
@@ -43,9 +74,11 @@ export function checkRegex(pattern: unknown, options: unknown, path: string): { 
   }
   if (new Set(flags).size !== flags.length) throw invalidQuery(`${path}.$options: repeated regex flag in "${flags}"`)
   try {
-    compiled(pattern, flags)
+    compileSafeRegex(pattern, flags)
   } catch (error) {
-    throw invalidQuery(`${path}.$regex: invalid regular expression ${JSON.stringify(pattern)} (${(error as Error).message})`)
+    throw invalidQuery(
+      `${path}.$regex: invalid or unsupported regular expression ${JSON.stringify(pattern)} (${(error as Error).message}); patterns use RE2 syntax: no backreferences or lookarounds`,
+    )
   }
   return { pattern, flags }
 }
@@ -62,6 +95,6 @@ export function checkRegex(pattern: unknown, options: unknown, path: string): { 
 export function registerRegexFunction(db: Sqlite): void {
   db.function(REGEXP_FUNCTION, { deterministic: true, varargs: false }, (pattern: unknown, flags: unknown, value: unknown) => {
     if (typeof value !== 'string') return 0
-    return compiled(String(pattern), String(flags)).test(value) ? 1 : 0
+    return compileSafeRegex(String(pattern), String(flags)).test(value) ? 1 : 0
   })
 }

@@ -3,6 +3,7 @@ import { reservedColumnNames, tablesLimits } from '../../api/tables/index.js'
 import { describeValue } from '../../issues/index.js'
 import { encodeValue, normalizeDateTime, type ColumnKind } from './tables-columns.js'
 import { TablesStoreError } from './tables-error.js'
+import type { SafeRegex } from './tables-regex.js'
 
 /** A column with what validating and encoding its values needs, compiled once per request. */
 export interface ColumnRuntime {
@@ -12,7 +13,7 @@ export interface ColumnRuntime {
   column: Column
   required: boolean
   nullable: boolean
-  pattern?: RegExp
+  pattern?: SafeRegex
 }
 
 /** One refused value: which row (index in the request), which column, what went wrong. */

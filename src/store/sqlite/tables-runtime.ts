@@ -3,6 +3,7 @@ import { columnKind, quoteIdent, type ColumnKind } from './tables-columns.js'
 import type { ColumnResolver, FilterColumn } from './tables-filter.js'
 import { nestedColumn, type NestedFilterColumn } from './tables-filter-nested.js'
 import type { ColumnRuntime } from './tables-row-validation.js'
+import { compileSafeRegex } from './tables-regex.js'
 
 /** What queries and writes need to know about one table: its SQL names and compiled columns. */
 export interface TableRuntime {
@@ -51,7 +52,7 @@ function runtimeColumn(name: string, column: Column, physical: string, required:
     required,
     nullable: column.nullable !== false,
   }
-  if (column.pattern !== undefined) rt.pattern = new RegExp(column.pattern, 'u')
+  if (column.pattern !== undefined) rt.pattern = compileSafeRegex(column.pattern, 'u')
   return rt
 }
 

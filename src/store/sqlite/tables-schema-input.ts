@@ -3,6 +3,7 @@ import { columnNamePattern, columnTypes, reservedColumnNames, tablesLimits } fro
 import { describeValue } from '../../issues/index.js'
 import { isIsoDateTime } from './tables-columns.js'
 import { invalidSchema, TablesStoreError } from './tables-error.js'
+import { compileSafeRegex } from './tables-regex.js'
 
 /** Which of the three input forms a `schema` was recognised as (decision 0402). */
 export type SchemaInputForm = 'json-schema' | 'column-map' | 'example'
@@ -146,9 +147,11 @@ export function readColumnDefinition(raw: unknown, path: string): ColumnDraft | 
       const pattern = raw['pattern']
       if (typeof pattern !== 'string') throw invalidSchema(`${path}.pattern: expected string, received ${describeValue(pattern)}`)
       try {
-        new RegExp(pattern, 'u')
-      } catch {
-        throw invalidSchema(`${path}.pattern: ${JSON.stringify(pattern)} is not a valid regular expression`)
+        compileSafeRegex(pattern, 'u')
+      } catch (error) {
+        throw invalidSchema(
+          `${path}.pattern: ${JSON.stringify(pattern)} is not a valid regular expression in RE2 syntax (no backreferences or lookarounds): ${(error as Error).message}`,
+        )
       }
       draft.pattern = pattern
     }
