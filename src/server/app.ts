@@ -21,6 +21,7 @@ import { notFoundHandler } from './http/not-found.js'
 import { requestContext } from './http/request-context.js'
 import { registeredOperations } from './http/register-operation.js'
 import { openApiRoutes } from './openapi/route.js'
+import { describedRawRoutes } from './openapi/raw-route.js'
 import { metaRoutes } from './http/meta-routes.js'
 import { packageVersion } from './package-version.js'
 import { loadSigningKey } from './signing-key.js'
@@ -293,7 +294,13 @@ export function createApp(options: AppOptions = {}): BotshelfApp {
     )
   }
   hono.route('/', metaRoutes(packageVersion()))
-  hono.route('/', openApiRoutes(() => features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : []))))
+  hono.route(
+    '/',
+    openApiRoutes(
+      () => features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : [])),
+      () => features.flatMap((feature) => (feature.publicRoutes ? describedRawRoutes(feature.publicRoutes) : [])),
+    ),
+  )
   for (const feature of features) if (feature.publicRoutes) hono.route('/', feature.publicRoutes)
   hono.use('/v1/*', authMiddleware(store))
   for (const feature of features) if (feature.routes) hono.route('/', feature.routes)

@@ -29,7 +29,7 @@ export {
   type TokenScope,
   type WorkspaceTokenInput,
 } from '../store/sqlite/auth-store.js'
-export { buildOpenApiDocument, type OpenApiOptions } from './openapi/index.js'
+export { buildOpenApiDocument, type OpenApiOptions, type RawRoute, type RawRouteParameter, type RawRouteResponse } from './openapi/index.js'
 export {
   createFilesFeature,
   filesFeature,

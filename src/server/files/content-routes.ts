@@ -3,7 +3,10 @@ import { BlobError, BlobSizeMismatchError, BlobTooLargeError } from '../../blobs
 import { filesLimits } from '../../api/files/index.js'
 import type { AppEnv } from '../env.js'
 import { ServiceError } from '../service-error.js'
-import { CONTENT_PREFIX, isExpired, readPublicToken, readVersionedToken } from './content-urls.js'
+import { describeRawRoute } from '../openapi/raw-route.js'
+import { toHonoPath } from '../http/register-operation.js'
+import { privateContentRoute, publicContentRoute, uploadContentRoute } from './content-route-docs.js'
+import { isExpired, readPublicToken, readVersionedToken } from './content-urls.js'
 import { serveContent } from './serve-content.js'
 import { filesStateOf, releaseBlobs } from './state.js'
 import { UploadAbortedError, uploadBody } from './upload-body.js'
@@ -27,6 +30,8 @@ function forbidden(what: string): ServiceError {
  * - `GET /v1/content/files/{fileId}?token=…`: a private file's temporary URL;
  * - `GET /v1/content/public/{fileId}?token=…`: a `public_content` file's permanent URL (only while the policy is set).
  *
+ * Each route is registered from its description in content-route-docs.ts, which the OpenAPI document lists.
+ *
  * @example
  * ```ts
  * const feature: ServiceFeature = { name: 'files', migrations: filesMigrations, publicRoutes: filesContentRoutes(), routes: filesRoutes() }
@@ -35,10 +40,11 @@ function forbidden(what: string): ServiceError {
 export function filesContentRoutes(): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
 
-  router.put(`${CONTENT_PREFIX}/upload/:fileId`, async (c) => {
+  describeRawRoute(router, uploadContentRoute)
+  router.put(toHonoPath(uploadContentRoute.path), async (c) => {
     const services = c.get('services')
     const { files, blobs } = filesStateOf(services)
-    const token = readVersionedToken(services.signingKey, 'upload', c.req.param('fileId'), c.req.query('token'))
+    const token = readVersionedToken(services.signingKey, 'upload', c.req.param('fileId') ?? '', c.req.query('token'))
     if (!token) throw forbidden('This upload URL is not valid: its token is missing, altered, or signed by another server')
     if (isExpired(token, services.now())) {
       throw forbidden(`This upload URL expired at ${new Date(token.e * 1000).toISOString()}; call upsertFile again for a new one`)
@@ -107,10 +113,11 @@ export function filesContentRoutes(): Hono<AppEnv> {
     return c.json({}, 200)
   })
 
-  router.get(`${CONTENT_PREFIX}/files/:fileId`, async (c) => {
+  describeRawRoute(router, privateContentRoute)
+  router.get(toHonoPath(privateContentRoute.path), async (c) => {
     const services = c.get('services')
     const now = services.now()
-    const token = readVersionedToken(services.signingKey, 'download', c.req.param('fileId'), c.req.query('token'))
+    const token = readVersionedToken(services.signingKey, 'download', c.req.param('fileId') ?? '', c.req.query('token'))
     if (!token) throw forbidden('This content URL is not valid: its token is missing, altered, or signed by another server')
     if (isExpired(token, now)) throw forbidden(`This content URL expired at ${new Date(token.e * 1000).toISOString()}; getFile returns a fresh one`)
     const file = filesStateOf(services).files.getAnyById(token.f, now)
@@ -121,9 +128,10 @@ export function filesContentRoutes(): Hono<AppEnv> {
     return serveContent(c, file, 'private')
   })
 
-  router.get(`${CONTENT_PREFIX}/public/:fileId`, async (c) => {
+  describeRawRoute(router, publicContentRoute)
+  router.get(toHonoPath(publicContentRoute.path), async (c) => {
     const services = c.get('services')
-    const fileId = readPublicToken(services.signingKey, c.req.param('fileId'), c.req.query('token'))
+    const fileId = readPublicToken(services.signingKey, c.req.param('fileId') ?? '', c.req.query('token'))
     const file = fileId ? filesStateOf(services).files.getAnyById(fileId, services.now()) : undefined
     if (!file || !file.accessPolicies.includes('public_content')) {
       throw new ServiceError('ResourceNotFound', 'No public content at this URL')

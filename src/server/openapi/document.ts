@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ErrorBodySchema } from '../../api/error-body.js'
 import type { Operation } from '../../api/operation.js'
+import type { RawRoute, RawRouteResponse } from './raw-route.js'
 
 /** JSON Schema as produced by `z.toJSONSchema`. */
 type JsonSchema = Record<string, unknown>
@@ -13,6 +14,64 @@ export interface OpenApiOptions {
   version?: string
   /** `servers[0].url`, when known (the public URL or the request's origin). Example: `serverUrl: 'https://files.example.com'`. */
   serverUrl?: string
+  /**
+   * Routes that are not wire operations (signed content URLs: raw bytes, no bearer token), documented from
+   * their `RawRoute` descriptions with `security: []`.
+   *
+   * @example
+   * ```ts
+   * buildOpenApiDocument(operations, { rawRoutes: describedRawRoutes(filesContentRoutes()) })
+   * ```
+   */
+  rawRoutes?: ReadonlyArray<RawRoute>
+}
+
+function rawResponse(response: RawRouteResponse, method: string): Record<string, unknown> {
+  const headers = Object.fromEntries(
+    Object.entries(response.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+  )
+  const body = method === 'HEAD' ? 'none' : response.body
+  const content =
+    body === 'error'
+      ? { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } }
+      : body === 'bytes'
+        ? { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }
+        : body === 'empty-json'
+          ? { 'application/json': { schema: { type: 'object', additionalProperties: false } } }
+          : undefined
+  return {
+    description: method === 'HEAD' && response.body !== 'none' ? `${response.description} (HEAD: headers only, no body)` : response.description,
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    ...(content ? { content } : {}),
+  }
+}
+
+function rawRouteItem(route: RawRoute, method: string): Record<string, unknown> {
+  const responses: Record<string, unknown> = {}
+  for (const [status, response] of Object.entries(route.responses)) responses[status] = rawResponse(response, method)
+  return {
+    operationId: route.methods.length > 1 && method !== route.methods[0] ? `${route.operationId}${method[0]}${method.slice(1).toLowerCase()}` : route.operationId,
+    summary: route.summary,
+    description: route.description,
+    security: [],
+    parameters: route.parameters.map((p) => ({
+      name: p.name,
+      in: p.in,
+      required: p.required,
+      description: p.description,
+      schema: p.schema ?? { type: 'string' },
+    })),
+    ...(route.requestBody && method !== 'GET' && method !== 'HEAD'
+      ? {
+          requestBody: {
+            required: true,
+            description: route.requestBody.description,
+            content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+          },
+        }
+      : {}),
+    responses,
+  }
 }
 
 function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
@@ -36,7 +95,8 @@ function isOptional(schema: z.ZodType): boolean {
 /**
  * Builds an OpenAPI 3.1 document from wire operations: one path item per operation, with path, query and
  * header parameters, the JSON request body, the 200 response and the wire error body, all converted from
- * the same zod schemas the server validates with (`z.toJSONSchema`).
+ * the same zod schemas the server validates with (`z.toJSONSchema`); plus the raw routes of `options.rawRoutes`
+ * (signed content URLs) with their own parameters, statuses and `security: []`.
  *
  * @example
  * ```ts
@@ -81,6 +141,10 @@ export function buildOpenApiDocument(operations: ReadonlyArray<Operation>, optio
     }
     const path = (paths[operation.path] ??= {})
     path[operation.method.toLowerCase()] = item
+  }
+  for (const route of options.rawRoutes ?? []) {
+    const path = (paths[route.path] ??= {})
+    for (const method of route.methods) path[method.toLowerCase()] = rawRouteItem(route, method)
   }
   return {
     openapi: '3.1.0',

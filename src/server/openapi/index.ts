@@ -1,2 +1,3 @@
 export { buildOpenApiDocument, type OpenApiOptions } from './document.js'
 export { openApiRoutes } from './route.js'
+export { describeRawRoute, describedRawRoutes, type RawRoute, type RawRouteParameter, type RawRouteResponse } from './raw-route.js'
