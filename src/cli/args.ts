@@ -49,3 +49,27 @@ export function parsePort(value: string | undefined, fallback: number): number {
   }
   return port
 }
+
+/** The longest `--shutdown-grace` accepted, in seconds (one day): beyond that a stop would look like a hang. */
+export const MAX_SHUTDOWN_GRACE_SECONDS = 86_400
+
+/**
+ * Reads `--shutdown-grace`: a number of seconds from 0 to 86400 (decimals allowed), returned in milliseconds.
+ *
+ * @example
+ * ```ts
+ * parseShutdownGrace('30', 10_000) // 30000
+ * parseShutdownGrace('0.5', 10_000) // 500
+ * parseShutdownGrace('soon', 10_000) // throws UsageError: --shutdown-grace must be a number of seconds from 0 to 86400, received "soon"
+ * ```
+ */
+export function parseShutdownGrace(value: string | undefined, fallbackMs: number): number {
+  if (value === undefined) return fallbackMs
+  const seconds = Number(value)
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(seconds) || seconds > MAX_SHUTDOWN_GRACE_SECONDS) {
+    throw new UsageError(
+      `--shutdown-grace must be a number of seconds from 0 to ${MAX_SHUTDOWN_GRACE_SECONDS} (like 10 or 2.5), received ${JSON.stringify(value)}`,
+    )
+  }
+  return Math.round(seconds * 1000)
+}

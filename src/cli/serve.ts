@@ -1,6 +1,6 @@
 import { createServer, type RunningServer } from '../server/server.js'
 import { createJsonLogger } from '../server/http/logger.js'
-import { parseCommandArgs, parsePort } from './args.js'
+import { parseCommandArgs, parsePort, parseShutdownGrace } from './args.js'
 import { UsageError, type CliIo } from './io.js'
 
 /**
@@ -11,7 +11,7 @@ import { UsageError, type CliIo } from './io.js'
  * process.stdout.write(serveHelp)
  * ```
  */
-export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL] [--cors-origin ORIGIN]...
+export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10]
 
 Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data).
 The first start creates a workspace, a bot and a bot token, and prints them once.
@@ -22,10 +22,14 @@ Options:
   --data <dir>        data folder (default ./.botshelf)
   --public-url <url>  base of the absolute URLs the service returns (default: the request's origin)
   --cors-origin <o>   let browser pages from this origin call the service (repeatable; "*" for any)
+  --shutdown-grace <s>
+                      seconds SIGINT/SIGTERM lets requests in flight (long uploads) finish before
+                      cutting their connections (default 10; 0 cuts at once; decimals allowed)
   -h, --help          show this help
 
 Request logs are JSON lines on standard output; messages go to standard error.
-SIGINT/SIGTERM stop the server gracefully (requests in flight finish).`
+SIGINT/SIGTERM stop the server gracefully: no new connections; requests in flight get --shutdown-grace
+seconds to finish, then their connections are cut. A second signal exits at once.`
 
 /** A started `serve` command: the server and a promise that settles when it has shut down. */
 export interface ServeHandle {
@@ -38,7 +42,8 @@ export interface ServeHandle {
 
 /**
  * Runs `botshelf serve`: starts the server, bootstraps the data folder on first start, prints the banner,
- * and shuts down gracefully on SIGINT/SIGTERM (a second signal exits at once).
+ * and shuts down gracefully on SIGINT/SIGTERM: requests in flight get `--shutdown-grace` seconds (default 10)
+ * before their connections are cut; a second signal exits at once.
  *
  * @example
  * ```ts
@@ -55,6 +60,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       data: { type: 'string' },
       'public-url': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
+      'shutdown-grace': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     'serve',
@@ -64,6 +70,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
     return undefined
   }
   const port = parsePort(values.port, 3000)
+  const shutdownGraceMs = parseShutdownGrace(values['shutdown-grace'], 10_000)
   const host = values.host ?? '127.0.0.1'
   const dataDir = values.data ?? './.botshelf'
   const publicUrl = values['public-url']?.replace(/\/+$/, '')
@@ -81,6 +88,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
     port,
     host,
     dataDir,
+    shutdownGraceMs,
     logger: createJsonLogger(io.stdout),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(corsOrigins.length > 0 ? { corsOrigins } : {}),
@@ -126,7 +134,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
         io.stderr.write(`${signal} again: exiting now\n`)
         process.exit(1)
       }
-      io.stderr.write(`${signal}: finishing requests in flight, then stopping\n`)
+      io.stderr.write(`${signal}: finishing requests in flight (up to ${shutdownGraceMs / 1000} s), then stopping\n`)
       void stop()
     }
     process.on('SIGINT', onSignal)

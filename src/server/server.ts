@@ -24,7 +24,8 @@ export interface ServerOptions extends AppOptions {
    */
   host?: string
   /**
-   * How long `close()` lets requests in flight finish before cutting connections, in ms. Default 10 000.
+   * How long `close()` lets requests in flight finish before cutting connections, in ms. Default 10 000
+   * (`botshelf serve --shutdown-grace <seconds>`); 0 cuts them at once.
    *
    * @example
    * ```ts
@@ -52,12 +53,22 @@ export interface RunningServer {
   readonly app: BotshelfApp
   /** The underlying `node:http` server (timeouts, `upgrade` listeners). */
   readonly httpServer: Server
-  /** Stops accepting connections, lets requests in flight finish, then closes the app. */
+  /**
+   * Stops accepting connections, lets requests in flight finish for up to `shutdownGraceMs`, cuts the connections
+   * still open, waits (at most 5 s) for their handlers to record the outcome (a cut upload becomes
+   * `upload_failed`), then closes the app.
+   */
   close(): Promise<void>
 }
 
 /** How long an idle keep-alive connection stays open, in ms. */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000
+
+/**
+ * After the grace cut the connections, how long `close()` still waits for handlers to notice (an upload records
+ * `upload_failed`) before closing the database under them.
+ */
+const HANDLER_SETTLE_MS = 5_000
 
 /**
  * Starts the service on a port with `@hono/node-server`. Resolves once it listens.
@@ -72,11 +83,33 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000
 export async function createServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port = 3000, host = '127.0.0.1', shutdownGraceMs = 10_000, requestTimeoutMs = 3_600_000, ...appOptions } = options
   const app = createApp(appOptions)
+  // Handlers still running (an upload reading its body): close() lets them finish before closing the database.
+  let handlersRunning = 0
+  let onHandlersSettled: (() => void) | undefined
+  const trackedFetch = async (request: Request): Promise<Response> => {
+    handlersRunning += 1
+    try {
+      return await app.fetch(request)
+    } finally {
+      handlersRunning -= 1
+      if (handlersRunning === 0) onHandlersSettled?.()
+    }
+  }
+  const handlersSettled = (): Promise<void> =>
+    handlersRunning === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolveSettled) => {
+          const cap = setTimeout(resolveSettled, HANDLER_SETTLE_MS)
+          onHandlersSettled = () => {
+            clearTimeout(cap)
+            resolveSettled()
+          }
+        })
   let server: Server
   try {
     server = await new Promise<Server>((resolvePromise, reject) => {
       const created = serve({
-        fetch: app.fetch,
+        fetch: trackedFetch,
         port,
         hostname: host,
         serverOptions: { requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs > 0 ? Math.min(66_000, requestTimeoutMs) : 66_000 },
@@ -116,6 +149,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
           })
           server.closeIdleConnections()
         })
+        await handlersSettled()
         await app.close()
       })()
       return closing

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises'
+import { request as httpRequest, type ClientRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -236,5 +237,73 @@ describe('botshelf serve options', () => {
     const badUrl = await runCliCaptured(['serve', '--port', '0', '--data', dataDir, '--public-url', 'files.example.com'])
     expect(badUrl.code).toBe(2)
     expect(badUrl.stderr).toContain('--public-url must be an absolute http(s) URL')
+  })
+
+  describe('--shutdown-grace', () => {
+    /** Starts `serve` in process with `args`, upserts a 10-byte file and begins its upload with 3 bytes only. */
+    async function serveWithUploadInFlight(args: string[]) {
+      const { serveCommand } = await import('../../src/cli/serve.js')
+      const dataDir = await tempDir()
+      let err = ''
+      const io = { stdout: { write: () => true }, stderr: { write: (t: string) => (err += t) } }
+      const handle = (await serveCommand(['--port', '0', '--data', dataDir, ...args], io, false))!
+      const token = /bot token:\s+(\S+)/.exec(err)![1]!
+      const botId = /bot id:\s+(\S+)/.exec(err)![1]!
+      const upsert = await fetch(`${handle.server.url}/v1/files`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'x-bot-id': botId, 'content-type': 'application/json' },
+        body: JSON.stringify({ key: 'slow.bin', size: 10 }),
+      })
+      const uploadUrl = new URL(((await upsert.json()) as { file: { uploadUrl: string } }).file.uploadUrl)
+      // The server has the request once its 'request' event fired (headers parsed, body still coming).
+      const received = new Promise((resolve) => handle.server.httpServer.once('request', resolve))
+      let upload!: ClientRequest
+      const answered = new Promise<{ status: number } | { error: string }>((resolve) => {
+        upload = httpRequest(uploadUrl, { method: 'PUT', headers: { 'content-length': '10' }, agent: false }, (res) => {
+          res.resume()
+          res.on('end', () => resolve({ status: res.statusCode ?? 0 }))
+        })
+        upload.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }))
+      })
+      upload.write('abc')
+      await received
+      return { handle, upload, answered, dataDir }
+    }
+
+    it('lets a request in flight finish within the grace', async () => {
+      const { handle, upload, answered } = await serveWithUploadInFlight(['--shutdown-grace', '60'])
+      const stopped = handle.stop()
+      upload.end('defghij')
+      expect(await answered).toEqual({ status: 200 })
+      await stopped
+      expect(await handle.done).toBe(0)
+    })
+
+    // The 8 s limit of this test is below the default grace (10 s): it only passes when the option is applied.
+    it('cuts a request still in flight when a short grace ends', async () => {
+      const { handle, answered, dataDir } = await serveWithUploadInFlight(['--shutdown-grace', '0.2'])
+      await handle.stop()
+      expect(await answered).toEqual({ error: expect.stringMatching(/ECONNRESET|socket hang up/) })
+      expect(await handle.done).toBe(0)
+      const Database = (await import('better-sqlite3')).default
+      const db = new Database(join(dataDir, 'botshelf.db'), { readonly: true })
+      try {
+        // The cut upload was recorded before the database closed, so its client can tell it failed.
+        expect(db.prepare("SELECT status, failed_status_reason AS reason FROM files WHERE key = 'slow.bin'").all()).toEqual([
+          { status: 'upload_failed', reason: 'the upload was interrupted before all the content arrived' },
+        ])
+      } finally {
+        db.close()
+      }
+    }, 8_000)
+
+    it('refuses a value that is not a number of seconds, naming the option (exit 2)', async () => {
+      for (const value of ['soon', '-1', '1e3', '90000', '']) {
+        const result = await runCliCaptured(['serve', '--port', '0', `--shutdown-grace=${value}`])
+        expect(result.code, value).toBe(2)
+        expect(result.stderr).toContain(`--shutdown-grace must be a number of seconds from 0 to 86400 (like 10 or 2.5), received ${JSON.stringify(value)}`)
+      }
+      expect((await runCliCaptured(['serve', '--help'])).stdout).toContain('--shutdown-grace <s>')
+    })
   })
 })
