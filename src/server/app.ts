@@ -293,14 +293,13 @@ export function createApp(options: AppOptions = {}): BotshelfApp {
       }),
     )
   }
-  hono.route('/', metaRoutes(packageVersion()))
-  hono.route(
-    '/',
-    openApiRoutes(
-      () => features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : [])),
-      () => features.flatMap((feature) => (feature.publicRoutes ? describedRawRoutes(feature.publicRoutes) : [])),
-    ),
+  const meta = metaRoutes(packageVersion())
+  const openApi = openApiRoutes(
+    () => features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : [])),
+    () => [meta, openApi, ...features.flatMap((feature) => (feature.publicRoutes ? [feature.publicRoutes] : []))].flatMap(describedRawRoutes),
   )
+  hono.route('/', meta)
+  hono.route('/', openApi)
   for (const feature of features) if (feature.publicRoutes) hono.route('/', feature.publicRoutes)
   hono.use('/v1/*', authMiddleware(store))
   for (const feature of features) if (feature.routes) hono.route('/', feature.routes)

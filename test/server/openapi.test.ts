@@ -24,9 +24,10 @@ describe('GET /v1/openapi.json', () => {
     expect(res.body.openapi).toBe('3.1.0')
   })
 
-  it('lists every route the app serves under /v1 (authenticated and signed content URLs), GET routes with HEAD', async () => {
+  it('lists every route the app serves (operations, signed content URLs, meta routes), unauthenticated GETs with HEAD', async () => {
     const doc = (await service.request<Doc>('GET', '/v1/openapi.json', { token: null, botId: null })).body
-    const appRoutes = service.app.hono.routes.filter((r) => r.method !== 'ALL' && r.path.startsWith('/v1/') && r.path !== '/v1/openapi.json')
+    const appRoutes = service.app.hono.routes.filter((r) => r.method !== 'ALL')
+    expect(appRoutes.map((r) => r.path)).toEqual(expect.arrayContaining(['/', '/health', '/v1/openapi.json']))
     const contentRoutes = appRoutes.filter((r) => r.path.startsWith('/v1/content/'))
     expect(contentRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
       'GET /v1/content/files/:fileId',
@@ -35,7 +36,16 @@ describe('GET /v1/openapi.json', () => {
     ])
     const documented = new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${toHonoPath(path)}`)))
     for (const route of appRoutes) expect(documented, `${route.method} ${route.path}`).toContain(`${route.method} ${route.path}`)
-    for (const route of contentRoutes.filter((r) => r.method === 'GET')) expect(documented).toContain(`HEAD ${route.path}`)
+    for (const path of ['/', '/health', '/v1/openapi.json']) {
+      for (const method of ['GET', 'HEAD']) {
+        const res = await service.request(method, path, { token: null, botId: null })
+        expect(doc.paths[path]![method.toLowerCase()].responses[String(res.status)], `${method} ${path} ${res.status}`).toBeDefined()
+      }
+    }
+    for (const path of ['/', '/health', '/v1/openapi.json', ...contentRoutes.filter((r) => r.method === 'GET').map((r) => r.path)]) {
+      expect(documented).toContain(`HEAD ${path}`)
+      expect(doc.paths[path.replace(/:(\w+)/g, '{$1}')]!.get.security).toEqual([])
+    }
 
     const operations = features.flatMap((f) => (f.routes ? registeredOperations(f.routes) : []))
     for (const op of operations) expect(doc.paths[op.path]?.[op.method.toLowerCase()]?.operationId).toBe(op.name)

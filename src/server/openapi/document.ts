@@ -38,7 +38,9 @@ function rawResponse(response: RawRouteResponse, method: string): Record<string,
         ? { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }
         : body === 'empty-json'
           ? { 'application/json': { schema: { type: 'object', additionalProperties: false } } }
-          : undefined
+          : body === 'json'
+            ? { 'application/json': { schema: response.schema ?? {} } }
+            : undefined
   return {
     description: method === 'HEAD' && response.body !== 'none' ? `${response.description} (HEAD: headers only, no body)` : response.description,
     ...(Object.keys(headers).length > 0 ? { headers } : {}),

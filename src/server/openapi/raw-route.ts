@@ -62,14 +62,24 @@ export interface RawRouteResponse {
    */
   readonly description: string
   /**
-   * What the body is: the wire error body (JSON), the file's bytes, an empty JSON object, or nothing.
+   * What the body is: the wire error body (JSON), the file's bytes, an empty JSON object, a JSON value described
+   * by `schema`, or nothing.
    *
    * @example
    * ```ts
    * { description: 'The whole content.', body: 'bytes', headers: { ETag: 'The sha256, quoted.' } }
    * ```
    */
-  readonly body: 'error' | 'bytes' | 'empty-json' | 'none'
+  readonly body: 'error' | 'bytes' | 'empty-json' | 'json' | 'none'
+  /**
+   * JSON Schema of a `json` body.
+   *
+   * @example
+   * ```ts
+   * { description: 'Healthy.', body: 'json', schema: { type: 'object', properties: { status: { const: 'ok' } } } }
+   * ```
+   */
+  readonly schema?: Record<string, unknown>
   /**
    * Response headers worth documenting, name → description.
    *

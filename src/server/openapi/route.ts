@@ -3,7 +3,7 @@ import type { Operation } from '../../api/operation.js'
 import type { AppEnv } from '../env.js'
 import { publicBaseUrl } from '../http/public-url.js'
 import { buildOpenApiDocument } from './document.js'
-import type { RawRoute } from './raw-route.js'
+import { describeRawRoute, type RawRoute } from './raw-route.js'
 import { packageVersion } from '../package-version.js'
 
 /**
@@ -19,6 +19,15 @@ import { packageVersion } from '../package-version.js'
 export function openApiRoutes(operations: () => ReadonlyArray<Operation>, rawRoutes: () => ReadonlyArray<RawRoute> = () => []): Hono<AppEnv> {
   const routes = new Hono<AppEnv>()
   const version = packageVersion()
+  describeRawRoute(routes, {
+    methods: ['GET', 'HEAD'],
+    path: '/v1/openapi.json',
+    operationId: 'getOpenApiDocument',
+    summary: 'This OpenAPI document',
+    description: 'No token needed; generated from the registered operations and described routes.',
+    parameters: [],
+    responses: { 200: { description: 'The OpenAPI 3.1 document.', body: 'json', schema: { type: 'object' } } },
+  })
   routes.get('/v1/openapi.json', (c) => c.json(buildOpenApiDocument(operations(), { version, serverUrl: publicBaseUrl(c), rawRoutes: rawRoutes() })))
   return routes
 }
