@@ -85,15 +85,34 @@ function safeStringify(record: LogRecord): string {
 export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
   const write = options.write ?? writeToStderr
   const min = rank[options.level ?? 'info']
-  const now = options.now ?? (() => new Date())
+  const logger = createRecordLogger((record) => write(safeStringify(record)), options.now, (level) => rank[level] >= min)
+  return options.bindings ? logger.child(options.bindings) : logger
+}
+
+/**
+ * The shared shape of every logger here: builds each record (`level`, `time`, `msg`, then the bindings and fields,
+ * which can never overwrite the head) and hands it to `sink`. `child` adds bindings. Not part of the public API:
+ * the JSON logger writes the records, the testing kit's memory logger keeps them.
+ *
+ * @example
+ * ```ts
+ * const records: LogRecord[] = []
+ * createRecordLogger((record) => records.push(record)).child({ hook: 'tag' }).info('done')
+ * ```
+ */
+export function createRecordLogger(
+  sink: (record: LogRecord) => void,
+  now: () => Date = () => new Date(),
+  enabled: (level: LogLevel) => boolean = () => true,
+): Logger {
   const make = (bindings: LogFields): Logger => {
     const log =
       (level: LogLevel) =>
       (message: string, fields?: LogFields): void => {
-        if (rank[level] < min) return
+        if (!enabled(level)) return
         const head = { level, time: now().toISOString(), msg: message }
         // Head first for readability; assigned again last so fields cannot overwrite it.
-        write(safeStringify(Object.assign({ ...head }, bindings, fields, head)))
+        sink(Object.assign({ ...head }, bindings, fields, head))
       }
     return {
       debug: log('debug'),
@@ -103,5 +122,5 @@ export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
       child: (more) => make({ ...bindings, ...more }),
     }
   }
-  return make({ ...options.bindings })
+  return make({})
 }

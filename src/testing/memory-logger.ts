@@ -1,4 +1,5 @@
-import type { LogFields, Logger, LogLevel, LogRecord } from '../runtime/index.js'
+import type { Logger, LogRecord } from '../runtime/index.js'
+import { createRecordLogger } from '../runtime/logger.js'
 
 /** A logger that keeps its lines in memory, for tests. */
 export interface MemoryLogger extends Logger {
@@ -27,21 +28,6 @@ export function createMemoryLogger(
   } = {},
 ): MemoryLogger {
   const records: LogRecord[] = []
-  const now = options.now ?? (() => new Date())
-  const make = (bindings: LogFields): Logger => {
-    const log =
-      (level: LogLevel) =>
-      (message: string, fields?: LogFields): void => {
-        const head = { level, time: now().toISOString(), msg: message }
-        records.push(Object.assign({ ...head }, bindings, fields, head))
-      }
-    return {
-      debug: log('debug'),
-      info: log('info'),
-      warn: log('warn'),
-      error: log('error'),
-      child: (more) => make({ ...bindings, ...more }),
-    }
-  }
-  return Object.assign(make({}), { records, clear: () => void records.splice(0, records.length) })
+  const logger = createRecordLogger((record) => records.push(record), options.now)
+  return Object.assign(logger, { records, clear: () => void records.splice(0, records.length) })
 }
