@@ -174,6 +174,26 @@ function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE'
 }
 
+/** A catalog record as the named parameters of its row (JSON columns serialized, booleans as 0/1). */
+function catalogValues(record: TableRecord): Record<string, string | number | null> {
+  return {
+    id: record.id,
+    botId: record.botId,
+    name: record.name,
+    physical: record.physical,
+    schemaJson: JSON.stringify(record.schema),
+    physicalJson: JSON.stringify(record.physicalMap),
+    nextColumn: record.nextColumn,
+    factor: record.factor,
+    frozen: record.frozen ? 1 : 0,
+    keyColumn: record.keyColumn,
+    tagsJson: JSON.stringify(record.tags),
+    isComputeEnabled: record.isComputeEnabled ? 1 : 0,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  }
+}
+
 /**
  * The embedded Tables store: a catalog of tables and, per user table, a real SQLite table with typed
  * columns, indexes and an FTS5 search table. Filters, sorting, grouping and search run as SQL.
@@ -239,43 +259,18 @@ export class SqliteTablesStore {
 
   private saveRecord(record: TableRecord): void {
     this.prepare(
-      `UPDATE tables_catalog SET name = ?, schema_json = ?, physical_json = ?, next_column = ?, factor = ?, frozen = ?, key_column = ?,
-       tags_json = ?, is_compute_enabled = ?, updated_at = ? WHERE id = ?`,
-    ).run(
-      record.name,
-      JSON.stringify(record.schema),
-      JSON.stringify(record.physicalMap),
-      record.nextColumn,
-      record.factor,
-      record.frozen ? 1 : 0,
-      record.keyColumn,
-      JSON.stringify(record.tags),
-      record.isComputeEnabled ? 1 : 0,
-      record.updatedAt,
-      record.id,
-    )
+      `UPDATE tables_catalog SET name = @name, schema_json = @schemaJson, physical_json = @physicalJson, next_column = @nextColumn,
+       factor = @factor, frozen = @frozen, key_column = @keyColumn, tags_json = @tagsJson, is_compute_enabled = @isComputeEnabled,
+       updated_at = @updatedAt WHERE id = @id`,
+    ).run(catalogValues(record))
   }
 
   private insertRecord(record: TableRecord): void {
     this.prepare(
       `INSERT INTO tables_catalog (id, bot_id, name, physical, schema_json, physical_json, next_column, factor, frozen, key_column,
-       tags_json, is_compute_enabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      record.id,
-      record.botId,
-      record.name,
-      record.physical,
-      JSON.stringify(record.schema),
-      JSON.stringify(record.physicalMap),
-      record.nextColumn,
-      record.factor,
-      record.frozen ? 1 : 0,
-      record.keyColumn,
-      JSON.stringify(record.tags),
-      record.isComputeEnabled ? 1 : 0,
-      record.createdAt,
-      record.updatedAt,
-    )
+       tags_json, is_compute_enabled, created_at, updated_at) VALUES (@id, @botId, @name, @physical, @schemaJson, @physicalJson,
+       @nextColumn, @factor, @frozen, @keyColumn, @tagsJson, @isComputeEnabled, @createdAt, @updatedAt)`,
+    ).run(catalogValues(record))
   }
 
   private assertNameFree(botId: string, name: string): void {
