@@ -1,18 +1,11 @@
 import type { NormalizedTagCondition } from '../../api/files/index.js'
-import { mergePatch, type FilePosition } from './files-repository.js'
+import { mergePatch } from '../files/merge-patch.js'
+import type { FilePosition, KnowledgeBaseRecord } from '../files/types.js'
+
+export type { KnowledgeBaseRecord } from '../files/types.js'
 import { newKnowledgeBaseId } from './files-ids.js'
 import { tagConditionsSql } from './files-tag-sql.js'
 import type { Sqlite } from './open-database.js'
-
-/** A knowledge base row. */
-export interface KnowledgeBaseRecord {
-  id: string
-  botId: string
-  name: string
-  tags: Record<string, string>
-  createdAt: string
-  updatedAt: string
-}
 
 interface KnowledgeBaseRow {
   id: string

@@ -1,95 +1,21 @@
-import type { AccessPolicy, FileOwner, FileStatus, NormalizedTagCondition } from '../../api/files/index.js'
+import type { AccessPolicy, FileOwner, FileStatus } from '../../api/files/index.js'
+import { mergePatch } from '../files/merge-patch.js'
+import type {
+  CompleteUploadResult,
+  FileListQuery,
+  FileMetadataPatch,
+  FilePosition,
+  FileRecord,
+  FileSortField,
+  FilesAccessScope,
+  UpsertFileInput,
+} from '../files/types.js'
+
+export { mergePatch } from '../files/merge-patch.js'
+export type { CompleteUploadResult, FileListQuery, FileMetadataPatch, FilePosition, FileRecord, FileSortField, FilesAccessScope, UpsertFileInput } from '../files/types.js'
 import { newFileId } from './files-ids.js'
 import { tagConditionsSql } from './files-tag-sql.js'
 import type { Sqlite } from './open-database.js'
-
-/**
- * Which files of a bot a list may show: every file (bot, members), or those an integration may see (its own,
- * and the ones with the `integrations` policy). Computed by the server's permission module.
- */
-export type FilesAccessScope = { kind: 'all' } | { kind: 'integration'; integrationName: string }
-
-/** A file row as the store holds it: the wire fields plus version and content bookkeeping. */
-export interface FileRecord {
-  id: string
-  botId: string
-  key: string
-  /** `''` for files of the bot or of members, the integration name for files an integration owns. */
-  ownerScope: string
-  owner: FileOwner
-  contentType: string
-  tags: Record<string, string>
-  metadata: Record<string, unknown>
-  accessPolicies: AccessPolicy[]
-  index: boolean
-  status: FileStatus
-  failedStatusReason: string | null
-  expiresAt: string | null
-  createdAt: string
-  updatedAt: string
-  /** Latest version started by upsertFile; an upload URL is bound to one version. */
-  version: number
-  /** Size declared by the latest upsertFile. */
-  declaredSize: number
-  /** Version of the readable content, `null` before the first completed upload. */
-  contentVersion: number | null
-  blobId: string | null
-  size: number | null
-  sha256: string | null
-  blobContentType: string | null
-}
-
-/** Sort fields of `listFiles`. */
-export type FileSortField = 'key' | 'size' | 'createdAt' | 'updatedAt' | 'status'
-
-/** Where a page ended: the sort value and id of its last item (keyset pagination). */
-export interface FilePosition {
-  value: string | number
-  id: string
-}
-
-/** Query of {@link FilesRepository.list}. */
-export interface FileListQuery {
-  botId: string
-  scope: FilesAccessScope
-  now: Date
-  tags?: ReadonlyArray<NormalizedTagCondition>
-  ids?: ReadonlyArray<string>
-  indexed?: boolean
-  sortField: FileSortField
-  sortDirection: 'asc' | 'desc'
-  pageSize: number
-  after?: FilePosition
-}
-
-/** Input of {@link FilesRepository.upsert}. */
-export interface UpsertFileInput {
-  botId: string
-  key: string
-  ownerScope: string
-  owner: FileOwner
-  size: number
-  contentType: string
-  tags: Record<string, string>
-  metadata: Record<string, unknown>
-  accessPolicies: AccessPolicy[]
-  index: boolean
-  expiresAt: string | null
-  now: Date
-}
-
-/** A patch of {@link FilesRepository.updateMetadata}: merges with `null` deleting, policies replace. */
-export interface FileMetadataPatch {
-  metadata?: Record<string, unknown>
-  tags?: Record<string, string | null>
-  accessPolicies?: AccessPolicy[]
-  expiresAt?: string | null
-}
-
-/** Result of a content commit: the updated file and a blob no row references any more (to delete). */
-export type CompleteUploadResult =
-  | { ok: true; file: FileRecord; unreferencedBlobId: string | null }
-  | { ok: false; reason: 'gone' | 'superseded' }
 
 interface FileRow {
   id: string
@@ -651,20 +577,3 @@ function pageOf(rows: string[], pageSize: number): { items: string[]; next?: str
   return { items, ...(more && last !== undefined ? { next: last } : {}) }
 }
 
-/**
- * Applies a merge patch: a value sets the key, `null` deletes it, absent keys stay.
- *
- * @example
- * ```ts
- * mergePatch({ a: 1, b: 2 }, { b: null, c: 3 }) // { a: 1, c: 3 }
- * ```
- */
-export function mergePatch<T>(current: Record<string, T>, patch: Record<string, T | null> | undefined): Record<string, T> {
-  if (!patch) return current
-  const merged: Record<string, T> = { ...current }
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete merged[key]
-    else merged[key] = value
-  }
-  return merged
-}

@@ -6,17 +6,9 @@ import { invalidQuery } from './tables-error.js'
 import { compileFilter, type FilterColumn } from './tables-filter.js'
 import { columnResolver, systemColumns, type TableRuntime } from './tables-runtime.js'
 
-/** What `findTableRows` accepts, after wire validation. */
-export interface FindQuery {
-  filter?: Record<string, unknown>
-  group?: Record<string, GroupOperation | GroupOperation[]>
-  search?: string
-  select?: string[]
-  orderBy?: string
-  orderDirection?: 'asc' | 'desc'
-  limit?: number
-  offset?: number
-}
+import type { FindQuery } from '../tables/types.js'
+
+export type { FindQuery, FindResult } from '../tables/types.js'
 
 /** A compiled `findTableRows`: SQL (asking for limit + 1 rows to learn `hasMore`), params, and a decoder. */
 export interface CompiledFind {
@@ -274,13 +266,4 @@ export function compileGroupFind(rt: TableRuntime, query: FindQuery): CompiledFi
     return row
   }
   return { sql, params, limit, offset, warnings, decode }
-}
-
-/** A decoded find result. */
-export interface FindResult {
-  rows: Row[]
-  hasMore: boolean
-  offset: number
-  limit: number
-  warnings?: string[]
 }

@@ -15,67 +15,17 @@ import {
 } from './tables-ddl.js'
 import { invalidQuery, invalidSchema, TablesStoreError } from './tables-error.js'
 import { compileFilter } from './tables-filter.js'
-import { compileGroupFind, compileRowFind, type FindQuery, type FindResult } from './tables-find.js'
+import { compileGroupFind, compileRowFind } from './tables-find.js'
+import type { FindQuery, FindResult } from '../tables/types.js'
 import { newTableId, newTableJobId } from './tables-ids.js'
 import { registerRegexFunction, REGEXP_FUNCTION } from './tables-regex.js'
 import { prepareRows, rowProblemsError, type ColumnRuntime, type RowProblem } from './tables-row-validation.js'
 import { buildTableRuntime, columnResolver, type TableRuntime } from './tables-runtime.js'
 import { convertStoredValue } from './tables-schema-change.js'
 import { buildTableSchema, readSchemaInput, type ColumnDraft } from './tables-schema-input.js'
+import type { CreateTableInput, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from '../tables/types.js'
 
-/** A table as the catalog keeps it. */
-export interface TableRecord {
-  id: string
-  botId: string
-  name: string
-  physical: string
-  schema: TableJsonSchema
-  physicalMap: Record<string, string>
-  nextColumn: number
-  factor: number
-  frozen: boolean
-  keyColumn: string | null
-  tags: Record<string, string>
-  isComputeEnabled: boolean
-  createdAt: string
-  updatedAt: string
-}
-
-/** Settings of a new table (`createTable` / `getOrCreateTable` body). */
-export interface CreateTableInput {
-  name: string
-  schema: Record<string, unknown>
-  factor?: number
-  frozen?: boolean
-  keyColumn?: string | null
-  tags?: Record<string, string>
-  isComputeEnabled?: boolean
-}
-
-/** Changes of `updateTable`. */
-export interface UpdateTableInput {
-  name?: string
-  schema?: Record<string, unknown>
-  factor?: number
-  frozen?: boolean
-  keyColumn?: string | null
-  tags?: Record<string, string>
-  isComputeEnabled?: boolean
-}
-
-/** A table with its counts (`getTable`). */
-export interface TableWithCounts {
-  table: Table
-  rows: number
-  stale: number
-  indexing: number
-}
-
-/** Result of a row write: the rows, and warnings about ignored columns. */
-export interface RowsWriteResult {
-  rows: Row[]
-  warnings: string[]
-}
+export type { CreateTableInput, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from '../tables/types.js'
 
 /** Options of the tables store. */
 export interface TablesStoreOptions {

@@ -1,0 +1,11 @@
+export type { AuthPort } from './auth-port.js'
+export type {
+  BotRecord,
+  BotTokenInput,
+  CreateTokenInput,
+  CreatedToken,
+  TokenCheck,
+  TokenRecord,
+  TokenScope,
+  WorkspaceTokenInput,
+} from './types.js'

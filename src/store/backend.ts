@@ -1,0 +1,48 @@
+import type { BlobStore } from '../blobs/index.js'
+import type { AuthPort } from './auth/index.js'
+import type { Clock } from './clock.js'
+import type { FilesPort, KnowledgeBasesPort } from './files/index.js'
+import type { JobQueue } from './jobs/index.js'
+import type { TablesPort } from './tables/index.js'
+
+/**
+ * The metadata ports of a backend. Inside `backend.transaction(fn)`, `fn` receives the same ports bound to the
+ * transaction.
+ */
+export interface BackendPorts {
+  readonly auth: AuthPort
+  readonly files: FilesPort
+  readonly knowledgeBases: KnowledgeBasesPort
+  readonly tables: TablesPort
+  readonly jobs: JobQueue
+}
+
+/**
+ * One storage backend: the metadata ports, the blob store for content, transactions, migrations and close.
+ * The service only ever talks to this object; `openSqliteBackend` builds the embedded one.
+ *
+ * @example
+ * ```ts
+ * const backend = await openSqliteBackend({ dataDir: './.botshelf' })
+ * const app = await createApp({ backend })
+ * ```
+ */
+export interface Backend extends BackendPorts {
+  /** The engine, for logs and test names (`sqlite`, `sqlite-memory`, ...). */
+  readonly kind: string
+  /** File content. */
+  readonly blobs: BlobStore
+  /** The clock every port stamps times with. */
+  readonly now: Clock
+  /**
+   * Runs `fn` with ports bound to one transaction: it commits when `fn` resolves and rolls back when it throws,
+   * so a check-then-act inside is atomic on every backend. Keep `fn` to store calls: no blob I/O, no network
+   * waits (on SQLite other store calls wait while it runs). Ports used outside `tx` inside `fn` do not see its
+   * uncommitted writes.
+   */
+  transaction<T>(fn: (tx: BackendPorts) => Promise<T>): Promise<T>
+  /** Applies the migrations of every port that have not run yet; safe to call again. */
+  migrate(): Promise<void>
+  /** Closes connections. The backend is unusable afterwards. */
+  close(): Promise<void>
+}

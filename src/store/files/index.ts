@@ -1,0 +1,14 @@
+export type { FilesPort, KnowledgeBasesPort } from './files-port.js'
+export { mergePatch } from './merge-patch.js'
+export type {
+  CompleteUploadResult,
+  FileListQuery,
+  FileMetadataPatch,
+  FileOwnerRef,
+  FilePosition,
+  FileRecord,
+  FileSortField,
+  FilesAccessScope,
+  KnowledgeBaseRecord,
+  UpsertFileInput,
+} from './types.js'

@@ -1,0 +1,21 @@
+export type { Backend, BackendPorts } from './backend.js'
+export { systemClock, type Clock } from './clock.js'
+export type { PagePosition } from './page.js'
+export type { AuthPort, BotRecord, BotTokenInput, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord, TokenScope, WorkspaceTokenInput } from './auth/index.js'
+export {
+  mergePatch,
+  type CompleteUploadResult,
+  type FileListQuery,
+  type FileMetadataPatch,
+  type FileOwnerRef,
+  type FilePosition,
+  type FileRecord,
+  type FileSortField,
+  type FilesAccessScope,
+  type FilesPort,
+  type KnowledgeBaseRecord,
+  type KnowledgeBasesPort,
+  type UpsertFileInput,
+} from './files/index.js'
+export type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableJobChange, TableJobRecord, TableRecord, TablesPort, TableWithCounts, UpdateTableInput } from './tables/index.js'
+export { jobStates, type ClaimInput, type EnqueueInput, type FailInput, type JobListQuery, type JobQueue, type JobRecord, type JobState } from './jobs/index.js'
