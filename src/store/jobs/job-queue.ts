@@ -18,7 +18,9 @@ export interface JobQueue {
   enqueue(input: EnqueueInput): Promise<{ job: JobRecord; created: boolean }>
   /**
    * Claims the oldest due job (pending with `runAt` reached, or running with an expired lease), atomically: two
-   * workers never hold the same job. Increments `attempts`. `undefined` when nothing is due.
+   * workers never hold the same job. Increments `attempts`. `undefined` when nothing is due. A running job whose
+   * lease expired on its last allowed attempt (its worker crashed `maxAttempts` times) goes `dead` instead of being
+   * claimed again, so a job that kills its worker cannot crash workers forever.
    */
   claim(input: ClaimInput): Promise<JobRecord | undefined>
   /** Extends the lease; false when the worker no longer holds it (expired and claimed elsewhere, or finished). */
@@ -26,8 +28,9 @@ export interface JobQueue {
   /** Marks the job completed; false when the worker no longer holds its lease. */
   complete(jobId: string, workerId: string): Promise<boolean>
   /**
-   * Records a failed attempt: back to `pending` with `runAt` pushed back exponentially, or `dead` after
-   * `maxAttempts` or with `retry: false`. `undefined` when the worker no longer holds the lease.
+   * Records a failed attempt: back to `pending` with `runAt` pushed back exponentially (now +
+   * `jobRetryDelayMs(attempts)`: 1 s, 2 s, 4 s, ... up to 5 min, no jitter), or `dead` after `maxAttempts` or with
+   * `retry: false`. `undefined` when the worker no longer holds the lease.
    */
   fail(jobId: string, workerId: string, input: FailInput): Promise<JobRecord | undefined>
   /** A job by id. */
