@@ -1,0 +1,71 @@
+import type { Clock } from '../store/clock.js'
+import type { JobQueue } from '../store/jobs/index.js'
+import type { JobHandler } from './job-handler.js'
+
+/** Severity of a runner log line. */
+export type JobLogLevel = 'debug' | 'info' | 'warn' | 'error'
+
+/**
+ * Where the runner writes its lines: `debug` on claim, `info` on completion, `warn` on failures and lost leases,
+ * `error` when the queue itself fails. The service's logger has this shape.
+ *
+ * @example
+ * ```ts
+ * const logger: JobRunnerLogger = { log: (level, message, fields) => console.log(level, message, fields) }
+ * ```
+ */
+export interface JobRunnerLogger {
+  log(level: JobLogLevel, message: string, fields: Record<string, unknown>): void
+}
+
+/** Options of `new JobRunner(...)`. */
+export interface JobRunnerOptions {
+  /**
+   * The durable queue it claims from, reports to and renews leases on.
+   * @example `queue: backend.jobs`
+   */
+  queue: JobQueue
+  /**
+   * One handler per job kind; the runner claims only these kinds.
+   * @example `handlers: [importTable, expireFiles]`
+   */
+  handlers: ReadonlyArray<JobHandler>
+  /**
+   * Most jobs running at once in this process. Default 2.
+   * @example `concurrency: 4`
+   */
+  concurrency?: number
+  /**
+   * Lease taken on each claim, in milliseconds; renewed every third of it while the handler runs, so a crashed
+   * process's jobs are claimed again this long after its last renewal. Default 30 000.
+   * @example `leaseMs: 60_000`
+   */
+  leaseMs?: number
+  /**
+   * Longest wait between two looks at the queue when idle, in milliseconds (jobs queued by another process, or
+   * without `wake()`). It looks sooner when a known job falls due sooner. Default 500.
+   * @example `pollMs: 1_000`
+   */
+  pollMs?: number
+  /**
+   * How long `stop()` lets running handlers finish before it aborts their signals and leaves their jobs to lease
+   * expiry, in milliseconds. Default 10 000; 0 aborts them at once.
+   * @example `shutdownGraceMs: 30_000`
+   */
+  shutdownGraceMs?: number
+  /**
+   * Where claims, completions and failures are logged. Default: nowhere.
+   * @example `logger: { log: (level, message, fields) => console.log(level, message, fields) }`
+   */
+  logger?: JobRunnerLogger
+  /**
+   * The clock that says when a known job falls due; pass the backend's clock. Default: the wall clock.
+   * @example `now: backend.now`
+   */
+  now?: Clock
+  /**
+   * First part of the worker ids (`<workerName>:<pid>:<slot>`) that hold the leases. Default: the host name.
+   * @example `workerName: 'botshelf-1'`
+   */
+  workerName?: string
+}

@@ -1,0 +1,13 @@
+/**
+ * Thrown by a job handler when another attempt cannot help (the input is bad, the target is gone): the runner fails
+ * the job with `retry: false`, so it goes `dead` at once instead of being retried with backoff. Any other error is
+ * retried.
+ *
+ * @example
+ * ```ts
+ * if (!file) throw new PermanentJobError(`file ${payload.fileId} no longer exists`)
+ * ```
+ */
+export class PermanentJobError extends Error {
+  override readonly name = 'PermanentJobError'
+}
