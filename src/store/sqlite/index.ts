@@ -39,3 +39,5 @@ export {
 } from './tables-store.js'
 export { TablesStoreError, type TablesErrorCode } from './tables-error.js'
 export type { FindQuery, FindResult } from './tables-find.js'
+export { jobsMigrations } from './jobs-migrations.js'
+export { SqliteJobQueue, jobQueueMethods } from './sqlite-job-queue.js'
