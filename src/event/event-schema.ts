@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { CreatedOnSchema } from './created-on.js'
-import { payloadIssues } from './event-type-registry.js'
+import { OpenRecordSchema, type OpenRecord } from './open-record.js'
+import { payloadIssues } from './payload-registry.js'
 
 /**
  * Where an event goes: `incoming` (from the user to the bot) or `outgoing` (from the bot to the user).
@@ -14,12 +15,6 @@ export const EventDirectionSchema = z.enum(['incoming', 'outgoing'])
 
 /** `incoming` or `outgoing`. */
 export type EventDirection = z.output<typeof EventDirectionSchema>
-
-/** A structure the spec keeps hidden (kb entries, kb results, state): any JSON object, never `any`. */
-export const OpenRecordSchema = z.record(z.string(), z.unknown())
-
-/** An object whose keys are not known in advance. Values are `unknown`: check them before use. */
-export type OpenRecord = Record<string, unknown>
 
 const triggerShape = {
   conversationId: z.string().optional(),

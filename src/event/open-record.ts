@@ -1,0 +1,7 @@
+import { z } from 'zod'
+
+/** A structure the spec keeps hidden (kb entries, kb results, state): any JSON object, never `any`. */
+export const OpenRecordSchema = z.record(z.string(), z.unknown())
+
+/** An object whose keys are not known in advance. Values are `unknown`: check them before use. */
+export type OpenRecord = Record<string, unknown>
