@@ -107,7 +107,7 @@ export interface ResolvedClientConfig {
   readonly debug: boolean
   /**
    * Every header sent on every call: `authorization`, `x-bot-id`, `x-integration-id`,
-   * `x-integration-alias` when set, then the custom `headers` (which win). Names are lower case.
+   * `x-integration-alias`, `x-workspace-id` when set, then the custom `headers` (which win). Names are lower case.
    */
   readonly headers: Readonly<Record<string, string>>
   readonly timeout: number
