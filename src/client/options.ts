@@ -187,7 +187,7 @@ function defaultHeaders(input: {
   custom: Record<string, string | string[]> | undefined
 }): Record<string, string> {
   const headers: Record<string, string> = {}
-  // The spec writes the scheme `bearer`; servers match it case-insensitively.
+  // The public docs write the scheme `bearer`; servers match it case-insensitively (docs/wire-format.md §1).
   if (input.token) headers['authorization'] = `bearer ${headerValue('token', input.token)}`
   if (input.botId) headers['x-bot-id'] = headerValue('botId', input.botId)
   if (input.integrationId) headers['x-integration-id'] = headerValue('integrationId', input.integrationId)
