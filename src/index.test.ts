@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import ts from 'typescript'
 import { afterAll, describe, expect, it } from 'vitest'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -64,4 +65,55 @@ describe('the botshelf entry', () => {
     const builtins = modules.filter((url) => url.startsWith('node:'))
     expect(builtins).toEqual([])
   })
+})
+
+/** Our source files, tests excluded: enough for the checker to follow every re-export of the entries. */
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name)
+    if (entry.isDirectory()) return sourceFiles(path)
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : []
+  })
+}
+
+/** Every name an entry exports, types included, as the type checker sees it through `export *` and re-exports. */
+function exportedNames(entries: string[]): Map<string, string[]> {
+  // noResolve/noLib: our own files only; node_modules and lib types are not needed to list export names.
+  const program = ts.createProgram(sourceFiles(join(root, 'src')), {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noResolve: true,
+    noLib: true,
+    types: [],
+    noEmit: true,
+  })
+  const checker = program.getTypeChecker()
+  return new Map(
+    entries.map((entry) => {
+      const sourceFile = program.getSourceFile(join(root, entry))
+      const moduleSymbol = sourceFile && checker.getSymbolAtLocation(sourceFile)
+      if (!moduleSymbol) throw new Error(`${entry} is not a module of the program`)
+      return [entry, checker.getExportsOfModule(moduleSymbol).map((symbol) => symbol.getName())]
+    }),
+  )
+}
+
+/**
+ * The public names of the entries, locked. A change to this snapshot is a change of the public API: review it (a name
+ * that vanished breaks users), then accept it with `npx vitest run src/index.test.ts -u`. `botshelf/server` is not listed.
+ */
+describe('public export names', () => {
+  const entries = { botshelf: 'src/index.ts', 'botshelf/client': 'src/client/index.ts', 'botshelf/testing': 'src/testing/index.ts' }
+  const names = exportedNames(Object.values(entries))
+
+  for (const [entryName, path] of Object.entries(entries)) {
+    it(`of ${entryName} stay as they are: values (runtime exports) and type-only names`, async () => {
+      const values = Object.keys((await import(pathToFileURL(join(root, path)).href)) as object).sort()
+      const all = names.get(path)!
+      // Every runtime export is also seen by the checker; what is left are the type-only names.
+      expect(values.filter((name) => !all.includes(name))).toEqual([])
+      const types = all.filter((name) => !values.includes(name)).sort()
+      expect({ values, types }).toMatchSnapshot()
+    })
+  }
 })

@@ -3,7 +3,7 @@ import { errorTypeNames, type ErrorType } from './error-types.js'
 
 /**
  * The JSON body of every non-2xx response: `{ id, code, type, message, metadata? }`, with the HTTP
- * status equal to `code` (wire reference §10).
+ * status equal to `code` (docs/wire-format.md §3).
  *
  * @example
  * ```ts

@@ -1,5 +1,5 @@
 /**
- * The error types of the wire format (wire reference §10), with their HTTP status and the
+ * The error types of the wire format (docs/wire-format.md §3), with their HTTP status and the
  * description string `@botpress/client` uses. One table serves the server (which emits them)
  * and the client (which turns them back into classes).
  */
@@ -70,7 +70,7 @@ export const errorTypes = {
  */
 export type ErrorType = keyof typeof errorTypes
 
-/** The list of error types, in the order of the wire reference. */
+/** The list of error types, in the order of docs/wire-format.md §3. */
 export const errorTypeNames = Object.keys(errorTypes) as ErrorType[]
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * The `meta` object of every cursor-paginated list (spec §2.4, §4.5). Always present; `nextToken`
+ * The `meta` object of every cursor-paginated list (docs/wire-format.md §4). Always present; `nextToken`
  * only when more results exist.
  *
  * @example

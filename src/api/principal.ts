@@ -1,6 +1,6 @@
 // Who is calling and with which role: shared by the server (auth, permissions) and the store (tokens).
 /**
- * Workspace member roles (spec §5). `bot` and `integration` are not roles but token kinds.
+ * Workspace member roles (docs/wire-format.md §6). `bot` and `integration` are not roles but token kinds.
  */
 export const memberRoles = ['viewer', 'developer', 'manager', 'administrator', 'billing_manager'] as const
 

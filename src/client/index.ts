@@ -18,50 +18,7 @@ export type { DownloadedFile } from './files/download-file.js'
 export type { ListCollections, ListInput } from './list-collections.js'
 export { AsyncCollection, type PageLister, type Page } from './pagination/async-collection.js'
 export { encodeQuery } from './http/query-string.js'
-export {
-  ApiError,
-  isApiError,
-  errorFrom,
-  UnknownError,
-  InternalError,
-  UnauthorizedError,
-  ForbiddenError,
-  PayloadTooLargeError,
-  InvalidPayloadError,
-  UnsupportedMediaTypeError,
-  MethodNotFoundError,
-  ResourceNotFoundError,
-  InvalidJsonSchemaError,
-  InvalidDataFormatError,
-  InvalidIdentifierError,
-  RelationConflictError,
-  ReferenceConstraintError,
-  ResourceLockedConflictError,
-  ResourceGoneError,
-  ReferenceNotFoundError,
-  InvalidQueryError,
-  RuntimeError,
-  AlreadyExistsError,
-  RateLimitedError,
-  PaymentRequiredError,
-  QuotaExceededError,
-  LimitExceededError,
-  BreakingChangesError,
-  OperationTimeoutError,
-  apiErrorClasses,
-  ClientError,
-  NetworkError,
-  TimeoutError,
-  AbortError,
-  InvalidResponseError,
-  PaginationError,
-  UploadFileError,
-  InvalidInputError,
-  type ApiErrorJson,
-  type ApiErrorClass,
-  type AnyApiError,
-  type ClientErrorCode,
-} from './errors/index.js'
+export * from './errors/index.js'
 export type { ErrorType } from '../api/error-types.js'
 export type { File, UploadableFile, FileStatus, AccessPolicy, FileOwner, TagFilter, Passage, SearchPassage, KnowledgeBase, KnowledgeBaseListItem } from '../api/files/index.js'
 export type { Table, Row, TableJob, RowFilter, Group, Column } from '../api/tables/index.js'

@@ -107,7 +107,7 @@ export interface ResolvedClientConfig {
   readonly debug: boolean
   /**
    * Every header sent on every call: `authorization`, `x-bot-id`, `x-integration-id`,
-   * `x-integration-alias` when set, then the custom `headers` (which win). Names are lower case.
+   * `x-integration-alias`, `x-workspace-id` when set, then the custom `headers` (which win). Names are lower case.
    */
   readonly headers: Readonly<Record<string, string>>
   readonly timeout: number
@@ -187,7 +187,7 @@ function defaultHeaders(input: {
   custom: Record<string, string | string[]> | undefined
 }): Record<string, string> {
   const headers: Record<string, string> = {}
-  // The spec writes the scheme `bearer`; servers match it case-insensitively.
+  // The public docs write the scheme `bearer`; servers match it case-insensitively (docs/wire-format.md §1).
   if (input.token) headers['authorization'] = `bearer ${headerValue('token', input.token)}`
   if (input.botId) headers['x-bot-id'] = headerValue('botId', input.botId)
   if (input.integrationId) headers['x-integration-id'] = headerValue('integrationId', input.integrationId)

@@ -129,7 +129,7 @@ export function getText(event: BotEvent): string | undefined {
 const typedFields: ReadonlySet<string> = new Set(eventFieldNames)
 
 /**
- * The top-level properties the spec does not describe (internal fields real platforms add). Their values are
+ * The top-level properties docs/wire-format.md §18 does not list (internal fields real platforms add). Their values are
  * `unknown`: check them before use.
  *
  * @example

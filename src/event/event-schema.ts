@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { CreatedOnSchema } from './created-on.js'
-import { payloadIssues } from './event-type-registry.js'
+import { OpenRecordSchema, type OpenRecord } from './open-record.js'
+import { payloadIssues } from './payload-registry.js'
 
 /**
  * Where an event goes: `incoming` (from the user to the bot) or `outgoing` (from the bot to the user).
@@ -14,12 +15,6 @@ export const EventDirectionSchema = z.enum(['incoming', 'outgoing'])
 
 /** `incoming` or `outgoing`. */
 export type EventDirection = z.output<typeof EventDirectionSchema>
-
-/** A structure the spec keeps hidden (kb entries, kb results, state): any JSON object, never `any`. */
-export const OpenRecordSchema = z.record(z.string(), z.unknown())
-
-/** An object whose keys are not known in advance. Values are `unknown`: check them before use. */
-export type OpenRecord = Record<string, unknown>
 
 const triggerShape = {
   conversationId: z.string().optional(),
@@ -76,7 +71,7 @@ const kbShape = {
 
 /**
  * Knowledge bases queried for the event: `included` is required, `results` optional; the entries'
- * inner structure is hidden by the spec, so each is an open record.
+ * inner structure is not published (docs/wire-format.md §18), so each is an open record.
  *
  * @example
  * ```ts
@@ -89,7 +84,7 @@ export const KbSchema = z.looseObject(kbShape)
 export type Kb = z.output<z.ZodObject<typeof kbShape>>
 
 /**
- * The state of the event. Its structure is hidden by the spec: an open record.
+ * The state of the event. Its structure is not published (docs/wire-format.md §18): an open record.
  *
  * @example
  * ```ts
@@ -120,7 +115,7 @@ const eventShape = {
 }
 
 /**
- * The `event` object of a bot's execution (spec §2.3). Required: `botId`, `createdOn`, `direction`, `id`,
+ * The `event` object of a bot's execution (docs/wire-format.md §18). Required: `botId`, `createdOn`, `direction`, `id`,
  * `payload`, `preview`, `state`, `type`; everything else is optional. `createdOn` accepts an ISO 8601 string
  * (any offset) or a `Date` and comes out as a `Date`. When `type` is a registered event type (`text`, `image`,
  * ... or one added with `defineEventType`), `payload` is checked against its schema; an unknown type keeps an
@@ -157,5 +152,5 @@ type TypedEventShape = Omit<typeof eventShape, 'kb' | 'tags' | 'trigger'> & {
   trigger: z.ZodOptional<z.ZodObject<typeof triggerShape>>
 }
 
-/** Names of the typed top-level fields, in spec order. */
+/** Names of the typed top-level fields, in the order of docs/wire-format.md §18. */
 export const eventFieldNames = Object.freeze(Object.keys(eventShape)) as ReadonlyArray<keyof BotEvent>

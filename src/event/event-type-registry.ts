@@ -1,19 +1,26 @@
 import type { z } from 'zod'
-import {
-  builtInPayloadSchemas,
-  type AudioPayload,
-  type CardPayload,
-  type CarouselPayload,
-  type ChoicePayload,
-  type DropdownPayload,
-  type FilePayload,
-  type ImagePayload,
-  type LocationPayload,
-  type MarkdownPayload,
-  type TextPayload,
-  type VideoPayload,
+import type {
+  AudioPayload,
+  CardPayload,
+  CarouselPayload,
+  ChoicePayload,
+  DropdownPayload,
+  FilePayload,
+  ImagePayload,
+  LocationPayload,
+  MarkdownPayload,
+  TextPayload,
+  VideoPayload,
 } from './built-in-payloads.js'
-import type { BotEvent, OpenRecord } from './event-schema.js'
+import type { BotEvent } from './event-schema.js'
+import type { OpenRecord } from './open-record.js'
+import {
+  isBuiltInType,
+  lookupPayloadSchema,
+  registeredTypeNames,
+  storePayloadSchema,
+  type PayloadSchema,
+} from './payload-registry.js'
 
 /**
  * Event types whose payload is known, by type name. Add your own with module augmentation so that
@@ -53,9 +60,6 @@ export type EventOfType<T extends string, P = PayloadOf<T>> = Omit<BotEvent, 'ty
   payload: P
 }
 
-/** A payload schema: any zod schema whose output is an object. */
-export type PayloadSchema = z.ZodType<OpenRecord>
-
 /** What `defineEventType` returns: the type's name, its payload schema and a type guard. */
 export interface EventTypeDefinition<T extends string, P extends OpenRecord> {
   /** The event `type` this definition matches. */
@@ -72,9 +76,6 @@ export interface EventTypeDefinition<T extends string, P extends OpenRecord> {
    */
   is<E extends BotEvent>(event: E): event is E & { type: T; payload: P }
 }
-
-const registry = new Map<string, PayloadSchema>(Object.entries(builtInPayloadSchemas))
-const builtInNames = new Set(Object.keys(builtInPayloadSchemas))
 
 /**
  * Thrown when an event type is defined twice or with a bad name. `code` is `invalid_event_type_definition`.
@@ -107,11 +108,11 @@ export function defineEventType<const T extends string, S extends PayloadSchema>
   if (typeof type !== 'string' || type.trim() === '') {
     throw new EventTypeDefinitionError(`Event type name must be a non-empty string, received ${JSON.stringify(type)}`)
   }
-  if (builtInNames.has(type)) {
+  if (isBuiltInType(type)) {
     throw new EventTypeDefinitionError(`Event type "${type}" is built in; choose another name`)
   }
-  if (registry.has(type)) throw new EventTypeDefinitionError(`Event type "${type}" is already defined`)
-  registry.set(type, payloadSchema)
+  if (lookupPayloadSchema(type) !== undefined) throw new EventTypeDefinitionError(`Event type "${type}" is already defined`)
+  storePayloadSchema(type, payloadSchema)
   return Object.freeze({
     type,
     payloadSchema: payloadSchema as unknown as z.ZodType<z.output<S>>,
@@ -130,7 +131,7 @@ export function defineEventType<const T extends string, S extends PayloadSchema>
  * ```
  */
 export function getPayloadSchema(type: string): PayloadSchema | undefined {
-  return registry.get(type)
+  return lookupPayloadSchema(type)
 }
 
 /**
@@ -142,7 +143,7 @@ export function getPayloadSchema(type: string): PayloadSchema | undefined {
  * ```
  */
 export function listEventTypes(): string[] {
-  return [...registry.keys()]
+  return registeredTypeNames()
 }
 
 /**
@@ -167,27 +168,6 @@ export function isEventOfType<E extends BotEvent, T extends RegisteredEventType 
 export function isEventOfType(event: BotEvent, type: string | EventTypeDefinition<string, OpenRecord>): boolean {
   if (typeof type !== 'string') return type.is(event)
   if (event.type !== type) return false
-  const schema = registry.get(type)
+  const schema = lookupPayloadSchema(type)
   return schema === undefined || schema.safeParse(event.payload).success
-}
-
-/** Checks a payload against its type's schema; issues carry paths relative to the event (`payload.text`). */
-export function payloadIssues(type: unknown, payload: unknown): z.core.$ZodRawIssue[] {
-  if (typeof type !== 'string') return []
-  const schema = registry.get(type)
-  if (!schema) return []
-  const result = schema.safeParse(payload)
-  if (result.success) return []
-  return result.error.issues.map(
-    (issue) => ({ ...issue, path: ['payload', ...issue.path], input: inputAt(payload, issue.path) }) as z.core.$ZodRawIssue,
-  )
-}
-
-function inputAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
-  let current = root
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined
-    current = (current as Record<PropertyKey, unknown>)[key]
-  }
-  return current
 }

@@ -5,7 +5,6 @@ export {
   EventTagsSchema,
   KbSchema,
   EventStateSchema,
-  OpenRecordSchema,
   eventFieldNames,
   type BotEvent,
   type BotEventInput,
@@ -15,8 +14,8 @@ export {
   type TagScope,
   type Kb,
   type EventState,
-  type OpenRecord,
 } from './event-schema.js'
+export { OpenRecordSchema, type OpenRecord } from './open-record.js'
 export { CreatedOnSchema, parseEventDate } from './created-on.js'
 export { EventValidationError } from './event-validation-error.js'
 export { parseEvent, safeParseEvent, type SafeParseEventResult } from './parse-event.js'
@@ -62,8 +61,8 @@ export {
   type PayloadOf,
   type EventOfType,
   type EventTypeDefinition,
-  type PayloadSchema,
 } from './event-type-registry.js'
+export type { PayloadSchema } from './payload-registry.js'
 export { getPreview, type PreviewOptions } from './preview.js'
 export {
   isIncoming,

@@ -122,12 +122,15 @@ export function toReadableIssues(issues: ReadonlyArray<z.core.$ZodIssue>, input?
 }
 
 /**
- * Joins readable issues into one message, one issue per line after a short lead.
+ * Joins readable issues into one message after a short lead: a single issue on the same line, several issues
+ * one per line; no issue gives the lead alone.
  *
  * @example
  * ```ts
- * formatIssues('Invalid event', issues)
- * // 'Invalid event:\n  - direction: expected "incoming" | "outgoing", received "sideways"'
+ * formatIssues('Invalid event', [direction])
+ * // 'Invalid event: direction: expected "incoming" | "outgoing", received "sideways"'
+ * formatIssues('Invalid event', [direction, botId])
+ * // 'Invalid event:\n  - direction: expected "incoming" | "outgoing", received "sideways"\n  - botId: expected string, received missing'
  * ```
  */
 export function formatIssues(lead: string, issues: ReadonlyArray<ReadableIssue>): string {

@@ -69,7 +69,7 @@ export interface AnyHook {
  *
  * @example
  * ```ts
- * const greet = defineHook({
+ * const logText = defineHook({
  *   name: 'log-text',
  *   point: 'afterIncoming',
  *   types: ['text'],

@@ -8,7 +8,7 @@ import type { WebhookSecret } from './signature.js'
 import { checkTolerance, createVerifier, type Clock } from './verifier.js'
 import { parseJsonBody } from './verify-webhook.js'
 
-/** Default and largest accepted body: 100 MB (spec §8, webhook payloads). */
+/** Default and largest accepted body: 100 MB (docs/wire-format.md §5). */
 export const MAX_WEBHOOK_BODY_BYTES = 100 * 1024 * 1024
 
 /** A Fetch-API request handler. */

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { filesLimits } from './limits.js'
 
 /**
- * Access policies of a file (spec §2.1): `public_content` makes the content readable through a permanent URL,
+ * Access policies of a file (docs/wire-format.md §6): `public_content` makes the content readable through a permanent URL,
  * `integrations` lets every integration of the bot read, search and list the file.
  *
  * @example
@@ -16,7 +16,7 @@ export const AccessPolicySchema = z.enum(['public_content', 'integrations'])
 export type AccessPolicy = z.infer<typeof AccessPolicySchema>
 
 /**
- * File statuses (wire reference §4.2). botshelf does not index yet, so the `indexing_*` values are never
+ * File statuses (docs/wire-format.md §11). botshelf does not index yet, so the `indexing_*` values are never
  * produced, but they belong to the wire format.
  *
  * @example
@@ -68,7 +68,7 @@ export const TagKeySchema = z
   .refine((key) => !CONTROL_CHARACTERS.test(key), { message: 'expected no control characters' })
 
 /**
- * A tag value: a string of at most 1000 characters (wire reference §4.1).
+ * A tag value: a string of at most 1000 characters (docs/wire-format.md §10).
  *
  * @example
  * ```ts
@@ -116,7 +116,7 @@ export const FileTagsPatchSchema = z
 export const FileMetadataSchema = z.record(z.string(), z.unknown())
 
 /**
- * Who owns a file: the bot, an integration (by name and alias) or a user (wire reference §4.1).
+ * Who owns a file: the bot, an integration (by name and alias) or a user (docs/wire-format.md §10).
  *
  * @example
  * ```ts
@@ -134,7 +134,7 @@ export const FileOwnerSchema = z.object({
 export type FileOwner = z.infer<typeof FileOwnerSchema>
 
 /**
- * The File object of the wire format (wire reference §4.1): 14 required fields and three optional ones.
+ * The File object of the wire format (docs/wire-format.md §10): 14 required fields and three optional ones.
  *
  * @example
  * ```ts

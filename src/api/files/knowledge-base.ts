@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * A knowledge base as create/update return it (wire reference §3).
+ * A knowledge base as create/update return it (docs/wire-format.md §12).
  *
  * @example
  * ```ts

@@ -1,5 +1,5 @@
 /**
- * Limits of the Files API that the spec leaves to "the platform's general limits" (spec §8). One table, used
+ * Limits of the Files API, the platform's and those it leaves unpublished (docs/wire-format.md §5). One table, used
  * by the request schemas (so the client rejects the same things the server does) and by the docs.
  *
  * @example
@@ -14,21 +14,21 @@ export const filesLimits = {
   tagsMaxCount: 50,
   /** Longest tag key, in characters. */
   tagKeyMaxLength: 100,
-  /** Longest tag value, in characters (wire reference §4.1). */
+  /** Longest tag value, in characters (docs/wire-format.md §10). */
   tagValueMaxLength: 1000,
-  /** Largest content of one file, in bytes (spec §8: 1 GB). */
+  /** Largest content of one file, in bytes: 1 GB (docs/wire-format.md §5). */
   fileMaxBytes: 1024 * 1024 * 1024,
-  /** Most ids in one `listFiles` call (wire reference §3). */
+  /** Most ids in one `listFiles` call (docs/wire-format.md §5). */
   listIdsMax: 50,
-  /** Default page size of every Files API list (wire reference §2). */
+  /** Default page size of every Files API list (docs/wire-format.md §4). */
   pageSizeDefault: 20,
   /** Largest page size accepted. */
   pageSizeMax: 100,
-  /** Furthest `expiresAt` may be, in days (wire reference §4.1). */
+  /** Furthest `expiresAt` may be, in days (docs/wire-format.md §5). */
   expiresAtMaxDays: 90,
-  /** Largest search query, in bytes (spec §8: 1 KB). */
+  /** Largest search query, in bytes: 1 KB (docs/wire-format.md §5). */
   searchQueryMaxBytes: 1024,
-  /** Most results of one search (spec §8). */
+  /** Most results of one search (docs/wire-format.md §5). */
   searchResultsMax: 50,
   /** Longest knowledge base name, in characters. */
   knowledgeBaseNameMaxLength: 256,

@@ -4,7 +4,7 @@ import { filesOperations, UpsertFileBodySchema, UpdateFileMetadataBodySchema, Li
 import { FileSchema } from './file.js'
 
 describe('files operations', () => {
-  it('has the 15 operations of the wire reference with matching names', () => {
+  it('has the 15 operations of docs/wire-format.md §7 with matching names', () => {
     const names = Object.entries(filesOperations).map(([key, op]) => {
       expect(op.name).toBe(key)
       return key

@@ -107,7 +107,7 @@ export const UpdateFileMetadataBodySchema = z.strictObject({
 export const CopyFileBodySchema = z.strictObject({ overwrite: z.boolean().optional() })
 
 /**
- * Query of `searchFiles` (wire reference §3). Search is not available yet in botshelf.
+ * Query of `searchFiles` (docs/wire-format.md §7). Search is not available yet in botshelf.
  *
  * @example
  * ```ts
@@ -432,7 +432,7 @@ export const deleteKnowledgeBase = defineOperation({
 })
 
 /**
- * Every Files API operation by client method name, in the order of the wire reference §3.
+ * Every Files API operation by client method name, in the order of docs/wire-format.md §7.
  *
  * @example
  * ```ts

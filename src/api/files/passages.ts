@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * A passage of an indexed file, as `listFilePassages` returns it (wire reference §4.3).
+ * A passage of an indexed file, as `listFilePassages` returns it (docs/wire-format.md §12).
  *
  * @example
  * ```ts
@@ -24,7 +24,7 @@ export const PassageSchema = z.object({
 export type Passage = z.infer<typeof PassageSchema>
 
 /**
- * One search result of `searchFiles` (wire reference §4.3).
+ * One search result of `searchFiles` (docs/wire-format.md §12).
  *
  * @example
  * ```ts
@@ -74,7 +74,7 @@ export const PassageInputSchema = z.strictObject({
 })
 
 /**
- * The indexing configuration of `upsertFile` (wire reference §4.3). Accepted and validated; botshelf does not
+ * The indexing configuration of `upsertFile` (docs/wire-format.md §12). Accepted and validated; botshelf does not
  * index yet, so it has no effect.
  *
  * @example

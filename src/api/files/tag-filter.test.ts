@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { normalizeTagFilter, TagFilterSchema } from './tag-filter.js'
 
 describe('normalizeTagFilter', () => {
-  it('reduces every form of the wire reference §3.1', () => {
+  it('reduces every form of docs/wire-format.md §9', () => {
     const filter = TagFilterSchema.parse({
       eq: 'v',
       any: ['a', 'b'],

@@ -18,7 +18,7 @@ export const TagConditionSchema = z.strictObject({
 })
 
 /**
- * The tag filter of `listFiles`, `searchFiles` and `listKnowledgeBases` (wire reference §3.1):
+ * The tag filter of `listFiles`, `searchFiles` and `listKnowledgeBases` (docs/wire-format.md §9):
  * `{k: 'v'}` equality, `{k: ['a','b']}` OR over values, `{k: {not}}`, `{k: {in}}`, `{k: {exists}}`.
  * Several keys are ANDed.
  *

@@ -4,7 +4,7 @@ import { z } from 'zod'
 export type FilterScalar = string | number | boolean | null
 
 /**
- * The operators of one column condition (wire reference §8). Several operators in one object are ANDed.
+ * The operators of one column condition (docs/wire-format.md §17). Several operators in one object are ANDed.
  *
  * @example
  * ```ts

@@ -1,13 +1,13 @@
 import { z } from 'zod'
 
-/** Kinds of table jobs (wire reference §7.4). */
+/** Kinds of table jobs (docs/wire-format.md §16). */
 export const tableJobTypes = ['export', 'import', 'clear_column', 'clear_vectors', 'delete_rows', 'duplicate_table'] as const
 
 /** States of a table job. */
 export const tableJobStatuses = ['pending', 'in_progress', 'finalizing', 'completed', 'failed'] as const
 
 /**
- * A background job on a table: import, export, ... (wire reference §7.4).
+ * A background job on a table: import, export, ... (docs/wire-format.md §16).
  *
  * @example
  * ```ts

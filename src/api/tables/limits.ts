@@ -1,5 +1,5 @@
 /**
- * The hard limits of the Tables API (wire reference §9, spec §8). One place, read by the schemas,
+ * The hard limits of the Tables API (docs/wire-format.md §5). One place, read by the schemas,
  * the store and the docs.
  *
  * @example

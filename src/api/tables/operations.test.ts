@@ -4,7 +4,7 @@ import { columnNamePattern, tableNamePattern } from './limits.js'
 import { CreateTableBodySchema, DeleteTableRowsBodySchema, FindTableRowsBodySchema, tablesOperations } from './operations.js'
 
 describe('tablesOperations', () => {
-  it('lists every Tables operation of the wire reference under its client name', () => {
+  it('lists every Tables operation of docs/wire-format.md §13 under its client name', () => {
     expect(Object.keys(tablesOperations).sort()).toEqual(
       [
         'createTable', 'createTableRows', 'deleteTable', 'deleteTableRows', 'duplicateTable', 'exportTable', 'findTableRows',

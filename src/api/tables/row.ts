@@ -17,7 +17,7 @@ export const ComputedStateSchema = z.object({
 })
 
 /**
- * A row (wire reference §7.3): system fields plus the user columns flattened onto the object.
+ * A row (docs/wire-format.md §15): system fields plus the user columns flattened onto the object.
  *
  * @example
  * ```ts

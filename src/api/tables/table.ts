@@ -72,7 +72,7 @@ export const ColumnSchema = z.looseObject({
 export type Column = z.infer<typeof ColumnSchema>
 
 /**
- * A table's schema as every response carries it (wire reference §7.2, form 1): JSON Schema of an
+ * A table's schema as every response carries it (docs/wire-format.md §14, the normalized form): JSON Schema of an
  * object whose properties are the columns.
  *
  * @example
@@ -105,7 +105,7 @@ export const TableTagsSchema = z.record(
 )
 
 /**
- * A table (wire reference §7.1).
+ * A table (docs/wire-format.md §14).
  *
  * @example
  * ```ts

@@ -166,7 +166,11 @@ export class UploadFileError extends ClientError {
  *
  * @example
  * ```ts
- * catch (e) { if (e instanceof InvalidInputError) console.log(e.message) // 'id: expected a string, received undefined' }
+ * try {
+ *   await client.getFile({ id: undefined as never })
+ * } catch (e) {
+ *   if (e instanceof InvalidInputError) console.log(e.message) // 'id: expected a string, received undefined'
+ * }
  * ```
  */
 export class InvalidInputError extends ClientError {

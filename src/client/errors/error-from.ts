@@ -7,7 +7,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
- * Turns a value into an API error with the rules of `@botpress/client` (wire reference §10):
+ * Turns a value into an API error with the rules of `@botpress/client` (docs/wire-format.md §3):
  * an API error is returned as is; an `Error` or a string becomes `UnknownError`; an object with
  * `code`, `type`, `id` and `message` (`type` and `message` strings) becomes the class of its `type`
  * (`UnknownError` "An unclassified API error occurred: ..." for an unknown type); any other value

@@ -6,7 +6,6 @@ import {
   ApiError,
   apiErrorClasses,
   errorFrom,
-  errorFromResponseBody,
   InvalidPayloadError,
   isApiError,
   NetworkError,
@@ -15,6 +14,7 @@ import {
   UnknownError,
   UploadFileError,
 } from './index.js'
+import { errorFromResponseBody } from './error-from.js'
 
 const official = createRequire(import.meta.url)('@botpress/client') as Record<string, any>
 

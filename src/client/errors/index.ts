@@ -30,7 +30,8 @@ export {
   type ApiErrorClass,
   type AnyApiError,
 } from './api-error-classes.js'
-export { errorFrom, errorFromResponseBody } from './error-from.js'
+// errorFromResponseBody is the transport's own helper: imported from error-from.js, not public.
+export { errorFrom } from './error-from.js'
 export {
   ClientError,
   NetworkError,

@@ -15,7 +15,7 @@ import type { ClientInput, ClientOutput, Simplify } from '../operation-types.js'
 export type CopyFileInput = Simplify<ClientInput<typeof ops.copyFile> & { 'x-destination-bot-id'?: string }>
 
 /**
- * The Files API operations (wire reference §3), with the names and shapes of `@botpress/client`.
+ * The Files API operations (docs/wire-format.md §7), with the names and shapes of `@botpress/client`.
  * Every method takes the flat input object and, optionally, call options (`signal`, `timeout`, `headers`).
  */
 export abstract class FilesClient extends BaseClient {

@@ -6,7 +6,7 @@ const official = (query: Record<string, unknown>) =>
   qs.stringify(query, { encode: true, arrayFormat: 'repeat', allowDots: true })
 
 describe('encodeQuery', () => {
-  it('produces the wire reference example', () => {
+  it('produces the example of docs/wire-format.md §2', () => {
     const query = {
       tags: { category: ['Sales', 'Marketing'], integrationName: { not: 'webchat' }, other: { exists: false } },
       ids: ['a', 'b'],

@@ -17,7 +17,7 @@ import type { ClientInput, ClientOutput, Simplify } from '../operation-types.js'
 export type FindTableRowsOutput = Simplify<Omit<ClientOutput<typeof ops.findTableRows>, 'rows'> & { rows: Row[] }>
 
 /**
- * The Tables API operations (wire reference §6), with the names and shapes of `@botpress/client`.
+ * The Tables API operations (docs/wire-format.md §13), with the names and shapes of `@botpress/client`.
  * Every method takes the flat input object and, optionally, call options (`signal`, `timeout`, `headers`).
  */
 export abstract class TablesClient extends FilesClient {

@@ -1,0 +1,53 @@
+import type { z } from 'zod'
+import { builtInPayloadSchemas } from './built-in-payloads.js'
+import type { OpenRecord } from './open-record.js'
+
+// The store of payload schemas by event type. It sits apart from `event-type-registry.ts` (the public API, which
+// needs the `BotEvent` type) so that `event-schema.ts` can check payloads without an import cycle.
+
+/** A payload schema: any zod schema whose output is an object. */
+export type PayloadSchema = z.ZodType<OpenRecord>
+
+const registry = new Map<string, PayloadSchema>(Object.entries(builtInPayloadSchemas))
+const builtInNames = new Set(Object.keys(builtInPayloadSchemas))
+
+/** True for the names of the built-in message types (`text`, `image`, ...). */
+export function isBuiltInType(type: string): boolean {
+  return builtInNames.has(type)
+}
+
+/** The schema registered for a type, or `undefined`. */
+export function lookupPayloadSchema(type: string): PayloadSchema | undefined {
+  return registry.get(type)
+}
+
+/** Records a schema; the caller has checked that the type is new. */
+export function storePayloadSchema(type: string, schema: PayloadSchema): void {
+  registry.set(type, schema)
+}
+
+/** Every registered type name, built-in first, then in definition order. */
+export function registeredTypeNames(): string[] {
+  return [...registry.keys()]
+}
+
+/** Checks a payload against its type's schema; issues carry paths relative to the event (`payload.text`). */
+export function payloadIssues(type: unknown, payload: unknown): z.core.$ZodRawIssue[] {
+  if (typeof type !== 'string') return []
+  const schema = registry.get(type)
+  if (!schema) return []
+  const result = schema.safeParse(payload)
+  if (result.success) return []
+  return result.error.issues.map(
+    (issue) => ({ ...issue, path: ['payload', ...issue.path], input: inputAt(payload, issue.path) }) as z.core.$ZodRawIssue,
+  )
+}
+
+function inputAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let current = root
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<PropertyKey, unknown>)[key]
+  }
+  return current
+}
