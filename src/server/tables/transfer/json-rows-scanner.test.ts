@@ -74,7 +74,7 @@ describe('JsonRowsScanner', () => {
       const texts = [
         withWhitespace(random, rows),
         withWhitespace(random, { table: 'aTable', schema: randomValue(random, 0), rows, after: randomValue(random, 0) }),
-        withWhitespace(random, { 'r\\ows': 1, rows, number: -1.5e3, text: 'x', flag: false, nothing: null, list: [] }),
+        withWhitespace(random, { 'r\\ows': 1, rows, '': '\\', '"q': 0, number: -1.5e3, text: 'x', flag: false, nothing: null, list: [] }),
       ]
       for (const text of texts) {
         const bytes = Buffer.from(text)
@@ -82,6 +82,14 @@ describe('JsonRowsScanner', () => {
           expect(scan(pieces(bytes, cut)), text).toEqual(rows)
         }
       }
+    }
+  })
+
+  it('starts each key afresh when a row ended just after an escape cut by a chunk', () => {
+    // The first chunk ends on a backslash inside a row's string; the row ends in the next chunk, then a key follows.
+    for (const key of ['""', '"\\"q"', '"k"']) {
+      const chunks = ['{"rows":[{"a":"\\', `\\"}],${key}:1}`].map((text) => Buffer.from(text))
+      expect(scan(chunks), key).toEqual([{ a: '\\' }])
     }
   })
 

@@ -197,8 +197,6 @@ export class JsonRowsScanner {
         if (c === OPEN_BRACE) {
           this.beginValue(i, at)
           this.depth = 1
-          this.inString = false
-          this.escaped = false
           this.state = ROW
           return
         }
@@ -244,8 +242,13 @@ export class JsonRowsScanner {
     this.state = this.topIsObject ? AFTER_VALUE : END
   }
 
+  /** A row, key or skipped value starts at index `i` of the slice: its scan starts from a clean state. */
   private beginValue(i: number, at: number): void {
     this.valueStart = at
+    this.depth = 0
+    this.inString = false
+    this.escaped = false
+    this.closers.length = 0
     this.skipUnchecked = false
     this.capture.begin(i)
   }
