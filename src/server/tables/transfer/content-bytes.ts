@@ -4,7 +4,7 @@ import { createGunzip } from 'node:zlib'
 import { importFileError } from './transfer-error.js'
 
 /** Largest piece of content handed to a parser at once, so no single step holds the event loop for long. */
-export const CONTENT_SLICE_BYTES = 256 * 1024
+export const CONTENT_SLICE_BYTES = 64 * 1024
 
 /** How often progress is reported, in bytes of input. */
 const PROGRESS_STEP_BYTES = 64 * 1024
