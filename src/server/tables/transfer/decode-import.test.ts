@@ -2,11 +2,11 @@ import { Buffer } from 'node:buffer'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import type { TableRecord } from '../../../store/sqlite/tables-store.js'
-import { columnKind } from '../../../store/sqlite/tables-columns.js'
+import { columnKind, type ColumnKind } from '../../../store/sqlite/tables-columns.js'
 import { seededRandom } from '../../../testing/seeded-random.js'
 import { parseImport } from '../transfer.js'
 import { decodeImport, type DecodeImportOptions } from './decode-import.js'
-import type { TransferColumn } from './transfer-column.js'
+import type { TransferColumn, TransferColumnKind } from './transfer-column.js'
 import { TransferError } from './transfer-error.js'
 
 const schema = {
@@ -81,6 +81,11 @@ async function decodeError(source: AsyncIterable<Uint8Array>, options: Partial<D
 }
 
 describe('decodeImport', () => {
+  it('types cells by the same kinds as the store (a kind added to one must be added to the other)', () => {
+    const sameKinds: [ColumnKind, TransferColumnKind] extends [TransferColumnKind, ColumnKind] ? true : false = true
+    expect(sameKinds).toBe(true)
+  })
+
   it('reads every format, gzipped or not, exactly as parseImport does, however the input is cut', async () => {
     const random = seededRandom(20260101)
     for (const [name, plain] of Object.entries(inputs)) {
