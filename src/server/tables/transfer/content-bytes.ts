@@ -109,12 +109,12 @@ export async function* contentBytes(source: AsyncIterable<Uint8Array>, options: 
         }
       }
     } else {
-      let contentBytes = 0
+      let decompressedBytes = 0
       for await (const chunk of gunzip(rest(), progress)) {
         for (let at = 0; at < chunk.length; at += CONTENT_SLICE_BYTES) {
           const slice = chunk.subarray(at, at + CONTENT_SLICE_BYTES)
-          contentBytes += slice.length
-          if (contentBytes > options.maxBytes) throw importFileError('too_large', `the decompressed content is larger than ${options.maxBytes} bytes`)
+          decompressedBytes += slice.length
+          if (decompressedBytes > options.maxBytes) throw importFileError('too_large', `the decompressed content is larger than ${options.maxBytes} bytes`)
           yield slice
         }
       }

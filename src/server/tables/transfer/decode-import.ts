@@ -25,6 +25,12 @@ export const DEFAULT_BATCH_BYTES = 8 * 1024 * 1024
 
 type Row = Record<string, unknown>
 
+/** A format's incremental reader: content slices in, rows out through its callback. */
+interface RowParser {
+  push(slice: Buffer): void
+  end(): void
+}
+
 /**
  * The options of {@link decodeImport}.
  *
@@ -71,8 +77,9 @@ function startsWithBom(bytes: Buffer, at: number): boolean {
  * - CSV: a header record naming columns, cells typed by the column's kind, `id`/`createdAt`/`updatedAt`
  *   ignored, unknown names kept as text (the store ignores them with a warning), blank lines skipped.
  *
- * Memory stays bounded (one row, one slice of input and one batch), and no step holds the event loop for more
- * than about 10 ms. Fails with a {@link TransferError} whose message names the place (byte offset, CSV record
+ * Memory stays bounded (one row, one 64 KiB slice of content and the batches it completes), and the event loop
+ * gets a turn after every ~10 ms of work or 1 MiB of content, even when the source hands over one huge chunk and
+ * the consumer never awaits real I/O. Fails with a {@link TransferError} whose message names the place (byte offset, CSV record
  * and line, row index). A file without rows yields no batch.
  *
  * @example
@@ -105,11 +112,11 @@ export async function* decodeImport(
     }
   }
 
-  const startParser = (format: ImportTextFormat, prefix: Buffer): { push(slice: Buffer): void; end(): void } => {
+  const startParser = (format: ImportTextFormat, prefix: Buffer): RowParser => {
     let start = startsWithBom(prefix, 0) ? 3 : 0
     // Imports always dropped a second BOM before CSV (the decoder's, then the CSV reader's).
     if (format === 'csv' && startsWithBom(prefix, start)) start += 3
-    let parser: { push(slice: Buffer): void; end(): void }
+    let parser: RowParser
     if (format === 'json') parser = new JsonRowsScanner({ maxRowBytes, startOffset: start, onRow: addRow })
     else {
       const rows = new CsvRowBuilder(options.columns)
@@ -128,11 +135,11 @@ export async function* decodeImport(
 
   const pacer = new EventLoopPacer()
   const sniffer = new FormatSniffer()
-  let parser: { push(slice: Buffer): void; end(): void } | undefined
+  let parser: RowParser | undefined
   // Until the format is known: the content so far, whitespace but for its last slice.
   let held: Buffer[] = []
   let heldBytes = 0
-  const content = contentBytes(source, { maxBytes, ...(options.onProgress ? { onProgress: options.onProgress } : {}) })
+  const content = contentBytes(source, { maxBytes, onProgress: options.onProgress })
   for await (const slice of content) {
     if (parser) parser.push(slice)
     else {
