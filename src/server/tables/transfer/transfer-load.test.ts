@@ -1,0 +1,197 @@
+/**
+ * The codecs under load: memory stays bounded on a ~200 MB stream (generated lazily, never held whole), and the
+ * event loop keeps turning while one huge chunk is decoded or a large export encoded. The measured numbers are
+ * printed for the record.
+ */
+import { Buffer } from 'node:buffer'
+import { Readable } from 'node:stream'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { createGzip, gzipSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import { decodeImport } from './decode-import.js'
+import { encodeExport } from './encode-export.js'
+import type { TransferColumn } from './transfer-column.js'
+
+setFlagsFromString('--expose-gc')
+/** V8's collector, to measure what is retained rather than garbage not yet collected. */
+const collectGarbage = runInNewContext('gc') as () => void
+
+const MB = 1024 * 1024
+/** Most growth of retained memory (heap and buffers) and of the resident set while decoding ~200 MB. */
+const MEMORY_BOUND = 64 * MB
+/** Longest acceptable pause between two 10 ms ticks (the target is a few tens of ms; a shared machine is noisy). */
+const GAP_BOUND_MS = 200
+
+const columns: TransferColumn[] = [
+  { name: 'name', kind: 'string' },
+  { name: 'score', kind: 'number' },
+  { name: 'ok', kind: 'boolean' },
+  { name: 'meta', kind: 'object' },
+]
+
+/** About `total` bytes of a table export, in 64 KiB chunks built on demand, each row different. */
+async function* generated(format: 'csv' | 'json', total: number): AsyncGenerator<Buffer> {
+  yield Buffer.from(
+    format === 'csv'
+      ? 'id,createdAt,updatedAt,name,score,ok,meta\r\n'
+      : `{"table":"loadTable","schema":{"description":"${'s'.repeat(2 * MB)}"},"rows":[`,
+  )
+  let made = 0
+  let id = 0
+  while (made < total) {
+    const rows: string[] = []
+    let length = 0
+    while (length < 64 * 1024) {
+      id++
+      const row =
+        format === 'csv'
+          ? `${id},2026-01-01T00:00:00.000Z,2026-01-01T00:00:00.000Z,"Name ${id}, ""q"" é",${id / 7},${id % 2 === 0},"{""k"":${id}}"\r\n`
+          : `${id === 1 ? '' : ','}{"id":${id},"createdAt":"2026-01-01T00:00:00.000Z","name":"Name ${id}, \\"q\\" é","score":${id / 7},"ok":${id % 2 === 0},"meta":{"k":${id}}}`
+      rows.push(row)
+      length += row.length
+    }
+    const chunk = Buffer.from(rows.join(''))
+    made += chunk.length
+    yield chunk
+  }
+  if (format === 'json') yield Buffer.from(']}')
+}
+
+/** The generated text gzipped on the fly (level 1, to keep the test fast). */
+async function* gzipped(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  for await (const chunk of Readable.from(chunks).pipe(createGzip({ level: 1 }))) yield chunk as Buffer
+}
+
+/** Counts the bytes flowing through. */
+function counted(chunks: AsyncIterable<Buffer>, count: { bytes: number }): AsyncGenerator<Buffer> {
+  return (async function* () {
+    for await (const chunk of chunks) {
+      count.bytes += chunk.length
+      yield chunk
+    }
+  })()
+}
+
+/** Ticks every 10 ms and remembers the longest gap between two ticks. */
+function startTicker(): { stop(): number } {
+  let last = performance.now()
+  let maxGap = 0
+  const timer = setInterval(() => {
+    const now = performance.now()
+    maxGap = Math.max(maxGap, now - last)
+    last = now
+  }, 10)
+  return {
+    stop() {
+      clearInterval(timer)
+      return Math.max(maxGap, performance.now() - last)
+    },
+  }
+}
+
+interface DecodeMeasure {
+  rows: number
+  retainedGrowth: number
+  rssGrowth: number
+  seconds: number
+}
+
+/** Decodes, collecting garbage every 100 batches to sample what is retained (heap + buffers) and the resident set. */
+async function measureDecode(source: AsyncIterable<Uint8Array>): Promise<DecodeMeasure> {
+  collectGarbage()
+  const base = process.memoryUsage()
+  let retainedGrowth = 0
+  let rssGrowth = 0
+  let rows = 0
+  let batches = 0
+  const started = performance.now()
+  for await (const batch of decodeImport(source, { columns })) {
+    rows += batch.length
+    if (++batches % 100 !== 0) continue
+    collectGarbage()
+    const now = process.memoryUsage()
+    retainedGrowth = Math.max(retainedGrowth, now.heapUsed + now.arrayBuffers - base.heapUsed - base.arrayBuffers)
+    rssGrowth = Math.max(rssGrowth, now.rss - base.rss)
+  }
+  return { rows, retainedGrowth, rssGrowth, seconds: (performance.now() - started) / 1000 }
+}
+
+function report(label: string, bytes: number, measure: DecodeMeasure): void {
+  console.log(
+    `${label}: ${(bytes / MB).toFixed(0)} MB, ${measure.rows} rows in ${measure.seconds.toFixed(2)} s ` +
+      `(${(bytes / MB / measure.seconds).toFixed(1)} MB/s incl. generation), retained growth ${(measure.retainedGrowth / MB).toFixed(1)} MB, ` +
+      `rss growth ${(measure.rssGrowth / MB).toFixed(1)} MB`,
+  )
+}
+
+describe('transfer codecs under load', () => {
+  it('decode a ~200 MB CSV stream in bounded memory', async () => {
+    const count = { bytes: 0 }
+    const measure = await measureDecode(counted(generated('csv', 200 * MB), count))
+    report('CSV', count.bytes, measure)
+    expect(count.bytes).toBeGreaterThan(200 * MB)
+    expect(measure.rows).toBeGreaterThan(1_500_000)
+    expect(measure.retainedGrowth).toBeLessThan(MEMORY_BOUND)
+    expect(measure.rssGrowth).toBeLessThan(MEMORY_BOUND)
+  })
+
+  it('decode a ~200 MB JSON stream, rows after a 2 MB schema, in bounded memory', async () => {
+    const count = { bytes: 0 }
+    const measure = await measureDecode(counted(generated('json', 200 * MB), count))
+    report('JSON', count.bytes, measure)
+    expect(measure.rows).toBeGreaterThan(1_200_000)
+    expect(measure.retainedGrowth).toBeLessThan(MEMORY_BOUND)
+    expect(measure.rssGrowth).toBeLessThan(MEMORY_BOUND)
+  })
+
+  it('decode a gzipped ~64 MB CSV stream in bounded memory', async () => {
+    const count = { bytes: 0 }
+    const measure = await measureDecode(gzipped(counted(generated('csv', 64 * MB), count)))
+    report('CSV gzip', count.bytes, measure)
+    expect(measure.rows).toBeGreaterThan(500_000)
+    expect(measure.retainedGrowth).toBeLessThan(MEMORY_BOUND)
+    expect(measure.rssGrowth).toBeLessThan(MEMORY_BOUND)
+  })
+
+  it('keep the event loop turning while decoding one huge chunk, plain or gzipped', async () => {
+    for (const [format, compress] of [['csv', false], ['json', false], ['csv', true]] as const) {
+      const parts: Buffer[] = []
+      for await (const chunk of generated(format, 48 * MB)) parts.push(chunk)
+      const text = Buffer.concat(parts)
+      const input = compress ? gzipSync(text, { level: 1 }) : text
+      const ticker = startTicker()
+      const started = performance.now()
+      let rows = 0
+      async function* oneChunk() {
+        yield input
+      }
+      for await (const batch of decodeImport(oneChunk(), { columns })) rows += batch.length
+      const seconds = (performance.now() - started) / 1000
+      const maxGap = ticker.stop()
+      console.log(`one ${(text.length / MB).toFixed(0)} MB ${format}${compress ? ' gzip' : ''} chunk: ${rows} rows in ${seconds.toFixed(2)} s (${(text.length / MB / seconds).toFixed(1)} MB/s), longest event-loop gap ${maxGap.toFixed(1)} ms`)
+      expect(rows).toBeGreaterThan(300_000)
+      expect(maxGap).toBeLessThan(GAP_BOUND_MS)
+    }
+  })
+
+  it('keep the event loop turning while encoding a large export from rows already in memory', async () => {
+    const rows = Array.from({ length: 300_000 }, (_, i) => ({ id: i + 1, createdAt: 'c', updatedAt: 'u', name: `Name ${i}, "q"`, score: i / 7, ok: i % 2 === 0, meta: { k: i } }))
+    async function* fromMemory() {
+      yield* rows
+    }
+    for (const format of ['csv', 'json'] as const) {
+      for (const compress of [false, true]) {
+        const ticker = startTicker()
+        const started = performance.now()
+        let bytes = 0
+        for await (const chunk of encodeExport(fromMemory(), { format, compress, columns, tableName: 'loadTable', schema: {} })) bytes += chunk.length
+        const seconds = (performance.now() - started) / 1000
+        const maxGap = ticker.stop()
+        console.log(`export ${format}${compress ? ' gzip' : ''}: ${(bytes / MB).toFixed(1)} MB in ${seconds.toFixed(2)} s, longest event-loop gap ${maxGap.toFixed(1)} ms`)
+        expect(bytes).toBeGreaterThan(compress ? 1 * MB : 20 * MB)
+        expect(maxGap).toBeLessThan(GAP_BOUND_MS)
+      }
+    }
+  })
+})
