@@ -17,7 +17,7 @@ import { invalidQuery, invalidSchema, TablesStoreError } from './tables-error.js
 import { compileFilter } from './tables-filter.js'
 import { compileGroupFind, compileRowFind } from './tables-find.js'
 import type { FindQuery, FindResult } from '../tables/types.js'
-import { newTableId, newTableJobId } from './tables-ids.js'
+import { isTableId, newTableId, newTableJobId } from '../tables/ids.js'
 import { registerRegexFunction, REGEXP_FUNCTION } from './tables-regex.js'
 import { prepareRows, rowProblemsError, type ColumnRuntime, type RowProblem } from './tables-row-validation.js'
 import { buildTableRuntime, columnResolver, type TableRuntime } from './tables-runtime.js'
@@ -57,7 +57,6 @@ interface CatalogRow {
   updated_at: string
 }
 
-const isTableId = (ref: string) => /^table_[0-9A-Z]{26}$/.test(ref)
 
 function toRecord(row: CatalogRow): TableRecord {
   return {
