@@ -37,5 +37,5 @@ export {
   type RowsWriteResult,
   type TablesStoreOptions,
 } from './tables-store.js'
-export { TablesStoreError, type TablesErrorCode } from './tables-error.js'
+export { TablesStoreError, type TablesErrorCode } from '../tables/errors.js'
 export type { FindQuery, FindResult } from './tables-find.js'

@@ -1,5 +1,5 @@
 import { describeValue } from '../../issues/index.js'
-import { invalidQuery } from './tables-error.js'
+import { invalidQuery } from '../tables/errors.js'
 import { checkRegex, REGEXP_FUNCTION } from './tables-regex.js'
 
 /** A value inside an object column reached by a dot path: `json_extract` and `json_type` SQL of it. */

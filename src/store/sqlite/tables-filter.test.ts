@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import Database from 'better-sqlite3'
 import { compileFilter, type FilterColumn } from './tables-filter.js'
 import { registerRegexFunction } from './tables-regex.js'
-import { TablesStoreError } from './tables-error.js'
+import { TablesStoreError } from '../tables/errors.js'
 
 const columns: Record<string, FilterColumn> = {
   name: { sql: 'name', kind: 'string' },

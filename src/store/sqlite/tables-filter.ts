@@ -1,7 +1,7 @@
 import { filterOperators } from '../../api/tables/index.js'
 import { describeValue } from '../../issues/index.js'
 import { normalizeDateTime, type ColumnKind } from './tables-columns.js'
-import { invalidQuery } from './tables-error.js'
+import { invalidQuery } from '../tables/errors.js'
 import { checkRegex, REGEXP_FUNCTION } from './tables-regex.js'
 import { compileNested, type NestedFilterColumn } from './tables-filter-nested.js'
 

@@ -2,7 +2,7 @@ import type { GroupOperation, Row } from '../../api/tables/index.js'
 import { groupOperations, groupOutputKey, tablesLimits } from '../../api/tables/index.js'
 import { describeValue } from '../../issues/index.js'
 import { decodeValue, quoteIdent, scalarKinds, type ColumnKind } from './tables-columns.js'
-import { invalidQuery } from './tables-error.js'
+import { invalidQuery } from '../tables/errors.js'
 import { compileFilter, type FilterColumn } from './tables-filter.js'
 import { columnResolver, systemColumns, type TableRuntime } from './tables-runtime.js'
 

@@ -1,7 +1,7 @@
 import { RE2JS } from 're2js'
 import type { Sqlite } from './open-database.js'
 import { regexFlags } from '../../api/tables/index.js'
-import { invalidQuery } from './tables-error.js'
+import { invalidQuery } from '../tables/errors.js'
 
 /** Name of the SQLite function that runs `$regex`: `botshelf_regexp(pattern, flags, value)` → 0 or 1. */
 export const REGEXP_FUNCTION = 'botshelf_regexp'

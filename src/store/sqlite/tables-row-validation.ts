@@ -2,7 +2,7 @@ import type { Column } from '../../api/tables/index.js'
 import { reservedColumnNames, tablesLimits } from '../../api/tables/index.js'
 import { describeValue } from '../../issues/index.js'
 import { encodeValue, normalizeDateTime, type ColumnKind } from './tables-columns.js'
-import { TablesStoreError } from './tables-error.js'
+import { TablesStoreError } from '../tables/errors.js'
 import type { SafeRegex } from './tables-regex.js'
 
 /** A column with what validating and encoding its values needs, compiled once per request. */

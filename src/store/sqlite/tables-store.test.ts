@@ -3,7 +3,7 @@ import { openDatabase, type Sqlite } from './open-database.js'
 import { runMigrations } from './migrations.js'
 import { tablesMigrations } from './tables-migrations.js'
 import { SqliteTablesStore } from './tables-store.js'
-import { TablesStoreError } from './tables-error.js'
+import { TablesStoreError } from '../tables/errors.js'
 
 const BOT = 'bot_1'
 

@@ -13,7 +13,7 @@ import {
   dropRowsTable,
   dropSearch,
 } from './tables-ddl.js'
-import { invalidQuery, invalidSchema, TablesStoreError } from './tables-error.js'
+import { invalidQuery, invalidSchema, TablesStoreError } from '../tables/errors.js'
 import { compileFilter } from './tables-filter.js'
 import { compileGroupFind, compileRowFind } from './tables-find.js'
 import type { FindQuery, FindResult } from '../tables/types.js'
