@@ -1,5 +1,6 @@
 import type { Sqlite } from './open-database.js'
-import { quoteIdent, scalarKinds, sqlTypeOf } from './tables-columns.js'
+import { quoteIdent, sqlTypeOf } from './tables-columns.js'
+import { scalarKinds } from '../tables/column-kinds.js'
 import type { TableRuntime } from './tables-runtime.js'
 import type { ColumnRuntime } from './tables-row-validation.js'
 

@@ -1,6 +1,7 @@
 import { filterOperators } from '../../api/tables/index.js'
 import { describeValue } from '../../issues/index.js'
-import { normalizeDateTime, type ColumnKind } from './tables-columns.js'
+import { orderedKinds, type ColumnKind } from '../tables/column-kinds.js'
+import { normalizeDateTime } from '../tables/date-time.js'
 import { invalidQuery } from '../tables/errors.js'
 import { checkRegex, REGEXP_FUNCTION } from './tables-regex.js'
 import { compileNested, type NestedFilterColumn } from './tables-filter-nested.js'
@@ -101,7 +102,7 @@ function membership(column: FilterColumn, values: unknown, path: string, params:
 }
 
 const COMPARISONS = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const
-const ORDERED_KINDS: ReadonlySet<ColumnKind> = new Set(['number', 'string', 'date'])
+const ORDERED_KINDS = orderedKinds
 
 function compileCondition(column: FilterColumn, condition: Record<string, unknown>, path: string, params: unknown[], depth = 0): string {
   if (depth > filterLimits.maxDepth) throw invalidQuery(`${path}: conditions nest at most ${filterLimits.maxDepth} levels deep`)

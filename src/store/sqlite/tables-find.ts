@@ -1,7 +1,8 @@
 import type { GroupOperation, Row } from '../../api/tables/index.js'
 import { groupOperations, groupOutputKey, tablesLimits } from '../../api/tables/index.js'
 import { describeValue } from '../../issues/index.js'
-import { decodeValue, quoteIdent, scalarKinds, type ColumnKind } from './tables-columns.js'
+import { decodeValue, quoteIdent } from './tables-columns.js'
+import { orderedKinds, scalarKinds, type ColumnKind } from '../tables/column-kinds.js'
 import { invalidQuery } from '../tables/errors.js'
 import { compileFilter, type FilterColumn } from './tables-filter.js'
 import { columnResolver, systemColumns, type TableRuntime } from './tables-runtime.js'
@@ -165,7 +166,7 @@ function project(row: Record<string, unknown>, paths: string[][]): Record<string
 
 const NUMERIC_OPS: ReadonlySet<GroupOperation> = new Set(['sum', 'avg'])
 const ORDERED_OPS: ReadonlySet<GroupOperation> = new Set(['max', 'min'])
-const ORDERED_KINDS: ReadonlySet<ColumnKind> = new Set(['number', 'string', 'date'])
+const ORDERED_KINDS = orderedKinds
 
 interface GroupOutput {
   key: string

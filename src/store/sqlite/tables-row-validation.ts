@@ -1,9 +1,11 @@
 import type { Column } from '../../api/tables/index.js'
 import { reservedColumnNames, tablesLimits } from '../../api/tables/index.js'
 import { describeValue } from '../../issues/index.js'
-import { encodeValue, normalizeDateTime, type ColumnKind } from './tables-columns.js'
+import { encodeValue } from './tables-columns.js'
+import type { ColumnKind } from '../tables/column-kinds.js'
+import { normalizeDateTime } from '../tables/date-time.js'
 import { TablesStoreError } from '../tables/errors.js'
-import type { SafeRegex } from './tables-regex.js'
+import type { SafeRegex } from '../tables/safe-regex.js'
 
 /** A column with what validating and encoding its values needs, compiled once per request. */
 export interface ColumnRuntime {

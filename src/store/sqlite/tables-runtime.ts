@@ -1,9 +1,10 @@
 import type { Column, TableJsonSchema } from '../../api/tables/index.js'
-import { columnKind, quoteIdent, type ColumnKind } from './tables-columns.js'
+import { quoteIdent } from './tables-columns.js'
+import { columnKind, type ColumnKind } from '../tables/column-kinds.js'
 import type { ColumnResolver, FilterColumn } from './tables-filter.js'
 import { nestedColumn, type NestedFilterColumn } from './tables-filter-nested.js'
 import type { ColumnRuntime } from './tables-row-validation.js'
-import { compileSafeRegex } from './tables-regex.js'
+import { compileSafeRegex } from '../tables/safe-regex.js'
 
 /** What queries and writes need to know about one table: its SQL names and compiled columns. */
 export interface TableRuntime {

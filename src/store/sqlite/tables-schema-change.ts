@@ -1,4 +1,6 @@
-import { decodeValue, normalizeDateTime, type ColumnKind } from './tables-columns.js'
+import { decodeValue } from './tables-columns.js'
+import type { ColumnKind } from '../tables/column-kinds.js'
+import { normalizeDateTime } from '../tables/date-time.js'
 
 /** The outcome of converting one value to another column kind. */
 export type Conversion = { ok: true; value: string | number | null } | { ok: false }

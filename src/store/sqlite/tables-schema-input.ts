@@ -1,9 +1,9 @@
 import type { Column, TableJsonSchema } from '../../api/tables/index.js'
 import { columnNamePattern, columnTypes, reservedColumnNames, tablesLimits } from '../../api/tables/index.js'
 import { describeValue } from '../../issues/index.js'
-import { isIsoDateTime } from './tables-columns.js'
+import { isIsoDateTime } from '../tables/date-time.js'
 import { invalidSchema, TablesStoreError } from '../tables/errors.js'
-import { compileSafeRegex } from './tables-regex.js'
+import { compileSafeRegex } from '../tables/safe-regex.js'
 
 /** Which of the three input forms a `schema` was recognised as (decision 0402). */
 export type SchemaInputForm = 'json-schema' | 'column-map' | 'example'

@@ -2,7 +2,8 @@ import type { Column, Row, Table, TableJob, TableJsonSchema } from '../../api/ta
 import { tableNamePattern, tablesLimits } from '../../api/tables/index.js'
 import type { Statement } from 'better-sqlite3'
 import type { Sqlite } from './open-database.js'
-import { decodeValue, encodeValue, quoteIdent, scalarKinds, sqlTypeOf } from './tables-columns.js'
+import { decodeValue, encodeValue, quoteIdent, sqlTypeOf } from './tables-columns.js'
+import { scalarKinds } from '../tables/column-kinds.js'
 import {
   columnIndexName,
   createColumnIndex,

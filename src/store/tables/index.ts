@@ -2,3 +2,6 @@ export type { TableJobChange, TableJobRecord, TablesPort } from './tables-port.j
 export type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from './types.js'
 export { invalidQuery, invalidSchema, TablesStoreError, type TablesErrorCode } from './errors.js'
 export { isTableId, newTableId, newTableJobId } from './ids.js'
+export { columnKind, orderedKinds, scalarKinds, type ColumnKind } from './column-kinds.js'
+export { isIsoDateTime, normalizeDateTime } from './date-time.js'
+export { compileSafeRegex, type SafeRegex } from './safe-regex.js'
