@@ -22,8 +22,9 @@ import { isTableId, newTableId, newTableJobId } from '../tables/ids.js'
 import { registerRegexFunction, REGEXP_FUNCTION } from './tables-regex.js'
 import { prepareRows, rowProblemsError, type ColumnRuntime, type RowProblem } from './tables-row-validation.js'
 import { buildTableRuntime, columnResolver, type TableRuntime } from './tables-runtime.js'
-import { convertStoredValue } from './tables-schema-change.js'
-import { buildTableSchema, readSchemaInput, type ColumnDraft } from './tables-schema-input.js'
+import { convertColumnValue, planSchemaChange } from '../tables/schema-change.js'
+import { readSchemaInput } from '../tables/schema-input.js'
+import { buildTableSchema, newTableSchema, orderedColumns } from '../tables/table-schema.js'
 import type { CreateTableInput, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from '../tables/types.js'
 
 export type { CreateTableInput, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from '../tables/types.js'
@@ -99,16 +100,6 @@ export function tableToWire(record: TableRecord): Table {
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   }
-}
-
-function finalizeColumn(draft: ColumnDraft, index: number): Column {
-  return { ...draft, 'x-zui': { ...draft['x-zui'], index } } as Column
-}
-
-function orderedColumns(schema: TableJsonSchema): Array<{ name: string; column: Column }> {
-  return Object.entries(schema.properties)
-    .map(([name, column]) => ({ name, column }))
-    .sort((a, b) => a.column['x-zui'].index - b.column['x-zui'].index)
 }
 
 function normalizeKeyColumn(value: string | null | undefined): string | null | undefined {
@@ -286,16 +277,7 @@ export class SqliteTablesStore {
 
   private createRecord(botId: string, input: CreateTableInput): TableRecord {
     this.assertNameFree(botId, input.name)
-    const parsed = readSchemaInput(input.schema)
-    if (parsed.removed.length > 0) {
-      throw invalidSchema(`schema: column "${parsed.removed[0]}" has type null; a column needs a type (null removes a column only in updateTable)`)
-    }
-    const columns = parsed.columns.map(({ name, draft }, index) => ({ name, column: finalizeColumn(draft, index) }))
-    const required = parsed.required ?? []
-    for (const name of required) {
-      if (!columns.some((c) => c.name === name)) throw invalidSchema(`schema.required: "${name}" is not a column`)
-    }
-    const schema = buildTableSchema(columns, required, parsed.$schema)
+    const schema = newTableSchema(input.schema)
     const keyColumn = normalizeKeyColumn(input.keyColumn) ?? null
     this.checkKeyColumn(schema, keyColumn)
     const now = this.timestamp()
@@ -306,8 +288,8 @@ export class SqliteTablesStore {
       name: input.name,
       physical: `ut_${id.slice('table_'.length).toLowerCase()}`,
       schema,
-      physicalMap: Object.fromEntries(columns.map((c, i) => [c.name, `c${i + 1}`])),
-      nextColumn: columns.length + 1,
+      physicalMap: Object.fromEntries(Object.keys(schema.properties).map((name, i) => [name, `c${i + 1}`])),
+      nextColumn: Object.keys(schema.properties).length + 1,
       factor: input.factor ?? 1,
       frozen: input.frozen ?? false,
       keyColumn,
@@ -513,52 +495,32 @@ export class SqliteTablesStore {
   }
 
   private applySchemaChange(record: TableRecord, schemaInput: Record<string, unknown>): void {
-    const parsed = readSchemaInput(schemaInput)
+    const plan = planSchemaChange(record.schema, schemaInput)
     const before = this.runtimeOf(record)
     const table = quoteIdent(record.physical)
-    let columns = orderedColumns(record.schema)
-    let required = (record.schema.required ?? []).slice()
     dropSearch(this.db, record.physical)
-    for (const name of parsed.removed) {
-      const rt = before.byName.get(name)
-      if (!rt) continue
+    for (const name of plan.removed) {
+      const rt = before.byName.get(name)!
       if (record.keyColumn === name) {
         dropKeyIndex(this.db, record.physical)
         record.keyColumn = null
       }
       this.db.exec(`DROP INDEX IF EXISTS ${quoteIdent(columnIndexName(record.physical, rt.physical))}`)
       this.db.exec(`ALTER TABLE ${table} DROP COLUMN ${quoteIdent(rt.physical)}`)
-      columns = columns.filter((c) => c.name !== name)
-      required = required.filter((r) => r !== name)
       delete record.physicalMap[name]
     }
-    let nextIndex = columns.reduce((max, c) => Math.max(max, c.column['x-zui'].index + 1), 0)
-    for (const { name, draft } of parsed.columns) {
-      const existing = columns.find((c) => c.name === name)
-      if (existing) {
-        const column = finalizeColumn(draft, existing.column['x-zui'].index)
-        const old = before.byName.get(name)!
-        const next = buildTableRuntime('x', buildTableSchema([{ name, column }], []), { [name]: 'x' }).columns[0]!
-        if (next.kind !== old.kind) record.physicalMap[name] = this.convertColumn(record, old, next.kind)
-        existing.column = column
-      } else {
-        const column = finalizeColumn(draft, nextIndex++)
-        const physical = `c${record.nextColumn++}`
-        const rt = buildTableRuntime('x', buildTableSchema([{ name, column }], []), { [name]: physical }).columns[0]!
-        this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${quoteIdent(physical)} ${sqlTypeOf(rt.kind)}`)
-        createColumnIndex(this.db, record.physical, rt)
-        record.physicalMap[name] = physical
-        columns.push({ name, column })
+    for (const step of plan.steps) {
+      if (step.action === 'convert') {
+        record.physicalMap[step.name] = this.convertColumn(record, before.byName.get(step.name)!, step.to)
+        continue
       }
+      const physical = `c${record.nextColumn++}`
+      const rt = buildTableRuntime('x', buildTableSchema([{ name: step.name, column: step.column }], []), { [step.name]: physical }).columns[0]!
+      this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${quoteIdent(physical)} ${sqlTypeOf(rt.kind)}`)
+      createColumnIndex(this.db, record.physical, rt)
+      record.physicalMap[step.name] = physical
     }
-    if (columns.length > tablesLimits.columnsPerTable) {
-      throw new TablesStoreError('LimitExceeded', 'LIMIT_EXCEEDED', `schema: a table has at most ${tablesLimits.columnsPerTable} columns; this change makes ${columns.length}`)
-    }
-    if (parsed.required !== undefined) required = parsed.required
-    for (const name of required) {
-      if (!columns.some((c) => c.name === name)) throw invalidSchema(`schema.required: "${name}" is not a column`)
-    }
-    record.schema = buildTableSchema(columns, required, parsed.$schema ?? record.schema.$schema)
+    record.schema = plan.schema
     const after = this.runtimeOf(record)
     this.checkExistingValues(record, after)
     createSearch(this.db, after)
@@ -573,8 +535,8 @@ export class SqliteTablesStore {
     let failures = 0
     let example: unknown
     for (const { id, v } of values) {
-      const result = convertStoredValue(old.kind, kind, v)
-      if (result.ok) converted.push([id, result.value])
+      const result = convertColumnValue(old.kind, kind, decodeValue(old.kind, v))
+      if (result.ok) converted.push([id, encodeValue(kind, result.value)])
       else {
         failures++
         example ??= decodeValue(old.kind, v)
