@@ -1,28 +1,23 @@
-import type { Column, TableJsonSchema } from '../../api/tables/index.js'
+import type { TableJsonSchema } from '../../api/tables/index.js'
 import { quoteIdent } from './tables-columns.js'
-import { columnKind, type ColumnKind } from '../tables/column-kinds.js'
+import type { ColumnKind } from '../tables/column-kinds.js'
+import { systemColumnKinds, tableColumns, type TableColumns } from '../tables/table-columns.js'
 import type { ColumnResolver, FilterColumn } from './tables-filter.js'
 import { nestedColumn, type NestedFilterColumn } from './tables-filter-nested.js'
-import type { ColumnRuntime } from './tables-row-validation.js'
-import { compileSafeRegex } from '../tables/safe-regex.js'
 
-/** What queries and writes need to know about one table: its SQL names and compiled columns. */
-export interface TableRuntime {
+/** What queries and writes need to know about one table: its SQLite names and compiled columns. */
+export interface TableRuntime extends TableColumns {
   /** SQLite table holding the rows. */
   physical: string
   /** FTS5 table over the searchable columns, when there is one. */
   fts?: string
-  /** User columns in `x-zui.index` order. */
-  columns: ColumnRuntime[]
-  byName: Map<string, ColumnRuntime>
-  searchable: ColumnRuntime[]
 }
 
 /** System columns every row has, with their SQL and kind. */
 export const systemColumns: Readonly<Record<string, { sql: string; kind: ColumnKind }>> = {
-  id: { sql: 'id', kind: 'number' },
-  createdAt: { sql: 'created_at', kind: 'date' },
-  updatedAt: { sql: 'updated_at', kind: 'date' },
+  id: { sql: 'id', kind: systemColumnKinds.id },
+  createdAt: { sql: 'created_at', kind: systemColumnKinds.createdAt },
+  updatedAt: { sql: 'updated_at', kind: systemColumnKinds.updatedAt },
 }
 
 /**
@@ -35,26 +30,9 @@ export const systemColumns: Readonly<Record<string, { sql: string; kind: ColumnK
  * ```
  */
 export function buildTableRuntime(physical: string, schema: TableJsonSchema, physicalMap: Record<string, string>): TableRuntime {
-  const required = new Set(schema.required ?? [])
-  const entries = Object.entries(schema.properties).sort((a, b) => a[1]['x-zui'].index - b[1]['x-zui'].index)
-  const columns: ColumnRuntime[] = entries.map(([name, column]) => runtimeColumn(name, column, physicalMap[name]!, required.has(name)))
-  const searchable = columns.filter((c) => c.column['x-zui'].searchable === true)
-  const runtime: TableRuntime = { physical, columns, byName: new Map(columns.map((c) => [c.name, c])), searchable }
-  if (searchable.length > 0) runtime.fts = `${physical}_fts`
+  const runtime: TableRuntime = { physical, ...tableColumns(schema, physicalMap) }
+  if (runtime.searchable.length > 0) runtime.fts = `${physical}_fts`
   return runtime
-}
-
-function runtimeColumn(name: string, column: Column, physical: string, required: boolean): ColumnRuntime {
-  const rt: ColumnRuntime = {
-    name,
-    physical,
-    kind: columnKind(column),
-    column,
-    required,
-    nullable: column.nullable !== false,
-  }
-  if (column.pattern !== undefined) rt.pattern = compileSafeRegex(column.pattern, 'u')
-  return rt
 }
 
 /**

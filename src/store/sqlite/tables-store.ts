@@ -20,7 +20,9 @@ import { compileGroupFind, compileRowFind } from './tables-find.js'
 import type { FindQuery, FindResult } from '../tables/types.js'
 import { isTableId, newTableId, newTableJobId } from '../tables/ids.js'
 import { registerRegexFunction, REGEXP_FUNCTION } from './tables-regex.js'
-import { prepareRows, rowProblemsError, type ColumnRuntime, type RowProblem } from './tables-row-validation.js'
+import { rowProblemsError, validateRows, type RowProblem } from '../tables/row-validation.js'
+import type { TableColumn } from '../tables/table-columns.js'
+import { tableToWire } from '../tables/table-wire.js'
 import { buildTableRuntime, columnResolver, type TableRuntime } from './tables-runtime.js'
 import { convertColumnValue, planSchemaChange } from '../tables/schema-change.js'
 import { readSchemaInput } from '../tables/schema-input.js'
@@ -28,6 +30,7 @@ import { buildTableSchema, newTableSchema, orderedColumns } from '../tables/tabl
 import type { CreateTableInput, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from '../tables/types.js'
 
 export type { CreateTableInput, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from '../tables/types.js'
+export { tableToWire } from '../tables/table-wire.js'
 
 /** Options of the tables store. */
 export interface TablesStoreOptions {
@@ -76,29 +79,6 @@ function toRecord(row: CatalogRow): TableRecord {
     isComputeEnabled: row.is_compute_enabled === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-  }
-}
-
-/**
- * The wire `Table` of a catalog record.
- *
- * @example
- * ```ts
- * const table = tableToWire(record)
- * ```
- */
-export function tableToWire(record: TableRecord): Table {
-  return {
-    id: record.id,
-    name: record.name,
-    factor: record.factor,
-    frozen: record.frozen,
-    keyColumn: record.keyColumn,
-    schema: record.schema,
-    tags: record.tags,
-    isComputeEnabled: record.isComputeEnabled,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
   }
 }
 
@@ -527,7 +507,7 @@ export class SqliteTablesStore {
   }
 
   /** Moves a column's values to a new SQLite column of the new kind, converting each (decision 0404). */
-  private convertColumn(record: TableRecord, old: ColumnRuntime, kind: ColumnRuntime['kind']): string {
+  private convertColumn(record: TableRecord, old: TableColumn, kind: TableColumn['kind']): string {
     const table = quoteIdent(record.physical)
     const physical = `c${record.nextColumn++}`
     const values = this.db.prepare(`SELECT id, ${quoteIdent(old.physical)} AS v FROM ${table} WHERE ${quoteIdent(old.physical)} IS NOT NULL`).all() as Array<{ id: number; v: unknown }>
@@ -635,13 +615,13 @@ export class SqliteTablesStore {
     )
   }
 
-  private insertPrepared(record: TableRecord, rt: TableRuntime, encoded: Map<string, string | number | null>, index: number, now: string): Row {
-    const values = rt.columns.map((c) => encoded.get(c.name) ?? null)
+  private insertPrepared(record: TableRecord, rt: TableRuntime, validated: Map<string, unknown>, index: number, now: string): Row {
+    const values = rt.columns.map((c) => encodeValue(c.kind, validated.get(c.name)))
     let id: number
     try {
       id = Number(this.insertStatement(rt).run(now, now, ...values).lastInsertRowid)
     } catch (error) {
-      if (isUniqueViolation(error) && record.keyColumn) throw this.keyConflict(record, index, decodeValue(rt.byName.get(record.keyColumn)!.kind, encoded.get(record.keyColumn)))
+      if (isUniqueViolation(error) && record.keyColumn) throw this.keyConflict(record, index, validated.get(record.keyColumn))
       throw error
     }
     if (id > tablesLimits.maxRowId) {
@@ -684,7 +664,7 @@ export class SqliteTablesStore {
     return this.db.transaction(() => {
       const record = this.loadTable(botId, ref)
       const rt = this.runtimeOf(record)
-      const prepared = prepareRows(rt.columns, input, 'insert', record.factor)
+      const prepared = validateRows(rt.columns, input, 'insert', record.factor)
       if (prepared.problems.length > 0) throw rowProblemsError(prepared.problems)
       const now = this.timestamp()
       const rows = prepared.rows.map((encoded, index) => this.insertPrepared(record, rt, encoded, index, now))
@@ -692,17 +672,17 @@ export class SqliteTablesStore {
     })()
   }
 
-  private applyPatch(record: TableRecord, rt: TableRuntime, id: number, encoded: Map<string, string | number | null>, index: number, now: string): void {
-    if (encoded.size === 0) {
+  private applyPatch(record: TableRecord, rt: TableRuntime, id: number, validated: Map<string, unknown>, index: number, now: string): void {
+    if (validated.size === 0) {
       this.prepare(`UPDATE ${quoteIdent(rt.physical)} SET updated_at = ? WHERE id = ?`).run(now, id)
       return
     }
-    const names = [...encoded.keys()]
-    const sets = names.map((n) => `${quoteIdent(rt.byName.get(n)!.physical)} = ?`).join(', ')
+    const columns = [...validated.keys()].map((name) => rt.byName.get(name)!)
+    const sets = columns.map((c) => `${quoteIdent(c.physical)} = ?`).join(', ')
     try {
-      this.prepare(`UPDATE ${quoteIdent(rt.physical)} SET ${sets}, updated_at = ? WHERE id = ?`).run(...names.map((n) => encoded.get(n) ?? null), now, id)
+      this.prepare(`UPDATE ${quoteIdent(rt.physical)} SET ${sets}, updated_at = ? WHERE id = ?`).run(...columns.map((c) => encodeValue(c.kind, validated.get(c.name))), now, id)
     } catch (error) {
-      if (isUniqueViolation(error) && record.keyColumn) throw this.keyConflict(record, index, decodeValue(rt.byName.get(record.keyColumn)!.kind, encoded.get(record.keyColumn)))
+      if (isUniqueViolation(error) && record.keyColumn) throw this.keyConflict(record, index, validated.get(record.keyColumn) ?? null)
       throw error
     }
   }
@@ -737,7 +717,7 @@ export class SqliteTablesStore {
         throw new TablesStoreError('ResourceNotFound', 'ROW_NOT_FOUND', `rows: no row with id ${[...new Set(missing)].slice(0, 20).join(', ')} in table "${record.name}"; no row was written`)
       }
       const state = new Map([...current].map(([id, raw]) => [id, this.userData(rt, raw)]))
-      const prepared = prepareRows(rt.columns, input, 'patch', record.factor, (index, changes) => {
+      const prepared = validateRows(rt.columns, input, 'patch', record.factor, (index, changes) => {
         const id = input[index]!.id
         const merged = { ...state.get(id)!, ...changes }
         for (const [k, v] of Object.entries(input[index]!)) if (v === null) delete merged[k]
@@ -796,7 +776,7 @@ export class SqliteTablesStore {
             problems.push({ row: index, column: key.name, message: 'the key column needs a value, received ' + (value === null ? 'null' : 'missing') })
             return
           }
-          const problem = prepareRows([key], [{ [key.name]: value }], 'patch', record.factor).problems[0]
+          const problem = validateRows([key], [{ [key.name]: value }], 'patch', record.factor).problems[0]
           if (problem) {
             problems.push({ ...problem, row: index })
             return
@@ -811,13 +791,13 @@ export class SqliteTablesStore {
           existingId = matches[0]
         }
         if (existingId === undefined) {
-          const prepared = prepareRows(rt.columns, [row], 'insert', record.factor)
+          const prepared = validateRows(rt.columns, [row], 'insert', record.factor)
           prepared.warnings.forEach((w) => warnings.add(w))
           if (prepared.problems.length > 0) problems.push(...prepared.problems.map((p) => ({ ...p, row: index })))
           else if (problems.length === 0) insertedIds.push(this.insertPrepared(record, rt, prepared.rows[0]!, index, now).id)
         } else {
           const raw = this.selectRows(rt, [existingId]).get(existingId)!
-          const prepared = prepareRows(rt.columns, [row], 'patch', record.factor, (_i, changes) => {
+          const prepared = validateRows(rt.columns, [row], 'patch', record.factor, (_i, changes) => {
             const merged = { ...this.userData(rt, raw), ...changes }
             for (const [k, v] of Object.entries(row)) if (v === null) delete merged[k]
             return merged
