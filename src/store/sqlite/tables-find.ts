@@ -4,8 +4,8 @@ import { describeValue } from '../../issues/index.js'
 import { decodeValue, quoteIdent } from './tables-columns.js'
 import { orderedKinds, scalarKinds, type ColumnKind } from '../tables/column-kinds.js'
 import { invalidQuery } from '../tables/errors.js'
-import { compileFilter, type FilterColumn } from './tables-filter.js'
-import { columnResolver, systemColumns, type TableRuntime } from './tables-runtime.js'
+import { queryColumns, resolveTarget } from '../tables/filter/index.js'
+import { columnSqlOf, filterWhere, systemColumns, type TableRuntime } from './tables-runtime.js'
 
 import type { FindQuery } from '../tables/types.js'
 
@@ -50,10 +50,10 @@ export function similarityFromBm25(score: number): number {
   return r / (1 + r)
 }
 
-function sqlOf(rt: TableRuntime, name: string, path: string): FilterColumn | undefined {
-  const column = columnResolver(rt, ALIAS)(name, path)
-  if (column?.kind === 'nested') throw invalidQuery(`${path}: dot paths work in filter only, not here`)
-  return column
+function sqlOf(rt: TableRuntime, name: string, path: string): { sql: string; kind: ColumnKind } | undefined {
+  const target = resolveTarget(queryColumns(rt), name, path)
+  if (target?.type === 'path') throw invalidQuery(`${path}: dot paths work in filter only, not here`)
+  return target && { sql: columnSqlOf(rt, ALIAS)(target.column), kind: target.kind }
 }
 
 interface SearchPart {
@@ -78,7 +78,7 @@ function searchJoin(rt: TableRuntime, search: string | undefined, warnings: stri
 
 function whereOf(rt: TableRuntime, filter: Record<string, unknown> | undefined): { sql: string; params: unknown[] } {
   if (!filter) return { sql: '1', params: [] }
-  return compileFilter(filter, columnResolver(rt, ALIAS))
+  return filterWhere(rt, filter, ALIAS)
 }
 
 function pageOf(query: FindQuery): { limit: number; offset: number } {

@@ -2,8 +2,8 @@ import type { TableJsonSchema } from '../../api/tables/index.js'
 import { quoteIdent } from './tables-columns.js'
 import type { ColumnKind } from '../tables/column-kinds.js'
 import { systemColumnKinds, tableColumns, type TableColumns } from '../tables/table-columns.js'
-import type { ColumnResolver, FilterColumn } from './tables-filter.js'
-import { nestedColumn, type NestedFilterColumn } from './tables-filter-nested.js'
+import { parseFilter, queryColumns } from '../tables/filter/index.js'
+import { compileFilterSql, type ColumnSql, type CompiledSql } from './tables-filter-sql.js'
 
 /** What queries and writes need to know about one table: its SQLite names and compiled columns. */
 export interface TableRuntime extends TableColumns {
@@ -36,24 +36,34 @@ export function buildTableRuntime(physical: string, schema: TableJsonSchema, phy
 }
 
 /**
- * A filter resolver over a table: user columns by name, then the system columns `id`, `createdAt`, `updatedAt`,
- * then dot paths into object columns (`attributes.price`). `alias` prefixes the SQL (`t.c1`).
+ * The SQL of the columns a query names over a table: user columns by name (their `c<N>` column), then the
+ * system columns. `alias` prefixes the SQL (`t."c1"`). Names were checked by the query parser.
  *
  * @example
  * ```ts
- * compileFilter(filter, columnResolver(rt, 't'))
+ * compileFilterSql(parseFilter(filter, queryColumns(rt)), columnSqlOf(rt, 't'))
  * ```
  */
-export function columnResolver(rt: TableRuntime, alias?: string): ColumnResolver {
+export function columnSqlOf(rt: TableRuntime, alias?: string): ColumnSql {
   const prefix = alias ? `${alias}.` : ''
-  return (name: string, path = name): FilterColumn | NestedFilterColumn | undefined => {
+  return (name) => {
     const user = rt.byName.get(name)
-    if (user) return { sql: `${prefix}${quoteIdent(user.physical)}`, kind: user.kind }
+    if (user) return `${prefix}${quoteIdent(user.physical)}`
     const system = systemColumns[name]
-    if (system) return { sql: `${prefix}${system.sql}`, kind: system.kind }
-    const [head, ...rest] = name.split('.')
-    const parent = rest.length > 0 ? rt.byName.get(head!) : undefined
-    if (parent && parent.kind === 'object') return nestedColumn(`${prefix}${quoteIdent(parent.physical)}`, rest, path)
-    return undefined
+    if (!system) throw new Error(`No column "${name}" in ${rt.physical}`)
+    return `${prefix}${system.sql}`
   }
+}
+
+/**
+ * Validates a wire filter against the table and compiles it to a SQL condition (`InvalidQuery` before any SQL).
+ *
+ * @example
+ * ```ts
+ * const where = filterWhere(rt, { total: { $lt: 1 } })
+ * db.prepare(`DELETE FROM ${quoteIdent(rt.physical)} WHERE ${where.sql}`).run(...where.params)
+ * ```
+ */
+export function filterWhere(rt: TableRuntime, filter: unknown, alias?: string): CompiledSql {
+  return compileFilterSql(parseFilter(filter, queryColumns(rt)), columnSqlOf(rt, alias))
 }

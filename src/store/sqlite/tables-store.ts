@@ -15,15 +15,14 @@ import {
   dropSearch,
 } from './tables-ddl.js'
 import { invalidQuery, invalidSchema, TablesStoreError } from '../tables/errors.js'
-import { compileFilter } from './tables-filter.js'
 import { compileGroupFind, compileRowFind } from './tables-find.js'
 import type { FindQuery, FindResult } from '../tables/types.js'
 import { isTableId, newTableId, newTableJobId } from '../tables/ids.js'
-import { registerRegexFunction, REGEXP_FUNCTION } from './tables-regex.js'
+import { registerRegexFunction, REGEXP_FUNCTION } from './tables-regex-function.js'
 import { rowProblemsError, validateRows, type RowProblem } from '../tables/row-validation.js'
 import type { TableColumn } from '../tables/table-columns.js'
 import { tableToWire } from '../tables/table-wire.js'
-import { buildTableRuntime, columnResolver, type TableRuntime } from './tables-runtime.js'
+import { buildTableRuntime, filterWhere, type TableRuntime } from './tables-runtime.js'
 import { convertColumnValue, planSchemaChange } from '../tables/schema-change.js'
 import { readSchemaInput } from '../tables/schema-input.js'
 import { buildTableSchema, newTableSchema, orderedColumns } from '../tables/table-schema.js'
@@ -843,7 +842,7 @@ export class SqliteTablesStore {
         return { deletedRows: this.db.prepare(`DELETE FROM ${table} WHERE id IN (${input.ids.map(() => '?').join(', ')})`).run(...input.ids).changes }
       }
       if (input.filter !== undefined) {
-        const where = compileFilter(input.filter, columnResolver(rt))
+        const where = filterWhere(rt, input.filter)
         return { deletedRows: this.db.prepare(`DELETE FROM ${table} WHERE ${where.sql}`).run(...where.params).changes }
       }
       return { deletedRows: this.db.prepare(`DELETE FROM ${table}`).run().changes }

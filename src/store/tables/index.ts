@@ -11,3 +11,19 @@ export { convertColumnValue, planSchemaChange, type Conversion, type SchemaChang
 export { isSystemColumn, systemColumnKinds, tableColumn, tableColumns, type TableColumn, type TableColumns } from './table-columns.js'
 export { rowProblemsError, validateRows, valueProblem, type RowProblem, type ValidatedRows } from './row-validation.js'
 export { tableToWire } from './table-wire.js'
+export {
+  checkRegex,
+  countFilterValues,
+  filterLimits,
+  parseFilter,
+  queryColumns,
+  resolveTarget,
+  type ColumnKindLookup,
+  type ColumnTarget,
+  type ComparisonOperator,
+  type ElementOperand,
+  type FilterNode,
+  type FilterOperand,
+  type FilterTarget,
+  type PathTarget,
+} from './filter/index.js'

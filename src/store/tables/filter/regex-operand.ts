@@ -1,22 +1,19 @@
-import type { Sqlite } from './open-database.js'
-import { regexFlags } from '../../api/tables/index.js'
-import { invalidQuery } from '../tables/errors.js'
-import { compileSafeRegex } from '../tables/safe-regex.js'
-
-/** Name of the SQLite function that runs `$regex`: `botshelf_regexp(pattern, flags, value)` → 0 or 1. */
-export const REGEXP_FUNCTION = 'botshelf_regexp'
+import { regexFlags } from '../../../api/tables/index.js'
+import { invalidQuery } from '../errors.js'
+import { compileSafeRegex } from '../safe-regex.js'
 
 /** Longest `$regex` pattern accepted. */
 const MAX_PATTERN = 512
 
 /**
- * Checks a `$regex` pattern and its `$options` before they reach SQL: RE2 syntax, flags among
- * `i`, `m`, `s`, `u` (decision 0405). Throws `InvalidQuery` naming the path otherwise.
+ * Checks a `$regex` pattern and its `$options`: a string of at most 512 characters in RE2 syntax, flags among
+ * `i`, `m`, `s`, `u`, each once (docs/decisions/0405-filter-semantics.md, 0409-linear-time-regex.md). `path` is
+ * the condition's path. Throws `InvalidQuery` naming `<path>.$regex` or `<path>.$options` otherwise.
  *
  * @example
  * ```ts
- * checkRegex('^a', 'i', 'filter.name') // ok
- * checkRegex('(', '', 'filter.name') // throws InvalidQuery
+ * checkRegex('^a', 'i', 'filter.name') // { pattern: '^a', flags: 'i' }
+ * checkRegex('(', undefined, 'filter.name') // throws InvalidQuery
  * ```
  */
 export function checkRegex(pattern: unknown, options: unknown, path: string): { pattern: string; flags: string } {
@@ -38,20 +35,4 @@ export function checkRegex(pattern: unknown, options: unknown, path: string): { 
     )
   }
   return { pattern, flags }
-}
-
-/**
- * Registers the `$regex` function on a connection. Deterministic; a NULL value never matches.
- *
- * @example
- * ```ts
- * registerRegexFunction(db)
- * db.prepare(`SELECT botshelf_regexp('^a', 'i', 'Ada')`).pluck().get() // 1
- * ```
- */
-export function registerRegexFunction(db: Sqlite): void {
-  db.function(REGEXP_FUNCTION, { deterministic: true, varargs: false }, (pattern: unknown, flags: unknown, value: unknown) => {
-    if (typeof value !== 'string') return 0
-    return compileSafeRegex(String(pattern), String(flags)).test(value) ? 1 : 0
-  })
 }

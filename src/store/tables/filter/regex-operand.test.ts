@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkRegex } from './tables-regex.js'
+import { checkRegex } from './regex-operand.js'
 
 describe('checkRegex', () => {
   it('refuses backreferences and lookarounds with InvalidQuery naming the path and the reason', () => {
@@ -9,7 +9,11 @@ describe('checkRegex', () => {
 
   it('bounds the pattern length and the flags', () => {
     expect(() => checkRegex('a'.repeat(513), undefined, 'filter.name')).toThrow(/at most 512 characters, received 513/)
-    expect(() => checkRegex('a', 'g', 'filter.name')).toThrow(/unsupported regex flag "g"/)
+    expect(() => checkRegex('a', 'g', 'filter.name')).toThrow('filter.name.$options: unsupported regex flag "g"; allowed: i, m, s, u')
+    expect(() => checkRegex('a', 'ii', 'filter.name')).toThrow('filter.name.$options: repeated regex flag in "ii"')
+    expect(() => checkRegex('a', 1, 'filter.name')).toThrow('filter.name.$options: expected a string of flags, received number')
+    expect(() => checkRegex(1, undefined, 'filter.name')).toThrow('filter.name.$regex: expected a string pattern, received number')
     expect(checkRegex('^a', 'i', 'filter.name')).toEqual({ pattern: '^a', flags: 'i' })
+    expect(checkRegex('^a', undefined, 'filter.name')).toEqual({ pattern: '^a', flags: '' })
   })
 })
