@@ -38,4 +38,4 @@ export {
   type TablesStoreOptions,
 } from './tables-store.js'
 export { TablesStoreError, type TablesErrorCode } from '../tables/errors.js'
-export type { FindQuery, FindResult } from './tables-find.js'
+export type { FindQuery, FindResult } from '../tables/types.js'

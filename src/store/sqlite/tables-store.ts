@@ -15,7 +15,8 @@ import {
   dropSearch,
 } from './tables-ddl.js'
 import { invalidQuery, invalidSchema, TablesStoreError } from '../tables/errors.js'
-import { compileGroupFind, compileRowFind } from './tables-find.js'
+import { compileFind } from './tables-find.js'
+import { planFind } from '../tables/find/index.js'
 import type { FindQuery, FindResult } from '../tables/types.js'
 import { isTableId, newTableId, newTableJobId } from '../tables/ids.js'
 import { registerRegexFunction, REGEXP_FUNCTION } from './tables-regex-function.js'
@@ -860,12 +861,13 @@ export class SqliteTablesStore {
   findRows(botId: string, ref: string, query: FindQuery): FindResult {
     const record = this.loadTable(botId, ref)
     const rt = this.runtimeOf(record)
-    const compiled = query.group ? compileGroupFind(rt, query) : compileRowFind(rt, query)
+    const plan = planFind(rt, query)
+    const compiled = compileFind(rt, plan)
     const raw = this.prepare(compiled.sql).all(...compiled.params) as Array<Record<string, unknown>>
-    const hasMore = raw.length > compiled.limit
-    const rows = raw.slice(0, compiled.limit).map(compiled.decode) as Row[]
-    const result: FindResult = { rows, hasMore, offset: compiled.offset, limit: compiled.limit }
-    if (compiled.warnings.length > 0) result.warnings = compiled.warnings
+    const hasMore = raw.length > plan.limit
+    const rows = raw.slice(0, plan.limit).map(compiled.decode) as Row[]
+    const result: FindResult = { rows, hasMore, offset: plan.offset, limit: plan.limit }
+    if (plan.warnings.length > 0) result.warnings = plan.warnings
     return result
   }
 

@@ -27,3 +27,16 @@ export {
   type FilterTarget,
   type PathTarget,
 } from './filter/index.js'
+export {
+  planFind,
+  planProjection,
+  projectRow,
+  searchWords,
+  type FindPlan,
+  type GroupFindPlan,
+  type GroupOutput,
+  type RowsFindPlan,
+  type RowsOrder,
+  type RowsProjection,
+  type SortDirection,
+} from './find/index.js'
