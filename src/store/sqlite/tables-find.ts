@@ -1,7 +1,12 @@
+import type { Row } from '../../api/tables/index.js'
 import type { FindPlan, GroupFindPlan, GroupOutput, RowsFindPlan, SortDirection } from '../tables/find/index.js'
-import { projectRow } from '../tables/find/index.js'
+import { planFind, projectRow } from '../tables/find/index.js'
+import type { FindQuery, FindResult } from '../tables/types.js'
+import { loadTable } from './tables-catalog.js'
+import { runtimeOf } from './tables-catalog-records.js'
 import { decodeValue, quoteIdent } from './tables-columns.js'
 import { compileFilterSql } from './tables-filter-sql.js'
+import type { TablesContext } from './tables-context.js'
 import { columnSqlOf, type TableRuntime } from './tables-runtime.js'
 
 /** A compiled find: SQL (asking for limit + 1 rows to learn `hasMore`), its params, and the decoder of a result row. */
@@ -117,4 +122,23 @@ function compileGroup(rt: TableRuntime, plan: GroupFindPlan): CompiledFind {
  */
 export function compileFind(rt: TableRuntime, plan: FindPlan): CompiledFind {
   return plan.type === 'group' ? compileGroup(rt, plan) : compileRows(rt, plan)
+}
+
+/**
+ * Finds rows (filter, search, select, order, limit/offset) or groups (`group`): the query is validated into a
+ * plan, compiled to one SQL statement, and its result decoded.
+ *
+ * @example
+ * ```ts
+ * const { rows, hasMore } = findRows(context, 'bot_1', 'ordersTable', { filter: { total: { $gte: 10 } }, limit: 50 })
+ * ```
+ */
+export function findRows(context: TablesContext, botId: string, ref: string, query: FindQuery): FindResult {
+  const rt = runtimeOf(loadTable(context, botId, ref))
+  const plan = planFind(rt, query)
+  const compiled = compileFind(rt, plan)
+  const raw = context.prepare(compiled.sql).all(...compiled.params) as Array<Record<string, unknown>>
+  const result: FindResult = { rows: raw.slice(0, plan.limit).map(compiled.decode) as Row[], hasMore: raw.length > plan.limit, offset: plan.offset, limit: plan.limit }
+  if (plan.warnings.length > 0) result.warnings = plan.warnings
+  return result
 }

@@ -40,3 +40,19 @@ export {
   type RowsProjection,
   type SortDirection,
 } from './find/index.js'
+export {
+  checkCopyFactor,
+  checkKeyColumn,
+  checkTableName,
+  checkTableUpdate,
+  copyNameCandidates,
+  frozenError,
+  keyColumnNotUnique,
+  noFreeCopyName,
+  normalizeKeyColumn,
+  renamedColumnRecord,
+  tableNameTaken,
+  tableNotFound,
+} from './table-rules.js'
+export { checkDeleteMode, checkRowBatch, keyConflict, missingRows, rowIdsExhausted, rowNotFound, upsertKey } from './row-rules.js'
+export { unconvertibleValues, valuesMissing, valuesNotMatching, valuesOutsideEnum } from './schema-change.js'

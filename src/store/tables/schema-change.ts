@@ -115,3 +115,59 @@ function parseJsonOf(kind: 'object' | 'array', text: string): Conversion {
     return { ok: false }
   }
 }
+
+/**
+ * `BreakingChanges` for a kind change that existing values do not survive (`example` is one of them).
+ *
+ * @example
+ * ```ts
+ * throw unconvertibleValues('age', 'string', 'number', 3, 'abc')
+ * ```
+ */
+export function unconvertibleValues(column: string, from: ColumnKind, to: ColumnKind, count: number, example: unknown): TablesStoreError {
+  return new TablesStoreError(
+    'BreakingChanges',
+    'BREAKING_CHANGE',
+    `schema.${column}: cannot change the column from ${from} to ${to}: ${count} existing value${count === 1 ? '' : 's'} do not convert (e.g. ${JSON.stringify(example)}); clear or fix them first`,
+  )
+}
+
+/**
+ * `BreakingChanges` for a column made required or non-nullable while rows have no value there.
+ *
+ * @example
+ * ```ts
+ * if (missing > 0) throw valuesMissing('age', missing)
+ * ```
+ */
+export function valuesMissing(column: string, count: number): TablesStoreError {
+  return new TablesStoreError(
+    'BreakingChanges',
+    'BREAKING_CHANGE',
+    `schema.${column}: ${count} existing row${count === 1 ? ' has' : 's have'} no value, so the column cannot be required or non-nullable`,
+  )
+}
+
+/**
+ * `BreakingChanges` for an `enum` that existing values are not in.
+ *
+ * @example
+ * ```ts
+ * if (bad > 0) throw valuesOutsideEnum('status', bad)
+ * ```
+ */
+export function valuesOutsideEnum(column: string, count: number): TablesStoreError {
+  return new TablesStoreError('BreakingChanges', 'BREAKING_CHANGE', `schema.${column}.enum: ${count} existing value${count === 1 ? ' is' : 's are'} not in the new enum`)
+}
+
+/**
+ * `BreakingChanges` for a `pattern` that existing values do not match.
+ *
+ * @example
+ * ```ts
+ * if (bad > 0) throw valuesNotMatching('code', bad)
+ * ```
+ */
+export function valuesNotMatching(column: string, count: number): TablesStoreError {
+  return new TablesStoreError('BreakingChanges', 'BREAKING_CHANGE', `schema.${column}.pattern: ${count} existing value${count === 1 ? ' does' : 's do'} not match the new pattern`)
+}

@@ -1,0 +1,32 @@
+import type { Statement } from 'better-sqlite3'
+import type { Sqlite } from './open-database.js'
+
+/**
+ * What every part of the SQLite tables store works with: the connection, the statement cache and the clock.
+ * One per `SqliteTablesStore`.
+ *
+ * @example
+ * ```ts
+ * const record = loadTable(context, 'bot_1', 'ordersTable')
+ * ```
+ */
+export interface TablesContext {
+  readonly db: Sqlite
+  /** A cached prepared statement (see `StatementCache`); for SQL that is the same across calls. */
+  prepare(sql: string): Statement<unknown[]>
+  now(): Date
+  /** `now()` as an ISO string, the form every timestamp is stored in. */
+  timestamp(): string
+}
+
+/**
+ * Tells a unique-constraint failure (key column duplicates) from other SQLite errors.
+ *
+ * @example
+ * ```ts
+ * if (isUniqueViolation(error)) throw keyConflict(keyColumn, index, value)
+ * ```
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE'
+}
