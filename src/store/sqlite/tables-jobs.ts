@@ -1,6 +1,7 @@
 import type { TableJob } from '../../api/tables/index.js'
 import { TablesStoreError } from '../tables/errors.js'
 import { newTableJobId } from '../tables/ids.js'
+import type { TableJobChange, TableJobRecord } from '../tables/tables-port.js'
 import { loadTable } from './tables-catalog.js'
 import type { TablesContext } from './tables-context.js'
 
@@ -14,6 +15,8 @@ interface JobRow {
   progress: number
   input_file_id: string | null
   output_file_id: string | null
+  error: string | null
+  rows_committed: number
   created_at: string
   updated_at: string
 }
@@ -33,10 +36,14 @@ function jobToWire(row: JobRow): TableJob {
   }
 }
 
-function jobById(context: TablesContext, id: string): TableJob {
-  const row = context.prepare('SELECT * FROM tables_jobs WHERE id = ?').get(id) as JobRow | undefined
+function jobRow(context: TablesContext, id: string): JobRow | undefined {
+  return context.prepare('SELECT * FROM tables_jobs WHERE id = ?').get(id) as JobRow | undefined
+}
+
+function existingJobRow(context: TablesContext, id: string): JobRow {
+  const row = jobRow(context, id)
   if (!row) throw new TablesStoreError('ResourceNotFound', 'TABLE_NOT_FOUND', `Job "${id}" not found`)
-  return jobToWire(row)
+  return row
 }
 
 /**
@@ -54,7 +61,7 @@ export function listJobs(context: TablesContext, botId: string, ref: string): Ta
 }
 
 /**
- * Records a new job in `pending`.
+ * Records a new job in `pending`, with no rows committed.
  *
  * @example
  * ```ts
@@ -76,21 +83,44 @@ export function createJob(
        VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)`,
     )
     .run(id, botId, tableId, type, files.inputFileId ?? null, files.outputFileId ?? null, now, now)
-  return jobById(context, id)
+  return jobToWire(existingJobRow(context, id))
 }
 
 /**
- * Moves a job along (`status`, `progress`, `outputFileId`, `error`).
+ * A job by id with its failure reason and resume point, or `undefined`.
  *
  * @example
  * ```ts
+ * const job = getJob(context, 'tjob_01K86HD0D5T3HFCGBEKQJFNKAD') // { ..., status: 'failed', error: '...', rowsCommitted: 2000 }
+ * ```
+ */
+export function getJob(context: TablesContext, id: string): TableJobRecord | undefined {
+  const row = jobRow(context, id)
+  return row && { ...jobToWire(row), error: row.error, rowsCommitted: row.rows_committed }
+}
+
+/**
+ * Moves a job along. Fields not given keep their value, except `error`: a change without one clears it (a job
+ * that moves on is no longer failed). An unknown id is `ResourceNotFound`.
+ *
+ * @example
+ * ```ts
+ * updateJob(context, job.id, { status: 'in_progress', progress: 0.4, rowsCommitted: 2000 })
  * updateJob(context, job.id, { status: 'completed', progress: 1, outputFileId: file.id })
  * ```
  */
-export function updateJob(context: TablesContext, id: string, change: { status?: TableJob['status']; progress?: number; outputFileId?: string; error?: string }): TableJob {
-  const job = jobById(context, id)
+export function updateJob(context: TablesContext, id: string, change: TableJobChange): TableJob {
+  const job = existingJobRow(context, id)
   context
-    .prepare('UPDATE tables_jobs SET status = ?, progress = ?, output_file_id = ?, error = ?, updated_at = ? WHERE id = ?')
-    .run(change.status ?? job.status, change.progress ?? job.progress ?? 0, change.outputFileId ?? job.outputFileId, change.error ?? null, context.timestamp(), id)
-  return jobById(context, id)
+    .prepare('UPDATE tables_jobs SET status = ?, progress = ?, output_file_id = ?, error = ?, rows_committed = ?, updated_at = ? WHERE id = ?')
+    .run(
+      change.status ?? job.status,
+      change.progress ?? job.progress,
+      change.outputFileId ?? job.output_file_id,
+      change.error ?? null,
+      change.rowsCommitted ?? job.rows_committed,
+      context.timestamp(),
+      id,
+    )
+  return jobToWire(existingJobRow(context, id))
 }

@@ -1,4 +1,5 @@
 import type { Row, Table, TableJob } from '../../api/tables/index.js'
+import type { TableJobChange, TableJobRecord } from '../tables/tables-port.js'
 import type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from '../tables/types.js'
 import * as catalog from './tables-catalog.js'
 import type { TablesContext } from './tables-context.js'
@@ -279,14 +280,27 @@ export class SqliteTablesStore {
   }
 
   /**
-   * Moves a job along (`status`, `progress`, `outputFileId`, `error`).
+   * A job by id (any table), with its failure reason and resume point, or `undefined`.
+   *
+   * @example
+   * ```ts
+   * const job = store.getJob(jobId) // { ..., status: 'in_progress', error: null, rowsCommitted: 2000 }
+   * ```
+   */
+  getJob(id: string): TableJobRecord | undefined {
+    return jobs.getJob(this.context, id)
+  }
+
+  /**
+   * Moves a job along (`status`, `progress`, `outputFileId`, `error`, `rowsCommitted`). Fields not given keep their
+   * value, except `error`, which a change without one clears. An unknown id is `ResourceNotFound`.
    *
    * @example
    * ```ts
    * store.updateJob(job.id, { status: 'completed', progress: 1, outputFileId: file.id })
    * ```
    */
-  updateJob(id: string, change: { status?: TableJob['status']; progress?: number; outputFileId?: string; error?: string }): TableJob {
+  updateJob(id: string, change: TableJobChange): TableJob {
     return jobs.updateJob(this.context, id, change)
   }
 }
