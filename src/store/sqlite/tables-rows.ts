@@ -1,13 +1,15 @@
 import type { Row } from '../../api/tables/index.js'
-import { checkDeleteMode, checkRowBatch, missingRows, rowNotFound } from '../tables/row-rules.js'
+import { tablesLimits } from '../../api/tables/index.js'
+import type { TablesStoreError } from '../tables/errors.js'
+import { checkDeleteMode, checkRowBatch, keyConflict, missingRows, rowIdsExhausted, rowNotFound } from '../tables/row-rules.js'
 import { rowProblemsError, validateRows } from '../tables/row-validation.js'
-import type { RowsWriteResult } from '../tables/types.js'
+import type { RowsWriteResult, TableRecord } from '../tables/types.js'
 import { loadTable } from './tables-catalog.js'
 import { runtimeOf } from './tables-catalog-records.js'
-import { quoteIdent } from './tables-columns.js'
+import { encodeValue, quoteIdent } from './tables-columns.js'
 import type { TablesContext } from './tables-context.js'
 import { insertRow, patchRow, rowFromRaw, selectRows, userData, type RawRow } from './tables-row-io.js'
-import { filterWhere } from './tables-runtime.js'
+import { filterWhere, type TableRuntime } from './tables-runtime.js'
 
 /**
  * One row by id, or `ResourceNotFound`.
@@ -25,14 +27,14 @@ export function getRow(context: TablesContext, botId: string, ref: string, id: n
   return rowFromRaw(rt, raw)
 }
 
-function insertAll(context: TablesContext, botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>): RowsWriteResult {
+function insertAll(context: TablesContext, botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): RowsWriteResult {
   return context.db.transaction(() => {
     const record = loadTable(context, botId, ref)
     const rt = runtimeOf(record)
     const validated = validateRows(rt.columns, input, 'insert', record.factor)
-    if (validated.problems.length > 0) throw rowProblemsError(validated.problems)
+    if (validated.problems.length > 0) throw rowProblemsError(validated.problems, firstRowIndex)
     const now = context.timestamp()
-    const rows = validated.rows.map((values, index) => insertRow(context, record, rt, values, index, now))
+    const rows = validated.rows.map((values, index) => insertRow(context, record, rt, values, firstRowIndex + index, now))
     return { rows, warnings: validated.warnings }
   })()
 }
@@ -48,20 +50,68 @@ function insertAll(context: TablesContext, botId: string, ref: string, input: Re
  */
 export function createRows(context: TablesContext, botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>): RowsWriteResult {
   checkRowBatch(input.length)
-  return insertAll(context, botId, ref, input)
+  return insertAll(context, botId, ref, input, 0)
 }
 
 /**
- * Inserts any number of rows in one transaction, all or nothing, validated as `createRows` does.
+ * Inserts any number of rows in one transaction, all or nothing, validated as `createRows` does. Errors number
+ * rows from `firstRowIndex` (`rows.<firstRowIndex + i>`), so a file imported in parts reports file positions.
  *
  * @example
  * ```ts
  * importRows(context, 'bot_1', 'ordersTable', rowsFromCsv) // { inserted: 2, warnings: [] }
+ * importRows(context, 'bot_1', 'ordersTable', nextThousand, 1000)
  * ```
  */
-export function importRows(context: TablesContext, botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>): { inserted: number; warnings: string[] } {
-  const { rows, warnings } = insertAll(context, botId, ref, input)
+export function importRows(
+  context: TablesContext,
+  botId: string,
+  ref: string,
+  input: ReadonlyArray<Record<string, unknown>>,
+  firstRowIndex = 0,
+): { inserted: number; warnings: string[] } {
+  const { rows, warnings } = insertAll(context, botId, ref, input, firstRowIndex)
   return { inserted: rows.length, warnings }
+}
+
+/** The error inserting these rows after each other would hit first: a duplicate key value, or no row id left. */
+function firstInsertProblem(context: TablesContext, record: TableRecord, rt: TableRuntime, rows: ReadonlyArray<Map<string, unknown>>, firstRowIndex: number): TablesStoreError | undefined {
+  const key = record.keyColumn === null ? undefined : rt.byName.get(record.keyColumn)!
+  const keyTaken = key && context.prepare(`SELECT 1 FROM ${quoteIdent(rt.physical)} WHERE ${quoteIdent(key.physical)} = ? LIMIT 1`)
+  const seen = new Set<string | number>()
+  // AUTOINCREMENT: the next id follows the largest ever used, which sqlite_sequence keeps.
+  const lastId = (context.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').pluck().get(rt.physical) as number | undefined) ?? 0
+  for (const [index, values] of rows.entries()) {
+    const encoded = key ? encodeValue(key.kind, values.get(key.name)) : null
+    if (key && encoded !== null) {
+      if (seen.has(encoded) || keyTaken!.get(encoded) !== undefined) return keyConflict(key.name, firstRowIndex + index, values.get(key.name))
+      seen.add(encoded)
+    }
+    if (lastId + index + 1 > tablesLimits.maxRowId) return rowIdsExhausted(firstRowIndex + index)
+  }
+  return undefined
+}
+
+/**
+ * Checks rows exactly as `importRows` would, without writing: the same `InvalidDataFormat` problems, then the
+ * first duplicate key column value (against stored rows and earlier rows of `input`) or exhausted row id.
+ * Errors number rows from `firstRowIndex`. A background import checks a whole file this way before writing.
+ *
+ * @example
+ * ```ts
+ * checkRows(context, 'bot_1', 'ordersTable', rowsFromCsv, 0) // { warnings: [] }, or throws as importRows would
+ * ```
+ */
+export function checkRows(context: TablesContext, botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): { warnings: string[] } {
+  return context.db.transaction(() => {
+    const record = loadTable(context, botId, ref)
+    const rt = runtimeOf(record)
+    const validated = validateRows(rt.columns, input, 'insert', record.factor)
+    if (validated.problems.length > 0) throw rowProblemsError(validated.problems, firstRowIndex)
+    const problem = firstInsertProblem(context, record, rt, validated.rows, firstRowIndex)
+    if (problem) throw problem
+    return { warnings: validated.warnings }
+  })()
 }
 
 /**

@@ -191,16 +191,31 @@ export class SqliteTablesStore {
   }
 
   /**
+   * Checks rows exactly as `importRows` would (schema problems, then the first duplicate key value or exhausted
+   * row id), without writing. Errors number rows from `firstRowIndex`, so a background import that checks a file
+   * part by part reports `rows.<n>` counted from the start of the file.
+   *
+   * @example
+   * ```ts
+   * store.checkRows('bot_1', 'ordersTable', nextThousand, 1000) // { warnings: [] }, or throws as importRows would
+   * ```
+   */
+  checkRows(botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): { warnings: string[] } {
+    return rows.checkRows(this.context, botId, ref, input, firstRowIndex)
+  }
+
+  /**
    * Inserts any number of rows in one transaction, all or nothing, with the same validation as `createRows`
-   * (used by `importTable`).
+   * (used by `importTable`). Errors number rows from `firstRowIndex` (default 0).
    *
    * @example
    * ```ts
    * store.importRows('bot_1', 'ordersTable', rowsFromCsv) // { inserted: 2, warnings: [] }
+   * store.importRows('bot_1', 'ordersTable', nextThousand, 1000) // a problem in its first row is rows.1000
    * ```
    */
-  importRows(botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>): { inserted: number; warnings: string[] } {
-    return rows.importRows(this.context, botId, ref, input)
+  importRows(botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex = 0): { inserted: number; warnings: string[] } {
+    return rows.importRows(this.context, botId, ref, input, firstRowIndex)
   }
 
   /**
