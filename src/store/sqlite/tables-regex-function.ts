@@ -1,7 +1,14 @@
 import type { Sqlite } from './open-database.js'
 import { compileSafeRegex } from '../tables/safe-regex.js'
 
-/** Name of the SQLite function that runs `$regex`: `botshelf_regexp(pattern, flags, value)` → 0 or 1. */
+/**
+ * Name of the SQLite function that runs `$regex`: `botshelf_regexp(pattern, flags, value)` → 0 or 1.
+ *
+ * @example
+ * ```ts
+ * `(${column} IS NOT NULL AND ${REGEXP_FUNCTION}(?, ?, ${column}) = 1)`
+ * ```
+ */
 export const REGEXP_FUNCTION = 'botshelf_regexp'
 
 /**

@@ -13,7 +13,14 @@ export interface TableRuntime extends TableColumns {
   fts?: string
 }
 
-/** System columns every row has, with their SQL and kind. */
+/**
+ * System columns every row has, with their SQL and kind.
+ *
+ * @example
+ * ```ts
+ * systemColumns['createdAt'] // { sql: 'created_at', kind: 'date' }
+ * ```
+ */
 export const systemColumns: Readonly<Record<string, { sql: string; kind: ColumnKind }>> = {
   id: { sql: 'id', kind: systemColumnKinds.id },
   createdAt: { sql: 'created_at', kind: systemColumnKinds.createdAt },

@@ -102,8 +102,7 @@ export class SqliteTablesStore {
   }
 
   /**
-   * The table named `name`, or a new one built from `input` when there is none. An existing table is
-   * returned as is (its schema is not compared with `input.schema`).
+   * The table named `name` as it is (its schema is not compared with `input.schema`), or a new one from `input`.
    *
    * @example
    * ```ts
@@ -127,8 +126,7 @@ export class SqliteTablesStore {
   }
 
   /**
-   * Copies a table: schema, key column, tags, and (unless `schemaOnly`) every row with its id and
-   * timestamps. The copy is never frozen. Default name: `<base>Copy<N>Table`.
+   * Copies schema, key column, tags and (unless `schemaOnly`) rows; never frozen; default name `<base>Copy<N>Table`.
    *
    * @example
    * ```ts
@@ -152,9 +150,8 @@ export class SqliteTablesStore {
   }
 
   /**
-   * Updates a table (docs/decisions/0404-update-table-rules.md): name, tags, `isComputeEnabled`, `frozen`,
-   * `factor` (only up), `keyColumn` (`null`/`""` removes it), and `schema` merged column by column: a given column
-   * is added or replaced, `null`/`{ type: 'null' }` removes it, columns not named stay; `required`, when given, replaces.
+   * Updates name, tags, `isComputeEnabled`, `frozen`, `factor` (only up), `keyColumn` (`null`/`""` removes it) and
+   * `schema`, merged column by column (docs/decisions/0404-update-table-rules.md).
    *
    * @example
    * ```ts
@@ -178,8 +175,7 @@ export class SqliteTablesStore {
   }
 
   /**
-   * Inserts 1 to 1000 rows, all or nothing (docs/decisions/0403-all-or-nothing-writes.md). Values are validated
-   * against the schema; keys that are not columns are ignored with a warning.
+   * Inserts 1 to 1000 rows, all or nothing (docs/decisions/0403-all-or-nothing-writes.md); unknown keys are warnings.
    *
    * @example
    * ```ts
@@ -219,8 +215,7 @@ export class SqliteTablesStore {
   }
 
   /**
-   * Changes the named columns of 1 to 1000 rows by id (`null` clears a column), all or nothing.
-   * An unknown id is `ResourceNotFound`.
+   * Changes the named columns of 1 to 1000 rows by id (`null` clears), all or nothing; an unknown id is `ResourceNotFound`.
    *
    * @example
    * ```ts
@@ -232,9 +227,8 @@ export class SqliteTablesStore {
   }
 
   /**
-   * Inserts or updates 1 to 1000 rows matched on `keyColumn` (default `id`), in request order, all or
-   * nothing. With `id`, a row without `id` is inserted and a row whose `id` does not exist is refused.
-   * With another column, each row needs a value there; more than one existing match is refused.
+   * Inserts or updates 1 to 1000 rows matched on `keyColumn` (default `id`; an unknown id is refused, a row
+   * without one is inserted), in request order, all or nothing.
    *
    * @example
    * ```ts
@@ -258,8 +252,7 @@ export class SqliteTablesStore {
   }
 
   /**
-   * Finds rows (filter, search, select, order, limit/offset) or groups (`group`), as SQL
-   * (docs/decisions/0405-filter-semantics.md).
+   * Finds rows (filter, search, select, order, page) or groups, as SQL (docs/decisions/0405-filter-semantics.md).
    *
    * @example
    * ```ts

@@ -21,7 +21,14 @@ export interface TableColumns {
   searchable: TableColumn[]
 }
 
-/** The system columns every row has (filterable, sortable, selectable), and their kinds. */
+/**
+ * The system columns every row has (filterable, sortable, selectable), and their kinds.
+ *
+ * @example
+ * ```ts
+ * systemColumnKinds.createdAt // 'date'
+ * ```
+ */
 export const systemColumnKinds: Readonly<Record<'id' | 'createdAt' | 'updatedAt', ColumnKind>> = {
   id: 'number',
   createdAt: 'date',
