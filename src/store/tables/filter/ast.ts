@@ -52,6 +52,8 @@ export type ComparisonOperator = 'eq' | 'gt' | 'gte' | 'lt' | 'lte'
  * - `mod`: `$mod` (the integer part of the value, truncated toward zero, modulo `divisor`).
  * - `size`: `$size` (array length).
  * - `regex`: `$regex` with its `$options`, an RE2 pattern already compiled once to check it.
+ *
+ * The language has no `$nor`: a top-level `$not` takes a filter and means the same.
  */
 export type FilterNode =
   | { type: 'all' }
