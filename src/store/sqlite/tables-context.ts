@@ -1,5 +1,7 @@
 import type { Statement } from 'better-sqlite3'
 import type { Sqlite } from './open-database.js'
+import { registerRegexFunction } from './tables-regex-function.js'
+import { StatementCache } from './tables-statements.js'
 
 /**
  * What every part of the SQLite tables store works with: the connection, the statement cache and the clock.
@@ -17,6 +19,21 @@ export interface TablesContext {
   now(): Date
   /** `now()` as an ISO string, the form every timestamp is stored in. */
   timestamp(): string
+}
+
+/**
+ * The context of a tables store on a connection: a fresh statement cache, the clock, and the `$regex` function
+ * registered on the connection.
+ *
+ * @example
+ * ```ts
+ * const context = openTablesContext(db, () => new Date())
+ * ```
+ */
+export function openTablesContext(db: Sqlite, now: () => Date): TablesContext {
+  const statements = new StatementCache(db)
+  registerRegexFunction(db)
+  return { db, prepare: (sql) => statements.prepare(sql), now, timestamp: () => now().toISOString() }
 }
 
 /**

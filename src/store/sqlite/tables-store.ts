@@ -2,13 +2,11 @@ import type { Row, Table, TableJob } from '../../api/tables/index.js'
 import type { TableJobChange, TableJobRecord } from '../tables/tables-port.js'
 import type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from '../tables/types.js'
 import * as catalog from './tables-catalog.js'
-import type { TablesContext } from './tables-context.js'
+import { openTablesContext, type TablesContext } from './tables-context.js'
 import { findRows } from './tables-find.js'
 import * as jobs from './tables-jobs.js'
 import type { Sqlite } from './open-database.js'
-import { registerRegexFunction } from './tables-regex-function.js'
 import * as rows from './tables-rows.js'
-import { StatementCache } from './tables-statements.js'
 import { updateTable } from './tables-update.js'
 import { upsertRows } from './tables-upsert.js'
 
@@ -47,10 +45,7 @@ export class SqliteTablesStore {
   private readonly context: TablesContext
 
   constructor(db: Sqlite, options: TablesStoreOptions = {}) {
-    const now = options.now ?? (() => new Date())
-    const statements = new StatementCache(db)
-    this.context = { db, prepare: (sql) => statements.prepare(sql), now, timestamp: () => now().toISOString() }
-    registerRegexFunction(db)
+    this.context = openTablesContext(db, options.now ?? (() => new Date()))
   }
 
   /**
@@ -187,9 +182,8 @@ export class SqliteTablesStore {
   }
 
   /**
-   * Checks rows exactly as `importRows` would (schema problems, then the first duplicate key value or exhausted
-   * row id), without writing. Errors number rows from `firstRowIndex`, so a background import that checks a file
-   * part by part reports `rows.<n>` counted from the start of the file.
+   * Checks rows exactly as `importRows` would, without writing; errors number rows from `firstRowIndex`, so a
+   * background import checking a file part by part reports `rows.<n>` counted from the start of the file.
    *
    * @example
    * ```ts
@@ -201,8 +195,7 @@ export class SqliteTablesStore {
   }
 
   /**
-   * Inserts any number of rows in one transaction, all or nothing, with the same validation as `createRows`
-   * (used by `importTable`). Errors number rows from `firstRowIndex` (default 0).
+   * Inserts any number of rows, all or nothing, validated as `createRows`; errors number rows from `firstRowIndex`.
    *
    * @example
    * ```ts
@@ -227,8 +220,7 @@ export class SqliteTablesStore {
   }
 
   /**
-   * Inserts or updates 1 to 1000 rows matched on `keyColumn` (default `id`; an unknown id is refused, a row
-   * without one is inserted), in request order, all or nothing.
+   * Inserts or updates 1 to 1000 rows matched on `keyColumn` (default `id`), in request order, all or nothing.
    *
    * @example
    * ```ts
@@ -300,8 +292,7 @@ export class SqliteTablesStore {
   }
 
   /**
-   * Moves a job along (`status`, `progress`, `outputFileId`, `error`, `rowsCommitted`). Fields not given keep their
-   * value, except `error`, which a change without one clears. An unknown id is `ResourceNotFound`.
+   * Moves a job along; fields not given stay, except `error`, which a change without one clears.
    *
    * @example
    * ```ts
