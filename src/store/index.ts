@@ -18,4 +18,5 @@ export {
   type UpsertFileInput,
 } from './files/index.js'
 export type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableJobChange, TableJobRecord, TableRecord, TablesPort, TableWithCounts, UpdateTableInput } from './tables/index.js'
+export { TablesStoreError, type TablesErrorCode } from './tables/index.js'
 export { jobStates, type ClaimInput, type EnqueueInput, type FailInput, type JobListQuery, type JobQueue, type JobRecord, type JobState } from './jobs/index.js'

@@ -1,4 +1,4 @@
-import { newUlid } from './ulid.js'
+import { newUlid } from '../ulid.js'
 
 /**
  * A file id in the wire format's style: `file_` + ULID.

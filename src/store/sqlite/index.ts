@@ -37,7 +37,7 @@ export {
   type RowsWriteResult,
   type TablesStoreOptions,
 } from './tables-store.js'
-export { TablesStoreError, type TablesErrorCode } from './tables-error.js'
-export type { FindQuery, FindResult } from './tables-find.js'
+export { TablesStoreError, type TablesErrorCode } from '../tables/errors.js'
+export type { FindQuery, FindResult } from '../tables/types.js'
 export { jobsMigrations } from './jobs-migrations.js'
 export { SqliteJobQueue, jobQueueMethods } from './sqlite-job-queue.js'

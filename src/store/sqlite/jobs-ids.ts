@@ -1,4 +1,4 @@
-import { newUlid } from './ulid.js'
+import { newUlid } from '../ulid.js'
 
 /**
  * A job id: `job_` + ULID.

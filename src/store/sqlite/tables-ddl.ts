@@ -1,7 +1,8 @@
 import type { Sqlite } from './open-database.js'
-import { quoteIdent, scalarKinds, sqlTypeOf } from './tables-columns.js'
+import { quoteIdent, sqlTypeOf } from './tables-columns.js'
+import { scalarKinds } from '../tables/column-kinds.js'
 import type { TableRuntime } from './tables-runtime.js'
-import type { ColumnRuntime } from './tables-row-validation.js'
+import type { TableColumn } from '../tables/table-columns.js'
 
 /**
  * DDL of the per-table SQLite objects: the rows table `ut_<id>` (`id` autoincrement so ids are never
@@ -57,7 +58,7 @@ export function createRowsTable(db: Sqlite, rt: TableRuntime, keyColumn: string 
  * createColumnIndex(db, 'ut_01abc', column)
  * ```
  */
-export function createColumnIndex(db: Sqlite, physicalTable: string, column: ColumnRuntime): void {
+export function createColumnIndex(db: Sqlite, physicalTable: string, column: TableColumn): void {
   if (!scalarKinds.has(column.kind)) return
   db.exec(
     `CREATE INDEX IF NOT EXISTS ${quoteIdent(columnIndexName(physicalTable, column.physical))} ON ${quoteIdent(physicalTable)} (${quoteIdent(column.physical)})`,

@@ -50,4 +50,11 @@ export const tablesMigrations: ReadonlyArray<Migration> = [
       `)
     },
   },
+  {
+    // The resume point of a background import: rows of the input file committed so far.
+    id: 'tables-0002-job-rows-committed',
+    up: (db) => {
+      db.exec('ALTER TABLE tables_jobs ADD COLUMN rows_committed INTEGER NOT NULL DEFAULT 0')
+    },
+  },
 ]

@@ -4,7 +4,9 @@ import { runMigrations } from './migrations.js'
 import { tablesMigrations } from './tables-migrations.js'
 import { SqliteTablesStore } from './tables-store.js'
 import { buildTableRuntime } from './tables-runtime.js'
-import { compileGroupFind, compileRowFind, type FindQuery } from './tables-find.js'
+import { compileFind } from './tables-find.js'
+import { planFind } from '../tables/find/index.js'
+import type { FindQuery } from '../tables/types.js'
 
 /** SQLite's plan for the SQL a query compiles to: proof that filters and groups run on indexes, not scans. */
 function plan(query: FindQuery): string {
@@ -15,7 +17,7 @@ function plan(query: FindQuery): string {
   store.createRows('b', 'planTable', Array.from({ length: 500 }, (_, i) => ({ category: `c${i % 20}`, amount: i, tags: ['a'] })))
   const record = store.loadTable('b', 'planTable')
   const rt = buildTableRuntime(record.physical, record.schema, record.physicalMap)
-  const compiled = query.group ? compileGroupFind(rt, query) : compileRowFind(rt, query)
+  const compiled = compileFind(rt, planFind(rt, query))
   const rows = db.prepare(`EXPLAIN QUERY PLAN ${compiled.sql}`).all(...compiled.params) as Array<{ detail: string }>
   return rows.map((r) => r.detail).join(' | ')
 }

@@ -1,27 +1,30 @@
-import type { Column, TableJsonSchema } from '../../api/tables/index.js'
-import { columnKind, quoteIdent, type ColumnKind } from './tables-columns.js'
-import type { ColumnResolver, FilterColumn } from './tables-filter.js'
-import { nestedColumn, type NestedFilterColumn } from './tables-filter-nested.js'
-import type { ColumnRuntime } from './tables-row-validation.js'
-import { compileSafeRegex } from './tables-regex.js'
+import type { TableJsonSchema } from '../../api/tables/index.js'
+import { quoteIdent } from './tables-columns.js'
+import type { ColumnKind } from '../tables/column-kinds.js'
+import { systemColumnKinds, tableColumns, type TableColumns } from '../tables/table-columns.js'
+import { parseFilter, queryColumns } from '../tables/filter/index.js'
+import { compileFilterSql, type ColumnSql, type CompiledSql } from './tables-filter-sql.js'
 
-/** What queries and writes need to know about one table: its SQL names and compiled columns. */
-export interface TableRuntime {
+/** What queries and writes need to know about one table: its SQLite names and compiled columns. */
+export interface TableRuntime extends TableColumns {
   /** SQLite table holding the rows. */
   physical: string
   /** FTS5 table over the searchable columns, when there is one. */
   fts?: string
-  /** User columns in `x-zui.index` order. */
-  columns: ColumnRuntime[]
-  byName: Map<string, ColumnRuntime>
-  searchable: ColumnRuntime[]
 }
 
-/** System columns every row has, with their SQL and kind. */
+/**
+ * System columns every row has, with their SQL and kind.
+ *
+ * @example
+ * ```ts
+ * systemColumns['createdAt'] // { sql: 'created_at', kind: 'date' }
+ * ```
+ */
 export const systemColumns: Readonly<Record<string, { sql: string; kind: ColumnKind }>> = {
-  id: { sql: 'id', kind: 'number' },
-  createdAt: { sql: 'created_at', kind: 'date' },
-  updatedAt: { sql: 'updated_at', kind: 'date' },
+  id: { sql: 'id', kind: systemColumnKinds.id },
+  createdAt: { sql: 'created_at', kind: systemColumnKinds.createdAt },
+  updatedAt: { sql: 'updated_at', kind: systemColumnKinds.updatedAt },
 }
 
 /**
@@ -34,47 +37,40 @@ export const systemColumns: Readonly<Record<string, { sql: string; kind: ColumnK
  * ```
  */
 export function buildTableRuntime(physical: string, schema: TableJsonSchema, physicalMap: Record<string, string>): TableRuntime {
-  const required = new Set(schema.required ?? [])
-  const entries = Object.entries(schema.properties).sort((a, b) => a[1]['x-zui'].index - b[1]['x-zui'].index)
-  const columns: ColumnRuntime[] = entries.map(([name, column]) => runtimeColumn(name, column, physicalMap[name]!, required.has(name)))
-  const searchable = columns.filter((c) => c.column['x-zui'].searchable === true)
-  const runtime: TableRuntime = { physical, columns, byName: new Map(columns.map((c) => [c.name, c])), searchable }
-  if (searchable.length > 0) runtime.fts = `${physical}_fts`
+  const runtime: TableRuntime = { physical, ...tableColumns(schema, physicalMap) }
+  if (runtime.searchable.length > 0) runtime.fts = `${physical}_fts`
   return runtime
 }
 
-function runtimeColumn(name: string, column: Column, physical: string, required: boolean): ColumnRuntime {
-  const rt: ColumnRuntime = {
-    name,
-    physical,
-    kind: columnKind(column),
-    column,
-    required,
-    nullable: column.nullable !== false,
-  }
-  if (column.pattern !== undefined) rt.pattern = compileSafeRegex(column.pattern, 'u')
-  return rt
-}
-
 /**
- * A filter resolver over a table: user columns by name, then the system columns `id`, `createdAt`, `updatedAt`,
- * then dot paths into object columns (`attributes.price`). `alias` prefixes the SQL (`t.c1`).
+ * The SQL of the columns a query names over a table: user columns by name (their `c<N>` column), then the
+ * system columns. `alias` prefixes the SQL (`t."c1"`). Names were checked by the query parser.
  *
  * @example
  * ```ts
- * compileFilter(filter, columnResolver(rt, 't'))
+ * compileFilterSql(parseFilter(filter, queryColumns(rt)), columnSqlOf(rt, 't'))
  * ```
  */
-export function columnResolver(rt: TableRuntime, alias?: string): ColumnResolver {
+export function columnSqlOf(rt: TableRuntime, alias?: string): ColumnSql {
   const prefix = alias ? `${alias}.` : ''
-  return (name: string, path = name): FilterColumn | NestedFilterColumn | undefined => {
+  return (name) => {
     const user = rt.byName.get(name)
-    if (user) return { sql: `${prefix}${quoteIdent(user.physical)}`, kind: user.kind }
+    if (user) return `${prefix}${quoteIdent(user.physical)}`
     const system = systemColumns[name]
-    if (system) return { sql: `${prefix}${system.sql}`, kind: system.kind }
-    const [head, ...rest] = name.split('.')
-    const parent = rest.length > 0 ? rt.byName.get(head!) : undefined
-    if (parent && parent.kind === 'object') return nestedColumn(`${prefix}${quoteIdent(parent.physical)}`, rest, path)
-    return undefined
+    if (!system) throw new Error(`No column "${name}" in ${rt.physical}`)
+    return `${prefix}${system.sql}`
   }
+}
+
+/**
+ * Validates a wire filter against the table and compiles it to a SQL condition (`InvalidQuery` before any SQL).
+ *
+ * @example
+ * ```ts
+ * const where = filterWhere(rt, { total: { $lt: 1 } })
+ * db.prepare(`DELETE FROM ${quoteIdent(rt.physical)} WHERE ${where.sql}`).run(...where.params)
+ * ```
+ */
+export function filterWhere(rt: TableRuntime, filter: unknown, alias?: string): CompiledSql {
+  return compileFilterSql(parseFilter(filter, queryColumns(rt)), columnSqlOf(rt, alias))
 }

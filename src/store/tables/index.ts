@@ -1,2 +1,82 @@
+// The tables port and everything about tables that does not depend on a database engine: schema input and
+// changes, row validation, the filter language (validated into a FilterNode) and find plans, the rules of the
+// catalog and of row writes, ids and errors. Adapters (src/store/sqlite/, later PostgreSQL) add storage and SQL.
+
+// Port and records
 export type { TableJobChange, TableJobRecord, TablesPort } from './tables-port.js'
 export type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from './types.js'
+export { tableToWire } from './table-wire.js'
+
+// Errors and ids
+export { invalidQuery, invalidSchema, TablesStoreError, type TablesErrorCode } from './errors.js'
+export { isTableId, newTableId, newTableJobId } from './ids.js'
+
+// Columns and values
+export { columnKind, orderedKinds, scalarKinds, type ColumnKind } from './column-kinds.js'
+export { isSystemColumn, systemColumnKinds, tableColumn, tableColumns, type TableColumn, type TableColumns } from './table-columns.js'
+export { isIsoDateTime, normalizeDateTime } from './date-time.js'
+export { compileSafeRegex, type SafeRegex } from './safe-regex.js'
+
+// Schemas
+export { detectSchemaForm, readColumnDefinition, readSchemaInput, type ColumnDraft, type SchemaInput, type SchemaInputForm } from './schema-input.js'
+export { buildTableSchema, finalizeColumn, newTableSchema, orderedColumns } from './table-schema.js'
+export {
+  convertColumnValue,
+  planSchemaChange,
+  unconvertibleValues,
+  valuesMissing,
+  valuesNotMatching,
+  valuesOutsideEnum,
+  type Conversion,
+  type SchemaChangePlan,
+  type SchemaChangeStep,
+} from './schema-change.js'
+
+// Catalog and row rules
+export {
+  checkCopyFactor,
+  checkKeyColumn,
+  checkTableName,
+  checkTableUpdate,
+  copyNameCandidates,
+  frozenError,
+  keyColumnNotUnique,
+  noFreeCopyName,
+  normalizeKeyColumn,
+  renamedColumnRecord,
+  tableNameTaken,
+  tableNotFound,
+} from './table-rules.js'
+export { checkDeleteMode, checkRowBatch, keyConflict, missingRows, rowIdsExhausted, rowNotFound, upsertKey } from './row-rules.js'
+export { rowProblemsError, validateRows, valueProblem, type RowProblem, type ValidatedRows } from './row-validation.js'
+
+// Queries
+export {
+  checkRegex,
+  countFilterValues,
+  filterLimits,
+  parseFilter,
+  queryColumns,
+  resolveTarget,
+  type ColumnKindLookup,
+  type ColumnTarget,
+  type ComparisonOperator,
+  type ElementOperand,
+  type FilterNode,
+  type FilterOperand,
+  type FilterTarget,
+  type PathTarget,
+} from './filter/index.js'
+export {
+  planFind,
+  planProjection,
+  projectRow,
+  searchWords,
+  type FindPlan,
+  type GroupFindPlan,
+  type GroupOutput,
+  type RowsFindPlan,
+  type RowsOrder,
+  type RowsProjection,
+  type SortDirection,
+} from './find/index.js'

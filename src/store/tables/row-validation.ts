@@ -1,20 +1,8 @@
-import type { Column } from '../../api/tables/index.js'
 import { reservedColumnNames, tablesLimits } from '../../api/tables/index.js'
 import { describeValue } from '../../issues/index.js'
-import { encodeValue, normalizeDateTime, type ColumnKind } from './tables-columns.js'
-import { TablesStoreError } from './tables-error.js'
-import type { SafeRegex } from './tables-regex.js'
-
-/** A column with what validating and encoding its values needs, compiled once per request. */
-export interface ColumnRuntime {
-  name: string
-  physical: string
-  kind: ColumnKind
-  column: Column
-  required: boolean
-  nullable: boolean
-  pattern?: SafeRegex
-}
+import { normalizeDateTime } from './date-time.js'
+import { TablesStoreError } from './errors.js'
+import type { TableColumn } from './table-columns.js'
 
 /** One refused value: which row (index in the request), which column, what went wrong. */
 export interface RowProblem {
@@ -49,17 +37,17 @@ function nestedProblem(spec: { type: string } | undefined, value: unknown): stri
  *
  * @example
  * ```ts
- * valueProblem(runtime, 'abc') // 'expected number, received "abc"' for a number column
+ * valueProblem(ageColumn, 'abc') // 'expected number, received "abc"'
  * ```
  */
-export function valueProblem(rt: ColumnRuntime, value: unknown): string | null {
-  const column = rt.column
-  switch (rt.kind) {
+export function valueProblem(target: TableColumn, value: unknown): string | null {
+  const column = target.column
+  switch (target.kind) {
     case 'string':
     case 'date':
-      if (typeof value !== 'string') return typeProblem(rt.kind === 'date' ? 'an ISO 8601 date-time string' : 'string', value)
-      if (rt.kind === 'date' && normalizeDateTime(value) === undefined) return typeProblem('an ISO 8601 date-time string', value)
-      if (rt.pattern && !rt.pattern.test(value)) return typeProblem(`a string matching /${column.pattern}/`, value)
+      if (typeof value !== 'string') return typeProblem(target.kind === 'date' ? 'an ISO 8601 date-time string' : 'string', value)
+      if (target.kind === 'date' && normalizeDateTime(value) === undefined) return typeProblem('an ISO 8601 date-time string', value)
+      if (target.pattern && !target.pattern.test(value)) return typeProblem(`a string matching /${column.pattern}/`, value)
       if (column.enum && !column.enum.includes(value)) return typeProblem(column.enum.map((v) => JSON.stringify(v)).join(' | '), value)
       return null
     case 'number':
@@ -85,67 +73,68 @@ export function valueProblem(rt: ColumnRuntime, value: unknown): string | null {
   }
 }
 
-/** The outcome of preparing rows for a write: encoded values per row, problems, and warnings. */
-export interface PreparedRows {
-  /** Per row, the encoded values of the columns it sets, keyed by column name. */
-  rows: Array<Map<string, string | number | null>>
+/** Rows checked for a write: the values each row sets, the problems found, and warnings. */
+export interface ValidatedRows {
+  /** Per row, the values of the columns it sets, keyed by column name (`null` clears; dates normalized to UTC). */
+  rows: Array<Map<string, unknown>>
   problems: RowProblem[]
   warnings: string[]
 }
 
 /**
- * Validates and encodes rows for a write. `mode` `insert` fills every column (missing = null) and
- * checks `required`; `patch` only touches the columns a row names. System keys are skipped; keys that
- * are not columns are ignored with one warning per name. The JSON size of each resulting row is
- * checked against 4 KB × factor (`sizeOf` gives the current stored size for patches).
+ * Checks rows for a write against the table's columns (decision 0403). `mode` `insert` fills every column
+ * (missing = null) and checks `required`; `patch` only touches the columns a row names. System keys are
+ * skipped; keys that are not columns are ignored with one warning per name. The JSON size of each resulting
+ * row is checked against 4 KB × factor (`merged` gives the whole row a patch leads to). Problems are numbered
+ * by the row's index in `input`.
  *
  * @example
  * ```ts
- * const prepared = prepareRows(columns, [{ name: 'Ada' }], 'insert', 1)
+ * const { rows, problems, warnings } = validateRows(columns, [{ name: 'Ada' }], 'insert', 1)
  * ```
  */
-export function prepareRows(
-  columns: ReadonlyArray<ColumnRuntime>,
+export function validateRows(
+  columns: ReadonlyArray<TableColumn>,
   input: ReadonlyArray<Record<string, unknown>>,
   mode: 'insert' | 'patch',
   factor: number,
   merged?: (index: number, changes: Record<string, unknown>) => Record<string, unknown>,
-): PreparedRows {
+): ValidatedRows {
   const byName = new Map(columns.map((c) => [c.name, c]))
   const ignored = new Set<string>()
   const problems: RowProblem[] = []
-  const rows: PreparedRows['rows'] = []
+  const rows: ValidatedRows['rows'] = []
   const maxBytes = tablesLimits.rowBytesPerFactor * factor
   input.forEach((row, index) => {
-    const encoded = new Map<string, string | number | null>()
+    const values = new Map<string, unknown>()
     const userData: Record<string, unknown> = {}
     for (const [key, value] of Object.entries(row)) {
       if (SYSTEM_KEYS.has(key)) continue
-      const rt = byName.get(key)
-      if (!rt) {
+      const column = byName.get(key)
+      if (!column) {
         ignored.add(key)
         continue
       }
       if (value === undefined) continue
       if (value === null) {
-        if (!rt.nullable) problems.push({ row: index, column: key, message: typeProblem(rt.kind === 'date' ? 'date-time' : rt.column.type, null) })
-        else if (rt.required) problems.push({ row: index, column: key, message: 'required, received null' })
-        encoded.set(key, null)
+        if (!column.nullable) problems.push({ row: index, column: key, message: typeProblem(column.kind === 'date' ? 'date-time' : column.column.type, null) })
+        else if (column.required) problems.push({ row: index, column: key, message: 'required, received null' })
+        values.set(key, null)
         continue
       }
-      const problem = valueProblem(rt, value)
+      const problem = valueProblem(column, value)
       if (problem) problems.push({ row: index, column: key, message: problem })
       else {
-        encoded.set(key, encodeValue(rt.kind, value))
+        values.set(key, column.kind === 'date' ? normalizeDateTime(value) : value)
         userData[key] = value
       }
     }
     if (mode === 'insert') {
-      for (const rt of columns) {
-        if (encoded.has(rt.name)) continue
-        if (rt.required) problems.push({ row: index, column: rt.name, message: 'required, received missing' })
-        else if (!rt.nullable) problems.push({ row: index, column: rt.name, message: 'the column is not nullable, received missing' })
-        encoded.set(rt.name, null)
+      for (const column of columns) {
+        if (values.has(column.name)) continue
+        if (column.required) problems.push({ row: index, column: column.name, message: 'required, received missing' })
+        else if (!column.nullable) problems.push({ row: index, column: column.name, message: 'the column is not nullable, received missing' })
+        values.set(column.name, null)
       }
     }
     const full = merged ? merged(index, userData) : userData
@@ -153,7 +142,7 @@ export function prepareRows(
     if (bytes > maxBytes) {
       problems.push({ row: index, column: '(row)', message: `row is ${bytes} bytes, the limit is ${maxBytes} (4 KB × factor ${factor})` })
     }
-    rows.push(encoded)
+    rows.push(values)
   })
   const warnings = [...ignored].map((name) => `Column "${name}" is not in the table schema; its values were ignored`)
   return { rows, problems, warnings }
@@ -161,14 +150,18 @@ export function prepareRows(
 
 /**
  * The `InvalidDataFormat` error listing refused values (`rows.3.age: expected number, received "x"`),
- * at most 20 lines, all of them in `metadata.issues`.
+ * at most 20 lines, all of them in `metadata.issues`. `firstRowIndex` is added to every row index, so rows
+ * of a file imported in parts are numbered from the start of the file.
  *
  * @example
  * ```ts
- * if (prepared.problems.length) throw rowProblemsError(prepared.problems)
+ * if (validated.problems.length) throw rowProblemsError(validated.problems)
+ * rowProblemsError([{ row: 0, column: 'age', message: 'expected number, received "x"' }], 2000).message
+ * // '1 value does not fit the table schema; no row was written: rows.2000.age: expected number, received "x"'
  * ```
  */
-export function rowProblemsError(problems: ReadonlyArray<RowProblem>): TablesStoreError {
+export function rowProblemsError(found: ReadonlyArray<RowProblem>, firstRowIndex = 0): TablesStoreError {
+  const problems = found.map((p) => ({ ...p, row: p.row + firstRowIndex }))
   const lines = problems.slice(0, 20).map((p) => `rows.${p.row}.${p.column}: ${p.message}`)
   if (problems.length > 20) lines.push(`… and ${problems.length - 20} more`)
   const lead = `${problems.length} value${problems.length === 1 ? '' : 's'} do${problems.length === 1 ? 'es' : ''} not fit the table schema; no row was written`

@@ -1,9 +1,9 @@
-import type { Column, TableJsonSchema } from '../../api/tables/index.js'
+import type { Column } from '../../api/tables/index.js'
 import { columnNamePattern, columnTypes, reservedColumnNames, tablesLimits } from '../../api/tables/index.js'
 import { describeValue } from '../../issues/index.js'
-import { isIsoDateTime } from './tables-columns.js'
-import { invalidSchema, TablesStoreError } from './tables-error.js'
-import { compileSafeRegex } from './tables-regex.js'
+import { isIsoDateTime } from './date-time.js'
+import { invalidSchema, TablesStoreError } from './errors.js'
+import { compileSafeRegex } from './safe-regex.js'
 
 /** Which of the three input forms a `schema` was recognised as (decision 0402). */
 export type SchemaInputForm = 'json-schema' | 'column-map' | 'example'
@@ -215,23 +215,4 @@ export function readSchemaInput(input: Record<string, unknown>, path = 'schema')
     )
   }
   return result
-}
-
-/**
- * Assembles the normalized schema (form 1 with `x-zui.index` on every column) from columns in index order.
- *
- * @example
- * ```ts
- * buildTableSchema([{ name: 'a', column: { type: 'string', 'x-zui': { index: 0 } } }], [])
- * ```
- */
-export function buildTableSchema(columns: ReadonlyArray<{ name: string; column: Column }>, required: readonly string[], $schema?: string): TableJsonSchema {
-  const schema: TableJsonSchema = {
-    type: 'object',
-    additionalProperties: true,
-    properties: Object.fromEntries(columns.map(({ name, column }) => [name, column])),
-  }
-  if (required.length > 0) schema.required = [...required]
-  if ($schema !== undefined) schema.$schema = $schema
-  return schema
 }

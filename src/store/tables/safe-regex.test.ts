@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkRegex, compileSafeRegex } from './tables-regex.js'
+import { compileSafeRegex } from './safe-regex.js'
 
 describe('compileSafeRegex', () => {
   it('matches like a JavaScript search for ordinary patterns, with the i, m and s flags', () => {
@@ -17,18 +17,5 @@ describe('compileSafeRegex', () => {
     const input = `${'a'.repeat(20_000)}b`
     expect(compileSafeRegex('^(a+)+$', '').test(input)).toBe(false)
     expect(compileSafeRegex('^(a|aa)*c', '').test(input)).toBe(false)
-  })
-})
-
-describe('checkRegex', () => {
-  it('refuses backreferences and lookarounds with InvalidQuery naming the path and the reason', () => {
-    expect(() => checkRegex('(a)\\1', undefined, 'filter.name')).toThrow(/filter\.name\.\$regex: invalid or unsupported regular expression.*RE2 syntax/)
-    expect(() => checkRegex('a(?=b)', undefined, 'filter.name')).toThrow(/RE2 syntax: no backreferences or lookarounds/)
-  })
-
-  it('bounds the pattern length and the flags', () => {
-    expect(() => checkRegex('a'.repeat(513), undefined, 'filter.name')).toThrow(/at most 512 characters, received 513/)
-    expect(() => checkRegex('a', 'g', 'filter.name')).toThrow(/unsupported regex flag "g"/)
-    expect(checkRegex('^a', 'i', 'filter.name')).toEqual({ pattern: '^a', flags: 'i' })
   })
 })

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { detectSchemaForm, readColumnDefinition, readSchemaInput } from './tables-schema-input.js'
-import { convertStoredValue } from './tables-schema-change.js'
+import { detectSchemaForm, readColumnDefinition, readSchemaInput } from './schema-input.js'
 
 describe('detectSchemaForm', () => {
   it('recognises a JSON schema by its properties object', () => {
@@ -47,20 +46,5 @@ describe('readSchemaInput', () => {
 
   it('refuses a null example value with a clear message', () => {
     expect(() => readSchemaInput({ a: 'x', b: null, c: 1 })).toThrow('schema.b: cannot infer a column type from null')
-  })
-})
-
-describe('convertStoredValue', () => {
-  it('converts anything to string and strings only when they read as the target', () => {
-    expect(convertStoredValue('number', 'string', 2.5)).toEqual({ ok: true, value: '2.5' })
-    expect(convertStoredValue('boolean', 'string', 1)).toEqual({ ok: true, value: 'true' })
-    expect(convertStoredValue('object', 'string', '{"a":1}')).toEqual({ ok: true, value: '{"a":1}' })
-    expect(convertStoredValue('string', 'number', ' 12 ')).toEqual({ ok: true, value: 12 })
-    expect(convertStoredValue('string', 'number', '')).toEqual({ ok: false })
-    expect(convertStoredValue('string', 'boolean', 'false')).toEqual({ ok: true, value: 0 })
-    expect(convertStoredValue('string', 'date', '2026-01-01')).toEqual({ ok: true, value: '2026-01-01T00:00:00.000Z' })
-    expect(convertStoredValue('string', 'array', '{"a":1}')).toEqual({ ok: false })
-    expect(convertStoredValue('number', 'boolean', 1)).toEqual({ ok: false })
-    expect(convertStoredValue('number', 'boolean', null)).toEqual({ ok: true, value: null })
   })
 })

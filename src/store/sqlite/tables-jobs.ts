@@ -1,0 +1,126 @@
+import type { TableJob } from '../../api/tables/index.js'
+import { TablesStoreError } from '../tables/errors.js'
+import { newTableJobId } from '../tables/ids.js'
+import type { TableJobChange, TableJobRecord } from '../tables/tables-port.js'
+import { loadTable } from './tables-catalog.js'
+import type { TablesContext } from './tables-context.js'
+
+/** A row of `tables_jobs`. */
+interface JobRow {
+  id: string
+  bot_id: string
+  table_id: string
+  type: TableJob['type']
+  status: TableJob['status']
+  progress: number
+  input_file_id: string | null
+  output_file_id: string | null
+  error: string | null
+  rows_committed: number
+  created_at: string
+  updated_at: string
+}
+
+function jobToWire(row: JobRow): TableJob {
+  return {
+    id: row.id,
+    botId: row.bot_id,
+    tableId: row.table_id,
+    type: row.type,
+    status: row.status,
+    progress: row.progress,
+    inputFileId: row.input_file_id,
+    outputFileId: row.output_file_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+function jobRow(context: TablesContext, id: string): JobRow | undefined {
+  return context.prepare('SELECT * FROM tables_jobs WHERE id = ?').get(id) as JobRow | undefined
+}
+
+function existingJobRow(context: TablesContext, id: string): JobRow {
+  const row = jobRow(context, id)
+  if (!row) throw new TablesStoreError('ResourceNotFound', 'TABLE_NOT_FOUND', `Job "${id}" not found`)
+  return row
+}
+
+/**
+ * The table's most recent jobs (at most 50), newest first.
+ *
+ * @example
+ * ```ts
+ * const jobs = listJobs(context, 'bot_1', 'ordersTable')
+ * ```
+ */
+export function listJobs(context: TablesContext, botId: string, ref: string): TableJob[] {
+  const record = loadTable(context, botId, ref)
+  const rows = context.prepare('SELECT * FROM tables_jobs WHERE table_id = ? ORDER BY created_at DESC, id DESC LIMIT 50').all(record.id) as JobRow[]
+  return rows.map(jobToWire)
+}
+
+/**
+ * Records a new job in `pending`, with no rows committed.
+ *
+ * @example
+ * ```ts
+ * const job = createJob(context, 'bot_1', record.id, 'export', { inputFileId: null })
+ * ```
+ */
+export function createJob(
+  context: TablesContext,
+  botId: string,
+  tableId: string,
+  type: TableJob['type'],
+  files: { inputFileId?: string | null; outputFileId?: string | null } = {},
+): TableJob {
+  const now = context.timestamp()
+  const id = newTableJobId(context.now())
+  context
+    .prepare(
+      `INSERT INTO tables_jobs (id, bot_id, table_id, type, status, progress, input_file_id, output_file_id, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)`,
+    )
+    .run(id, botId, tableId, type, files.inputFileId ?? null, files.outputFileId ?? null, now, now)
+  return jobToWire(existingJobRow(context, id))
+}
+
+/**
+ * A job by id with its failure reason and resume point, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * const job = getJob(context, 'tjob_01K86HD0D5T3HFCGBEKQJFNKAD') // { ..., status: 'failed', error: '...', rowsCommitted: 2000 }
+ * ```
+ */
+export function getJob(context: TablesContext, id: string): TableJobRecord | undefined {
+  const row = jobRow(context, id)
+  return row && { ...jobToWire(row), error: row.error, rowsCommitted: row.rows_committed }
+}
+
+/**
+ * Moves a job along. Fields not given keep their value, except `error`: a change without one clears it (a job
+ * that moves on is no longer failed). An unknown id is `ResourceNotFound`.
+ *
+ * @example
+ * ```ts
+ * updateJob(context, job.id, { status: 'in_progress', progress: 0.4, rowsCommitted: 2000 })
+ * updateJob(context, job.id, { status: 'completed', progress: 1, outputFileId: file.id })
+ * ```
+ */
+export function updateJob(context: TablesContext, id: string, change: TableJobChange): TableJob {
+  const job = existingJobRow(context, id)
+  context
+    .prepare('UPDATE tables_jobs SET status = ?, progress = ?, output_file_id = ?, error = ?, rows_committed = ?, updated_at = ? WHERE id = ?')
+    .run(
+      change.status ?? job.status,
+      change.progress ?? job.progress,
+      change.outputFileId ?? job.output_file_id,
+      change.error ?? null,
+      change.rowsCommitted ?? job.rows_committed,
+      context.timestamp(),
+      id,
+    )
+  return jobToWire(existingJobRow(context, id))
+}

@@ -1,0 +1,44 @@
+import type { FilterNode } from './ast.js'
+
+/**
+ * Bounds that keep a filter far from database limits (bound values, expression depth) and the JS stack:
+ * nesting of filters and of conditions, values of one `$in`, and values of the whole filter.
+ *
+ * @example
+ * ```ts
+ * if (values.length > filterLimits.maxInValues) throw invalidQuery('too many values')
+ * ```
+ */
+export const filterLimits = { maxDepth: 16, maxInValues: 1000, maxValues: 5000 } as const
+
+/**
+ * How many values a filter binds in a query: one per operand, two for `$mod` (divisor and remainder) and for
+ * `$regex` (pattern and flags), none for `$exists`; a boolean at a path is matched by its JSON type alone.
+ *
+ * @example
+ * ```ts
+ * countFilterValues({ type: 'in', target, operands: [a, b, c] }) // 3
+ * ```
+ */
+export function countFilterValues(node: FilterNode): number {
+  switch (node.type) {
+    case 'all':
+    case 'exists':
+      return 0
+    case 'and':
+    case 'or':
+      return node.nodes.reduce((sum, n) => sum + countFilterValues(n), 0)
+    case 'not':
+      return countFilterValues(node.node)
+    case 'compare':
+      return node.target.type === 'path' && node.operand.type === 'boolean' ? 0 : 1
+    case 'in':
+    case 'contains':
+      return node.operands.length
+    case 'mod':
+    case 'regex':
+      return 2
+    case 'size':
+      return 1
+  }
+}

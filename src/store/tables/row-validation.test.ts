@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import { rowProblemsError, validateRows } from './row-validation.js'
+import { tableColumns } from './table-columns.js'
+import { newTableSchema } from './table-schema.js'
+
+const schema = newTableSchema({
+  type: 'object',
+  properties: { name: { type: 'string' }, age: { type: 'number' }, born: { type: 'string', format: 'date-time' }, code: { type: 'string', pattern: '^[A-Z]+$' } },
+  required: ['name'],
+})
+const { columns } = tableColumns(schema, { name: 'c1', age: 'c2', born: 'c3', code: 'c4' })
+
+describe('validateRows', () => {
+  it('fills missing columns with null on insert, normalizes dates, and warns once per unknown key', () => {
+    const result = validateRows(columns, [{ name: 'Ada', born: '1815-12-10', extra: 1 }, { name: 'Alan', extra: 2, id: 7 }], 'insert', 1)
+    expect(result.problems).toEqual([])
+    expect([...result.rows[0]!]).toEqual([['name', 'Ada'], ['born', '1815-12-10T00:00:00.000Z'], ['age', null], ['code', null]])
+    expect(result.warnings).toEqual(['Column "extra" is not in the table schema; its values were ignored'])
+  })
+
+  it('touches only the named columns on patch and reports every problem by row index', () => {
+    const result = validateRows(columns, [{ age: 'x' }, { code: 'abc', name: null }], 'patch', 1)
+    expect([...result.rows[0]!]).toEqual([])
+    expect(result.problems).toEqual([
+      { row: 0, column: 'age', message: 'expected number, received "x"' },
+      { row: 1, column: 'code', message: 'expected a string matching /^[A-Z]+$/, received "abc"' },
+      { row: 1, column: 'name', message: 'required, received null' },
+    ])
+  })
+
+  it('measures the whole row a patch leads to against 4 KB × factor', () => {
+    const merged = () => ({ name: 'x'.repeat(5000) })
+    expect(validateRows(columns, [{ age: 1 }], 'patch', 1, merged).problems[0]?.message).toMatch(/the limit is 4096/)
+    expect(validateRows(columns, [{ age: 1 }], 'patch', 2, merged).problems).toEqual([])
+  })
+})
+
+describe('rowProblemsError', () => {
+  it('numbers rows from firstRowIndex in the message and in metadata.issues', () => {
+    const error = rowProblemsError([{ row: 2, column: 'age', message: 'expected number, received "x"' }], 1000)
+    expect([error.type, error.code]).toEqual(['InvalidDataFormat', 'INVALID_ROW'])
+    expect(error.message).toBe('1 value does not fit the table schema; no row was written: rows.1002.age: expected number, received "x"')
+    expect(error.metadata).toEqual({ issues: [{ path: 'rows.1002.age', row: 1002, column: 'age', message: 'expected number, received "x"' }] })
+  })
+
+  it('lists at most 20 problems in the message', () => {
+    const problems = Array.from({ length: 25 }, (_, row) => ({ row, column: 'age', message: 'bad' }))
+    const error = rowProblemsError(problems)
+    expect(error.message.split('\n')).toHaveLength(22)
+    expect(error.message).toContain('… and 5 more')
+    expect((error.metadata!['issues'] as unknown[]).length).toBe(25)
+  })
+})

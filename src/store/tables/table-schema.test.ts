@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest'
+import { newTableSchema, orderedColumns } from './table-schema.js'
+
+describe('newTableSchema', () => {
+  it('numbers columns in input order and keeps required and $schema', () => {
+    const schema = newTableSchema({ $schema: 'http://json-schema.org/draft-07/schema#', properties: { b: { type: 'string' }, a: { type: 'number' } }, required: ['a'] })
+    expect(orderedColumns(schema).map((c) => [c.name, c.column['x-zui'].index])).toEqual([['b', 0], ['a', 1]])
+    expect(schema).toMatchObject({ type: 'object', additionalProperties: true, required: ['a'], $schema: 'http://json-schema.org/draft-07/schema#' })
+  })
+
+  it('refuses a removal and a required name that is not a column', () => {
+    expect(() => newTableSchema({ a: { type: 'string' }, b: null })).toThrow('schema: column "b" has type null; a column needs a type (null removes a column only in updateTable)')
+    expect(() => newTableSchema({ properties: { a: { type: 'string' } }, required: ['b'] })).toThrow('schema.required: "b" is not a column')
+  })
+})
