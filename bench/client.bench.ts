@@ -31,8 +31,8 @@ type Call = (client: AnyClient) => Promise<unknown>
 
 const dir = mkdtempSync(join(tmpdir(), 'botshelf-bench-client-'))
 const server = await createServer({ dataDir: dir, port: 0, logger: silentLogger, features: [filesFeature, tablesFeature] })
-const bot = server.app.admin.createBot({ name: 'bench' })
-const { token } = server.app.admin.createToken({ botId: bot.id, role: 'bot' })
+const bot = await server.app.admin.createBot({ name: 'bench' })
+const { token } = await server.app.admin.createToken({ botId: bot.id, role: 'bot' })
 
 const official = createRequire(import.meta.url)('@botpress/client') as typeof import('@botpress/client')
 const clients: Record<string, AnyClient> = {

@@ -24,6 +24,7 @@ import { createApp } from '../src/server/app.js'
 import { ownerFor } from '../src/server/files/permissions.js'
 import { silentLogger } from '../src/server/http/logger.js'
 import { FilesRepository } from '../src/store/sqlite/files-repository.js'
+import type { SqliteBackend } from '../src/store/sqlite/sqlite-backend.js'
 
 const MB = 1024 * 1024
 const root = fileURLToPath(new URL('../', import.meta.url))
@@ -198,14 +199,16 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(os.tmpdir(), 'botshelf-bench-'))
   const staticDir = await mkdtemp(join(os.tmpdir(), 'botshelf-bench-static-'))
   // Bootstrap the data folder here (to know the token), seed the listFiles rows, then serve it from a child.
-  const seeding = createApp({ dataDir, logger: silentLogger })
-  const boot = seeding.admin.bootstrap()
+  const seeding = await createApp({ dataDir, logger: silentLogger })
+  const boot = await seeding.admin.bootstrap()
   let seedSeconds = 0
   if (listFiles > 0) {
     const started = performance.now()
-    const repository = new FilesRepository(seeding.services.db)
+    const { db } = seeding.services.backend as SqliteBackend
+    let seeded = Date.now() - listFiles * 1000
+    const repository = new FilesRepository(db, () => new Date((seeded += 1000)))
     const { owner, scope } = ownerFor({ kind: 'bot', botId: boot.bot.id, tokenId: boot.token!.id })
-    seeding.services.db.transaction(() => {
+    db.transaction(() => {
       for (let i = 0; i < listFiles; i++) {
         repository.upsert({
           botId: boot.bot.id,
@@ -219,7 +222,6 @@ async function main(): Promise<void> {
           accessPolicies: [],
           index: false,
           expiresAt: null,
-          now: new Date(Date.now() - (listFiles - i) * 1000),
         })
       }
     })()

@@ -14,7 +14,6 @@ import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { createApp } from '../src/server/app.js'
-import { tablesStoreOf } from '../src/server/tables/index.js'
 import { openDatabase } from '../src/store/sqlite/open-database.js'
 
 const argRows = process.argv.indexOf('--rows')
@@ -33,13 +32,13 @@ function median(values: number[]): number {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'botshelf-bench-tables-'))
-const app = createApp({ dataDir: join(dir, 'app'), logger: { log() {} } })
-const bot = app.admin.createBot({ name: 'bench' })
-const { token } = app.admin.createToken({ botId: bot.id, role: 'bot' })
-const store = tablesStoreOf(app.services)
+const app = await createApp({ dataDir: join(dir, 'app'), logger: { log() {} } })
+const bot = await app.admin.createBot({ name: 'bench' })
+const { token } = await app.admin.createToken({ botId: bot.id, role: 'bot' })
+const store = app.services.backend.tables
 const schema = { category: 'x', amount: 0, flag: true, note: 'x' }
-store.createTable(bot.id, { name: 'bigTable', schema })
-store.createTable(bot.id, { name: 'groupTable', schema })
+await store.createTable(bot.id, { name: 'bigTable', schema })
+await store.createTable(bot.id, { name: 'groupTable', schema })
 
 // Baseline: a plain table with the same columns and indexes, in its own database file.
 const raw = openDatabase(join(dir, 'raw.db'))
@@ -63,14 +62,14 @@ let rawMs = 0
 for (let start = 0; start < BIG; start += BATCH) {
   const rows = batchAt(start)
   let t0 = performance.now()
-  store.createRows(bot.id, 'bigTable', rows)
+  await store.createRows(bot.id, 'bigTable', rows)
   storeMs += performance.now() - t0
   t0 = performance.now()
   rawBatch(rows)
   rawMs += performance.now() - t0
   if (start % 100_000 === 0) console.error(`  ${start}`)
 }
-for (let start = 0; start < GROUP_ROWS; start += BATCH) store.createRows(bot.id, 'groupTable', batchAt(start))
+for (let start = 0; start < GROUP_ROWS; start += BATCH) await store.createRows(bot.id, 'groupTable', batchAt(start))
 const rawGroup = openDatabase(join(dir, 'raw-group.db'))
 rawGroup.exec(`CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, c1 TEXT, c2 REAL, c3 INTEGER, c4 TEXT);
   CREATE INDEX t_created ON t (created_at); CREATE INDEX t_updated ON t (updated_at);
@@ -135,7 +134,7 @@ const queries = [
 ]
 
 for (const q of queries) {
-  const ours = store.findRows(bot.id, q.table, q.body as never)
+  const ours = await store.findRows(bot.id, q.table, q.body as never)
   if (ours.rows.length === 0) throw new Error(`${q.what}: no rows`)
   // Interleave the three so cache warmth and GC hit them alike; report medians.
   const storeSamples: number[] = []
@@ -146,7 +145,7 @@ for (const q of queries) {
     q.base()
     const base = performance.now() - t0
     t0 = performance.now()
-    store.findRows(bot.id, q.table, q.body as never)
+    await store.findRows(bot.id, q.table, q.body as never)
     const direct = performance.now() - t0
     t0 = performance.now()
     await httpFind(q.table, q.body)

@@ -17,6 +17,7 @@ export interface Operation<
   TQuery extends z.ZodObject = z.ZodObject,
   TBody extends z.ZodType = z.ZodType,
   TResponse extends z.ZodType = z.ZodType,
+  THeaders extends Readonly<Record<string, string>> = Readonly<Record<string, string>>,
 > {
   /** The method name on the client, same as `@botpress/client` (`getFile`, `findTableRows`, ...). */
   readonly name: string
@@ -27,7 +28,7 @@ export interface Operation<
   readonly params?: TParams
   readonly query?: TQuery
   /** Headers taken from the input (`x-destination-bot-id` for copyFile), keyed by input property. */
-  readonly headers?: Readonly<Record<string, string>>
+  readonly headers?: THeaders
   readonly body?: TBody
   readonly response: TResponse
 }
@@ -49,6 +50,7 @@ export function defineOperation<
   TQuery extends z.ZodObject = z.ZodObject<{}>,
   TBody extends z.ZodType = z.ZodObject<{}>,
   TResponse extends z.ZodType = z.ZodType,
->(operation: Operation<TParams, TQuery, TBody, TResponse>): Operation<TParams, TQuery, TBody, TResponse> {
+  const THeaders extends Readonly<Record<string, string>> = {},
+>(operation: Operation<TParams, TQuery, TBody, TResponse, THeaders>): Operation<TParams, TQuery, TBody, TResponse, THeaders> {
   return operation
 }

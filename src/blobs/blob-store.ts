@@ -72,5 +72,5 @@ export interface BlobStore {
    * Removes leftover temporary files and blobs that `isReferenced` does not know. Run at start; with
    * `olderThan` (the start time) it leaves alone files written since, so uploads that began meanwhile are safe.
    */
-  sweep(isReferenced: (blobId: string) => boolean, options?: { olderThan?: Date }): Promise<SweepReport>
+  sweep(isReferenced: (blobId: string) => boolean | Promise<boolean>, options?: { olderThan?: Date }): Promise<SweepReport>
 }

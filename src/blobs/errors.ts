@@ -1,19 +1,33 @@
+import type { ErrorType } from '../api/error-types.js'
+import { BotshelfError } from '../errors/index.js'
+
 /**
- * Base class of the errors the blob store raises. `code` is stable and safe to branch on.
+ * Base class of the errors the blob store raises (part of the one hierarchy, `BotshelfError`). `code` is stable
+ * and safe to branch on.
  *
  * @example
  * ```ts
  * try { await blobs.write(body, { maxBytes: 10 }) } catch (e) { if (e instanceof BlobError) console.log(e.code) }
  * ```
  */
-export class BlobError extends Error {
+export class BlobError extends BotshelfError {
   override readonly name: string = 'BlobError'
-  constructor(
-    readonly code: 'BLOB_TOO_LARGE' | 'BLOB_SIZE_MISMATCH' | 'BLOB_NOT_FOUND' | 'BLOB_BAD_ID' | 'BLOB_RANGE',
-    message: string,
-  ) {
-    super(message)
+  declare readonly code: BlobErrorCode
+  constructor(code: BlobErrorCode, message: string) {
+    super(blobErrorTypes[code], code, message)
   }
+}
+
+/** Stable codes of blob store errors. */
+export type BlobErrorCode = 'BLOB_TOO_LARGE' | 'BLOB_SIZE_MISMATCH' | 'BLOB_NOT_FOUND' | 'BLOB_BAD_ID' | 'BLOB_RANGE'
+
+/** The wire type each blob error answers with when nothing more specific catches it. */
+const blobErrorTypes: Record<BlobErrorCode, ErrorType> = {
+  BLOB_TOO_LARGE: 'PayloadTooLarge',
+  BLOB_SIZE_MISMATCH: 'InvalidPayload',
+  BLOB_NOT_FOUND: 'ResourceNotFound',
+  BLOB_BAD_ID: 'InvalidIdentifier',
+  BLOB_RANGE: 'InvalidPayload',
 }
 
 /**

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import type { BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, WrittenBlob } from './blob-store.js'
 import { BlobError, BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from './errors.js'
 
-/** Default ceiling of one blob: 1 GB (spec §8). */
+/** Default ceiling of one blob: 1 GB (docs/wire-format.md §5). */
 export const DEFAULT_MAX_BLOB_BYTES = 1024 * 1024 * 1024
 
 const BLOB_ID = /^blob_[0-9a-f]{32}$/
@@ -174,7 +174,7 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
     return info !== undefined && info.mtimeMs < olderThan.getTime()
   }
 
-  async function sweep(isReferenced: (blobId: string) => boolean, sweepOptions: { olderThan?: Date } = {}): Promise<SweepReport> {
+  async function sweep(isReferenced: (blobId: string) => boolean | Promise<boolean>, sweepOptions: { olderThan?: Date } = {}): Promise<SweepReport> {
     let temporaryFiles = 0
     let orphans = 0
     for (const name of await readdir(tmpDir)) {
@@ -184,7 +184,7 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
       temporaryFiles++
     }
     for (const name of await readdir(blobsDir)) {
-      if (BLOB_ID.test(name) && isReferenced(name)) continue
+      if (BLOB_ID.test(name) && (await isReferenced(name))) continue
       const path = join(blobsDir, name)
       if (!(await isOld(path, sweepOptions.olderThan))) continue
       await unlink(path).catch(() => undefined)

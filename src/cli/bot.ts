@@ -25,10 +25,10 @@ Manages the bots of a data folder (default ./.botshelf). Works while the server 
  *
  * @example
  * ```ts
- * botCommand(['create', '--name', 'support'], { stdout: process.stdout, stderr: process.stderr })
+ * await botCommand(['create', '--name', 'support'], { stdout: process.stdout, stderr: process.stderr })
  * ```
  */
-export function botCommand(args: string[], io: CliIo): number {
+export async function botCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
     io.stdout.write(`${botHelp}\n`)
@@ -51,15 +51,15 @@ export function botCommand(args: string[], io: CliIo): number {
   if (values.name !== undefined && (values.name.trim() === '' || values.name.length > 100)) {
     throw new UsageError(`--name must be 1 to 100 characters, received ${JSON.stringify(values.name)}`)
   }
-  const { store, db } = openAuthStore(values.data ?? './.botshelf')
+  const { store, backend } = await openAuthStore(values.data ?? './.botshelf')
   try {
     if (sub === 'create') {
-      const bot = store.createBot({ name: values.name ?? 'bot' })
+      const bot = await store.createBot({ name: values.name ?? 'bot' })
       io.stdout.write(`${bot.id}\n`)
       io.stderr.write(`created bot "${bot.name}"; give it a token with: botshelf token create --bot ${bot.id} --role bot\n`)
       return 0
     }
-    const bots = store.listBots()
+    const bots = await store.listBots()
     if (values.json) {
       io.stdout.write(`${JSON.stringify(bots, null, 2)}\n`)
       return 0
@@ -69,6 +69,6 @@ export function botCommand(args: string[], io: CliIo): number {
     io.stdout.write(`${rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')}\n`)
     return 0
   } finally {
-    db.close()
+    await backend.close()
   }
 }

@@ -55,9 +55,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return handle ? await handle.done : 0
       }
       case 'token':
-        return tokenCommand(rest, io)
+        return await tokenCommand(rest, io)
       case 'bot':
-        return botCommand(rest, io)
+        return await botCommand(rest, io)
       default:
         throw new UsageError(`Unknown command "${command}"; expected serve, token or bot.\nRun "botshelf --help" for usage.`)
     }

@@ -1,27 +1,23 @@
-import { existsSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { authMigrations } from '../store/sqlite/auth-migrations.js'
-import { AuthStore } from '../store/sqlite/auth-store.js'
-import { runMigrations } from '../store/sqlite/migrations.js'
-import { openDatabase, type Sqlite } from '../store/sqlite/open-database.js'
+import { dataFolder, hasDatabase } from '../data-folder/index.js'
+import { openBackend } from '../store/open-backend.js'
+import type { AuthPort, Backend } from '../store/index.js'
 import { UsageError } from './io.js'
 
 /**
- * Opens the bots and tokens of an existing data folder (without taking the server's lock: SQLite serializes
- * the writes, so the commands work while the server runs). A missing folder is a `UsageError`.
+ * Opens the backend of an existing data folder for the management commands, without the server's lock (they
+ * work beside a running server: SQLite in WAL mode lets both write). Refuses a folder no server has run in.
  *
  * @example
  * ```ts
- * const { store, db } = openAuthStore('./.botshelf')
- * try { store.listBots() } finally { db.close() }
+ * const { store, backend } = await openAuthStore('./.botshelf')
+ * try { await store.listBots() } finally { await backend.close() }
  * ```
  */
-export function openAuthStore(dataDir: string): { store: AuthStore; db: Sqlite } {
-  const file = join(resolve(dataDir), 'botshelf.db')
-  if (!existsSync(file)) {
-    throw new UsageError(`No botshelf data folder at ${resolve(dataDir)} (missing botshelf.db). Start "botshelf serve --data ${dataDir}" once first, or pass --data.`)
+export async function openAuthStore(dataDir: string): Promise<{ store: AuthPort; backend: Backend }> {
+  const folder = dataFolder(dataDir)
+  if (!hasDatabase(folder)) {
+    throw new UsageError(`No botshelf data folder at ${folder.root} (missing botshelf.db). Start "botshelf serve --data ${dataDir}" once first, or pass --data.`)
   }
-  const db = openDatabase(file)
-  runMigrations(db, authMigrations)
-  return { store: new AuthStore(db), db }
+  const backend = await openBackend({ dataDir: folder.root, lock: false })
+  return { store: backend.auth, backend }
 }

@@ -93,7 +93,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(corsOrigins.length > 0 ? { corsOrigins } : {}),
   })
-  const boot = server.app.admin.bootstrap()
+  const boot = await server.app.admin.bootstrap()
   const base = publicUrl ?? server.url
   const lines = [`botshelf is listening on ${server.url}`, `  data folder: ${server.app.services.dataDir}`, `  bot id:      ${boot.bot.id}`]
   if (boot.token) {

@@ -1,5 +1,5 @@
 import { memberRoles, tokenRoles, type MemberRole, type TokenRole } from '../server/principal.js'
-import type { AuthStore } from '../store/sqlite/auth-store.js'
+import type { AuthPort } from '../store/index.js'
 import { parseCommandArgs } from './args.js'
 import { UsageError, type CliIo } from './io.js'
 import { openAuthStore } from './open-store.js'
@@ -33,15 +33,15 @@ Manages the access tokens of a data folder (default ./.botshelf). Works while th
 
 const openStore = openAuthStore
 
-function pickBot(store: AuthStore, botId: string | undefined): string {
+async function pickBot(store: AuthPort, botId: string | undefined): Promise<string> {
   if (botId !== undefined) {
-    if (!store.getBot(botId)) {
-      const known = store.listBots().map((b) => b.id)
+    if (!(await store.getBot(botId))) {
+      const known = (await store.listBots()).map((b) => b.id)
       throw new UsageError(`No bot with id "${botId}" in this data folder; bots: ${known.join(', ') || '(none)'}`)
     }
     return botId
   }
-  const bots = store.listBots()
+  const bots = await store.listBots()
   if (bots.length === 1) return bots[0]!.id
   throw new UsageError(`--bot is required: this data folder has ${bots.length} bots (${bots.map((b) => b.id).join(', ') || 'none'})`)
 }
@@ -54,7 +54,7 @@ function pickBot(store: AuthStore, botId: string | undefined): string {
  * await tokenCommand(['create', '--data', './.botshelf', '--role', 'viewer'], { stdout: process.stdout, stderr: process.stderr })
  * ```
  */
-export function tokenCommand(args: string[], io: CliIo): number {
+export async function tokenCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
     io.stdout.write(`${tokenHelp}\n`)
@@ -62,17 +62,17 @@ export function tokenCommand(args: string[], io: CliIo): number {
   }
   switch (sub) {
     case 'create':
-      return createToken(rest, io)
+      return await createToken(rest, io)
     case 'list':
-      return listTokens(rest, io)
+      return await listTokens(rest, io)
     case 'revoke':
-      return revokeToken(rest, io)
+      return await revokeToken(rest, io)
     default:
       throw new UsageError(`Unknown token command "${sub}"; expected create, list or revoke.\nRun "botshelf token --help" for usage.`)
   }
 }
 
-function createToken(args: string[], io: CliIo): number {
+async function createToken(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     args,
     {
@@ -97,11 +97,11 @@ function createToken(args: string[], io: CliIo): number {
   const role = values.role as TokenRole
   if (role === 'integration' && !values.integration) throw new UsageError('--integration NAME is required with --role integration')
   if (role !== 'integration' && values.integration !== undefined) throw new UsageError(`--integration only goes with --role integration (received --role ${role})`)
-  if (values.workspace) return createWorkspaceToken(values.data, role, values.bot, values.label, io)
-  const { store, db } = openStore(values.data ?? './.botshelf')
+  if (values.workspace) return await createWorkspaceToken(values.data, role, values.bot, values.label, io)
+  const { store, backend } = await openStore(values.data ?? './.botshelf')
   try {
-    const botId = pickBot(store, values.bot)
-    const created = store.createToken({
+    const botId = await pickBot(store, values.bot)
+    const created = await store.createToken({
       botId,
       role,
       ...(values.integration !== undefined ? { integrationName: values.integration } : {}),
@@ -111,11 +111,11 @@ function createToken(args: string[], io: CliIo): number {
     io.stderr.write(`created ${created.id} (${role}${created.integrationName ? ` ${created.integrationName}` : ''}) for bot ${botId}\n`)
     return 0
   } finally {
-    db.close()
+    await backend.close()
   }
 }
 
-function createWorkspaceToken(data: string | undefined, role: TokenRole, bot: string | undefined, label: string | undefined, io: CliIo): number {
+async function createWorkspaceToken(data: string | undefined, role: TokenRole, bot: string | undefined, label: string | undefined, io: CliIo): Promise<number> {
   if (!(memberRoles as readonly string[]).includes(role)) {
     throw new UsageError(
       `--workspace takes a member role (${memberRoles.join(', ')}); received --role ${role}. ` +
@@ -123,18 +123,18 @@ function createWorkspaceToken(data: string | undefined, role: TokenRole, bot: st
     )
   }
   if (bot !== undefined) throw new UsageError('--workspace and --bot exclude each other: a workspace token reaches every bot of the workspace')
-  const { store, db } = openStore(data ?? './.botshelf')
+  const { store, backend } = await openStore(data ?? './.botshelf')
   try {
-    const created = store.createToken({ workspace: true, role: role as MemberRole, ...(label !== undefined ? { label } : {}) })
+    const created = await store.createToken({ workspace: true, role: role as MemberRole, ...(label !== undefined ? { label } : {}) })
     io.stdout.write(`${created.token}\n`)
     io.stderr.write(`created ${created.id} (${role}) for every bot of workspace ${created.workspaceId}\n`)
     return 0
   } finally {
-    db.close()
+    await backend.close()
   }
 }
 
-function listTokens(args: string[], io: CliIo): number {
+async function listTokens(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     args,
     { data: { type: 'string' }, bot: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
@@ -144,9 +144,9 @@ function listTokens(args: string[], io: CliIo): number {
     io.stdout.write(`${tokenHelp}\n`)
     return 0
   }
-  const { store, db } = openStore(values.data ?? './.botshelf')
+  const { store, backend } = await openStore(values.data ?? './.botshelf')
   try {
-    const tokens = store.listTokens({ ...(values.bot !== undefined ? { botId: values.bot } : {}), activeOnly: !values.all })
+    const tokens = await store.listTokens({ ...(values.bot !== undefined ? { botId: values.bot } : {}), activeOnly: !values.all })
     if (values.json) {
       io.stdout.write(`${JSON.stringify(tokens, null, 2)}\n`)
       return 0
@@ -158,25 +158,25 @@ function listTokens(args: string[], io: CliIo): number {
     io.stdout.write(`${[format(header), ...rows.map(format)].join('\n')}\n`)
     return 0
   } finally {
-    db.close()
+    await backend.close()
   }
 }
 
-function revokeToken(args: string[], io: CliIo): number {
+async function revokeToken(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, { data: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, 'token revoke', true)
   if (values.help) {
     io.stdout.write(`${tokenHelp}\n`)
     return 0
   }
   if (positionals.length !== 1) throw new UsageError(`token revoke takes exactly one token id (tok_...); received ${positionals.length}`)
-  const { store, db } = openStore(values.data ?? './.botshelf')
+  const { store, backend } = await openStore(values.data ?? './.botshelf')
   try {
     const id = positionals[0]!
-    if (!store.listTokens().some((t) => t.id === id)) throw new UsageError(`No token with id "${id}"; see "botshelf token list --all"`)
-    const record = store.revokeToken(id)
+    if (!(await store.listTokens()).some((t) => t.id === id)) throw new UsageError(`No token with id "${id}"; see "botshelf token list --all"`)
+    const record = await store.revokeToken(id)
     io.stderr.write(`revoked ${record.id} (${record.role}) at ${record.revokedAt}\n`)
     return 0
   } finally {
-    db.close()
+    await backend.close()
   }
 }

@@ -1,20 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
 import { Hono } from 'hono'
 import { cors } from 'hono/cors'
-import { openDatabase } from '../store/sqlite/open-database.js'
-import { runMigrations, type Migration } from '../store/sqlite/migrations.js'
-import { authMigrations } from '../store/sqlite/auth-migrations.js'
-import {
-  AuthStore,
-  type BotRecord,
-  type CreateTokenInput,
-  type CreatedToken,
-  type TokenRecord,
-} from '../store/sqlite/auth-store.js'
+import { dataFolder, readLegacySigningKey } from '../data-folder/index.js'
+import { JobRunner } from '../jobs/index.js'
+import type { Backend, BotRecord, CreateTokenInput, CreatedToken, JobRecord, TokenRecord } from '../store/index.js'
+import { openBackend } from '../store/open-backend.js'
 import { authMiddleware } from './auth/middleware.js'
 import type { AppEnv, AppServices, ServiceFeature } from './env.js'
+import { FilesService } from './files/files-service.js'
 import { handleError } from './http/error-handler.js'
 import { createJsonLogger, type Logger } from './http/logger.js'
 import { notFoundHandler } from './http/not-found.js'
@@ -24,8 +16,6 @@ import { openApiRoutes } from './openapi/route.js'
 import { describedRawRoutes } from './openapi/raw-route.js'
 import { metaRoutes } from './http/meta-routes.js'
 import { packageVersion } from './package-version.js'
-import { loadSigningKey } from './signing-key.js'
-import { lockDataDir, type DataLock } from './data-lock.js'
 import { filesFeature } from './files/feature.js'
 import { tablesFeature } from './tables/feature.js'
 
@@ -39,15 +29,26 @@ import { tablesFeature } from './tables/feature.js'
  */
 export const defaultFeatures: ReadonlyArray<ServiceFeature> = [filesFeature, tablesFeature]
 
-/** Options of `createApp`. Give either `dataDir` or `memory: true`. */
+/** Options of `createApp`. Give a `backend`, or one of its shortcuts: `dataDir` or `memory: true`. */
 export interface AppOptions {
   /**
-   * The data folder: `botshelf.db` (SQLite, WAL), `content/` (file content) and `signing-key`. Created if
-   * missing.
+   * The storage backend (every port, the blobs, transactions). The caller opened it and closes it after
+   * `app.close()`. Without it, `dataDir` or `memory` opens the embedded SQLite backend, which the app then owns.
    *
    * @example
    * ```ts
-   * createApp({ dataDir: './.botshelf' })
+   * const backend = await openSqliteBackend({ dataDir: './.botshelf' })
+   * const app = await createApp({ backend })
+   * ```
+   */
+  backend?: Backend
+  /**
+   * Shortcut for the embedded backend in a data folder: `botshelf.db` (SQLite, WAL) and `content/` (file
+   * content). Created if missing, locked against a second server.
+   *
+   * @example
+   * ```ts
+   * await createApp({ dataDir: './.botshelf' })
    * ```
    */
   dataDir?: string
@@ -56,7 +57,7 @@ export interface AppOptions {
    *
    * @example
    * ```ts
-   * createApp({ memory: true })
+   * await createApp({ memory: true })
    * ```
    */
   memory?: boolean
@@ -70,11 +71,12 @@ export interface AppOptions {
    */
   publicUrl?: string
   /**
-   * The clock; tests pass a fake one. Default: `() => new Date()`.
+   * The clock of the backend the `dataDir`/`memory` shortcut opens; tests pass a fake one. Default: the wall
+   * clock. With `backend`, give the clock to the backend instead.
    *
    * @example
    * ```ts
-   * let t = new Date('2026-01-01T00:00:00Z'); createApp({ memory: true, now: () => t })
+   * let t = new Date('2026-01-01T00:00:00Z'); await createApp({ memory: true, now: () => t })
    * ```
    */
   now?: () => Date
@@ -115,6 +117,16 @@ export interface AppOptions {
    * ```
    */
   features?: ReadonlyArray<ServiceFeature>
+  /**
+   * The background job runner: how many jobs run at once (default 2) and how often it looks for due jobs when
+   * nothing woke it (default 1000 ms).
+   *
+   * @example
+   * ```ts
+   * await createApp({ memory: true, jobs: { concurrency: 4, pollMs: 250 } })
+   * ```
+   */
+  jobs?: { concurrency?: number; pollMs?: number }
 }
 
 /** Result of `admin.bootstrap()`. */
@@ -131,9 +143,9 @@ export interface BootstrapResult {
  *
  * @example
  * ```ts
- * const bot = app.admin.createBot({ name: 'support' })
- * const { id, token } = app.admin.createToken({ botId: bot.id, role: 'integration', integrationName: 'slack' })
- * app.admin.revokeToken(id)
+ * const bot = await app.admin.createBot({ name: 'support' })
+ * const { id, token } = await app.admin.createToken({ botId: bot.id, role: 'integration', integrationName: 'slack' })
+ * await app.admin.revokeToken(id)
  * ```
  */
 export interface AppAdmin {
@@ -142,61 +154,61 @@ export interface AppAdmin {
    *
    * @example
    * ```ts
-   * const { created, bot, token } = app.admin.bootstrap()
+   * const { created, bot, token } = await app.admin.bootstrap()
    * if (created) console.log(`bot ${bot.id}, token ${token!.token}`)
    * ```
    */
-  bootstrap(): BootstrapResult
+  bootstrap(): Promise<BootstrapResult>
   /**
    * Creates a bot (a UUID id unless given).
    *
    * @example
    * ```ts
-   * const bot = app.admin.createBot({ name: 'support' })
+   * const bot = await app.admin.createBot({ name: 'support' })
    * ```
    */
-  createBot(input?: { name?: string; id?: string }): BotRecord
+  createBot(input?: { name?: string; id?: string }): Promise<BotRecord>
   /**
    * Every bot, oldest first.
    *
    * @example
    * ```ts
-   * app.admin.listBots().map((b) => b.id)
+   * (await app.admin.listBots()).map((b) => b.id)
    * ```
    */
-  listBots(): BotRecord[]
+  listBots(): Promise<BotRecord[]>
   /**
    * Creates a token bound to one bot (`botId`), or with `workspace: true` a member token that reaches every bot
    * of the workspace (the caller names the bot in `x-bot-id`; decision 0208). The record's `scope` says which.
-   * The secret (`token`) is returned once and stored only as a hash. Throws `AuthStoreError` (`unknown_bot`,
-   * `invalid_role`, `invalid_integration`, `invalid_scope`) on bad input.
+   * The secret (`token`) is returned once and stored only as a hash. Rejects with `AuthStoreError`
+   * (`unknown_bot`, `invalid_role`, `invalid_integration`, `invalid_scope`) on bad input.
    *
    * @example
    * ```ts
-   * const { token } = app.admin.createToken({ botId: bot.id, role: 'viewer' })
-   * const personal = app.admin.createToken({ workspace: true, role: 'developer' }) // personal.scope === 'workspace'
+   * const { token } = await app.admin.createToken({ botId: bot.id, role: 'viewer' })
+   * const personal = await app.admin.createToken({ workspace: true, role: 'developer' }) // personal.scope === 'workspace'
    * ```
    */
-  createToken(input: CreateTokenInput): CreatedToken
+  createToken(input: CreateTokenInput): Promise<CreatedToken>
   /**
    * Tokens without their secrets, each with its `scope` (`bot` or `workspace`); revoked ones too unless
    * `activeOnly`. `botId` keeps the tokens that reach that bot: bound to it, or workspace-wide.
    *
    * @example
    * ```ts
-   * app.admin.listTokens({ botId: bot.id, activeOnly: true })
+   * await app.admin.listTokens({ botId: bot.id, activeOnly: true })
    * ```
    */
-  listTokens(filter?: { botId?: string; activeOnly?: boolean }): TokenRecord[]
+  listTokens(filter?: { botId?: string; activeOnly?: boolean }): Promise<TokenRecord[]>
   /**
-   * Revokes a token by id; it stops working at once. Throws `AuthStoreError('unknown_token')` for an unknown id.
+   * Revokes a token by id; it stops working at once. Rejects with `AuthStoreError('unknown_token')` for an unknown id.
    *
    * @example
    * ```ts
-   * app.admin.revokeToken('tok_0a1b...')
+   * await app.admin.revokeToken('tok_0a1b...')
    * ```
    */
-  revokeToken(id: string): TokenRecord
+  revokeToken(id: string): Promise<TokenRecord>
 }
 
 /**
@@ -204,7 +216,7 @@ export interface AppAdmin {
  *
  * @example
  * ```ts
- * const app: BotshelfApp = createApp({ memory: true })
+ * const app: BotshelfApp = await createApp({ memory: true })
  * const res = await app.fetch(new Request('http://local/v1/openapi.json'))
  * await app.close()
  * ```
@@ -216,66 +228,69 @@ export interface BotshelfApp {
   readonly services: AppServices
   /** The Hono app itself (its route table is `app.hono.routes`); to serve it, prefer `fetch`. */
   readonly hono: Hono<AppEnv>
-  /** Stops background tasks, closes the database, releases the data folder lock; removes the temp folder of an in-memory app. */
+  /** Stops the job runner and background tasks, then closes the backend if the app opened it. */
   close(): Promise<void>
 }
 
 /**
- * Builds the service: opens (or creates) the store, runs every migration, mounts the routes, and returns a
- * fetch handler with an admin surface.
+ * Builds the service: opens the backend (or takes the one given), mounts the routes, starts the job runner and
+ * the features, and returns a fetch handler with an admin surface.
  *
  * @example
  * ```ts
- * const app = createApp({ memory: true })
- * const bot = app.admin.createBot()
- * const { token } = app.admin.createToken({ botId: bot.id, role: 'bot' })
+ * const app = await createApp({ memory: true })
+ * const bot = await app.admin.createBot()
+ * const { token } = await app.admin.createToken({ botId: bot.id, role: 'bot' })
  * const res = await app.fetch(new Request('http://local/v1/files', { headers: { authorization: `Bearer ${token}`, 'x-bot-id': bot.id } }))
  * await app.close()
  * ```
  */
-export function createApp(options: AppOptions = {}): BotshelfApp {
-  if (options.dataDir !== undefined && options.memory) throw new Error('createApp: give either dataDir or memory: true, not both')
-  if (options.dataDir === undefined && !options.memory) throw new Error('createApp: give a dataDir (for example "./.botshelf") or memory: true')
+export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> {
+  const shortcuts = [options.backend !== undefined, options.dataDir !== undefined, options.memory === true].filter(Boolean).length
+  if (shortcuts > 1) throw new Error('createApp: give one of backend, dataDir or memory: true')
+  if (shortcuts === 0) throw new Error('createApp: give a backend, a dataDir (for example "./.botshelf") or memory: true')
+  if (options.backend && options.now) throw new Error('createApp: give the clock to the backend (openSqliteBackend({ now })), not to createApp')
   const features = options.features ?? defaultFeatures
+  const ownsBackend = options.backend === undefined
+  const clock = options.now ? { now: options.now } : {}
+  const backend =
+    options.backend ?? (options.dataDir !== undefined ? await openBackend({ dataDir: options.dataDir, ...clock }) : await openBackend({ memory: true, ...clock }))
+  const dataDir = 'dataDir' in backend && typeof backend.dataDir === 'string' ? backend.dataDir : null
 
-  const dataDir = options.dataDir === undefined ? null : resolve(options.dataDir)
-  let contentDir: string
-  let lock: DataLock | undefined
-  if (dataDir) {
-    mkdirSync(dataDir, { recursive: true })
-    lock = lockDataDir(dataDir)
-    contentDir = join(dataDir, 'content')
-    mkdirSync(contentDir, { recursive: true })
-  } else {
-    contentDir = mkdtempSync(join(tmpdir(), 'botshelf-content-'))
-  }
-  let db: ReturnType<typeof openDatabase>
+  let services: AppServices
   try {
-    db = openDatabase(dataDir ? join(dataDir, 'botshelf.db') : ':memory:')
-    const migrations: Migration[] = [...authMigrations, ...features.flatMap((feature) => feature.migrations)]
-    try {
-      runMigrations(db, migrations)
-    } catch (error) {
-      db.close()
-      throw error
+    const logger = options.logger ?? createJsonLogger()
+    const seed = dataDir ? readLegacySigningKey(dataFolder(dataDir)) : undefined
+    const signingKey = await backend.auth.signingKey(seed)
+    // Handlers read `services` when they run, after it is assigned below.
+    const jobs = new JobRunner({
+      queue: backend.jobs,
+      handlers: features.flatMap((feature) =>
+        (feature.jobs ?? []).map((job) => ({
+          kind: job.kind,
+          run: (record: JobRecord, context: { signal: AbortSignal }) => job.run({ job: record, signal: context.signal, services }),
+        })),
+      ),
+      now: backend.now,
+      logger,
+      ...(options.jobs?.concurrency !== undefined ? { concurrency: options.jobs.concurrency } : {}),
+      pollMs: options.jobs?.pollMs ?? 1000,
+    })
+    services = {
+      backend,
+      files: new FilesService(backend, logger),
+      jobs,
+      dataDir,
+      now: backend.now,
+      signingKey,
+      ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl.replace(/\/+$/, '') } : {}),
+      logger,
+      checkResponses: options.checkResponses ?? false,
     }
   } catch (error) {
-    lock?.release()
+    if (ownsBackend) await backend.close()
     throw error
   }
-
-  const now = options.now ?? (() => new Date())
-  const services: AppServices = {
-    db,
-    dataDir,
-    contentDir,
-    now,
-    signingKey: loadSigningKey(dataDir),
-    ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl.replace(/\/+$/, '') } : {}),
-    logger: options.logger ?? createJsonLogger(),
-    checkResponses: options.checkResponses ?? false,
-  }
-  const store = new AuthStore(db, now)
 
   const hono = new Hono<AppEnv>()
   hono.onError(handleError)
@@ -301,28 +316,30 @@ export function createApp(options: AppOptions = {}): BotshelfApp {
   hono.route('/', meta)
   hono.route('/', openApi)
   for (const feature of features) if (feature.publicRoutes) hono.route('/', feature.publicRoutes)
-  hono.use('/v1/*', authMiddleware(store))
+  hono.use('/v1/*', authMiddleware(backend.auth))
   for (const feature of features) if (feature.routes) hono.route('/', feature.routes)
 
   const stops: Array<() => void | Promise<void>> = []
+  services.jobs.start()
   for (const feature of features) {
-    const started = feature.start?.(services)
+    const started = await feature.start?.(services)
     if (started) stops.push(() => started.stop())
   }
 
+  const auth = backend.auth
   const admin: AppAdmin = {
-    bootstrap() {
-      const existing = store.listBots()[0]
+    async bootstrap() {
+      const existing = (await auth.listBots())[0]
       if (existing) return { created: false, bot: existing }
-      const bot = store.createBot({ name: 'my-bot' })
-      const token = store.createToken({ botId: bot.id, role: 'bot', label: 'created on first start' })
+      const bot = await auth.createBot({ name: 'my-bot' })
+      const token = await auth.createToken({ botId: bot.id, role: 'bot', label: 'created on first start' })
       return { created: true, bot, token }
     },
-    createBot: (input) => store.createBot(input),
-    listBots: () => store.listBots(),
-    createToken: (input) => store.createToken(input),
-    listTokens: (filter) => store.listTokens(filter),
-    revokeToken: (id) => store.revokeToken(id),
+    createBot: (input) => auth.createBot(input),
+    listBots: () => auth.listBots(),
+    createToken: (input) => auth.createToken(input),
+    listTokens: (filter) => auth.listTokens(filter),
+    revokeToken: (id) => auth.revokeToken(id),
   }
 
   let closed: Promise<void> | undefined
@@ -333,10 +350,9 @@ export function createApp(options: AppOptions = {}): BotshelfApp {
     hono,
     close() {
       closed ??= (async () => {
+        await services.jobs.stop()
         for (const stop of stops) await stop()
-        db.close()
-        lock?.release()
-        if (!dataDir) rmSync(contentDir, { recursive: true, force: true })
+        if (ownsBackend) await backend.close()
       })()
       return closed
     },

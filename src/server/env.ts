@@ -1,7 +1,8 @@
 import type { Hono } from 'hono'
+import type { JobRunner } from '../jobs/index.js'
+import type { Backend, JobRecord } from '../store/index.js'
+import type { FilesService } from './files/files-service.js'
 import type { Principal } from './principal.js'
-import type { Sqlite } from '../store/sqlite/open-database.js'
-import type { Migration } from '../store/sqlite/migrations.js'
 import type { Logger } from './http/logger.js'
 
 /**
@@ -10,29 +11,24 @@ import type { Logger } from './http/logger.js'
  *
  * @example
  * ```ts
- * router.get('/v1/ping', (c) => {
- *   const { now, db } = c.get('services')
- *   return c.json({ now: now().toISOString(), tables: db.prepare('SELECT count(*) FROM sqlite_master').pluck().get() })
+ * router.get('/v1/ping', async (c) => {
+ *   const { now, backend } = c.get('services')
+ *   return c.json({ now: now().toISOString(), bots: (await backend.auth.listBots()).length })
  * })
  * ```
  */
 export interface AppServices {
-  /** The embedded SQLite database (WAL), migrations already applied. */
-  readonly db: Sqlite
-  /** The data folder (`--data`), or `null` for an in-memory app. */
+  /** The storage backend: every port (auth, files, knowledge bases, tables, jobs), the blob store, transactions. */
+  readonly backend: Backend
+  /** The files workflow (define, upload, copy, delete, expire) and its events; every content commit goes through it. */
+  readonly files: FilesService
+  /** The background job runner of this server: `jobs.wake()` after an enqueue starts the job at once. */
+  readonly jobs: JobRunner
+  /** The data folder (`--data`), or `null` when the backend is not a data folder. */
   readonly dataDir: string | null
-  /**
-   * Folder for content, shared by the features (each takes a subfolder: files use `<contentDir>/files`).
-   * Under the data folder (`<dataDir>/content`), or a temp folder removed on `close()` for an in-memory app.
-   * Always exists.
-   */
-  readonly contentDir: string
-  /** The clock. Tests pass a fake one to `createApp({ now })`. */
+  /** The clock: the backend's, so every timestamp comes from one place. */
   now(): Date
-  /**
-   * Secret for signed URLs and cursor tokens (32 random bytes). Persisted in `<dataDir>/signing-key`,
-   * so signed URLs and tokens survive a restart; random per in-memory app.
-   */
+  /** Secret of signed URLs and cursor tokens (32 bytes), kept by the backend so every server on a dataset shares it. */
   readonly signingKey: Buffer
   /** Base for absolute URLs (`uploadUrl`, `url`); when absent, use the request's origin (`publicBaseUrl(c)`). */
   readonly publicUrl?: string
@@ -61,27 +57,53 @@ export type AppEnv = {
 }
 
 /**
- * A feature of the service (files, tables) as the app mounts it: its migrations, its unauthenticated routes
- * (signed content URLs, mounted before auth), its authenticated routes, and an optional background task.
+ * A feature of the service (files, tables) as the app mounts it: its unauthenticated routes (signed content URLs,
+ * mounted before auth), its authenticated routes, the background jobs it handles, and an optional start hook.
+ * Storage belongs to the backend (its ports own their migrations), not to features.
  *
  * @example
  * ```ts
- * export const filesFeature: ServiceFeature = {
- *   name: 'files',
- *   migrations: filesMigrations,
- *   publicRoutes: filesContentRoutes,
- *   routes: filesRoutes,
- *   start: (services) => { const timer = setInterval(() => sweep(services), 60_000); return { stop: () => clearInterval(timer) } },
+ * export const reportsFeature: ServiceFeature = {
+ *   name: 'reports',
+ *   routes: reportsRoutes(),
+ *   jobs: [buildReportJob],
+ *   start: async (services) => { await services.backend.jobs.enqueue({ kind: 'reports.build', dedupeKey: 'nightly' }) },
  * }
  * ```
  */
 export interface ServiceFeature {
   readonly name: string
-  readonly migrations: ReadonlyArray<Migration>
   /** Mounted at `/` before the auth middleware: no principal on the context. */
   readonly publicRoutes?: Hono<AppEnv>
   /** Mounted at `/` after the auth middleware: every `/v1` request has a principal. */
   readonly routes?: Hono<AppEnv>
-  /** Called once the app is built (startup sweep, timers); `stop` runs on `close()`. */
-  start?(services: AppServices): { stop(): void | Promise<void> } | void
+  /** Handlers of the background jobs this feature queues, run by the app's job runner. */
+  readonly jobs?: ReadonlyArray<ServiceJob>
+  /** Called once the app is built (startup sweep, first scheduled jobs); `stop` runs on `close()`. */
+  start?(services: AppServices): Promise<{ stop(): void | Promise<void> } | void> | { stop(): void | Promise<void> } | void
+}
+
+/** What a {@link ServiceJob} runs with: the queued job, its payload, a signal and the app's services. */
+export interface ServiceJobContext {
+  readonly job: JobRecord
+  /** Aborted when the lease is lost or the server stops: stop work, the job runs again elsewhere. */
+  readonly signal: AbortSignal
+  readonly services: AppServices
+}
+
+/**
+ * A background job a feature handles (one module per kind): the app's job runner claims queued jobs of `kind`
+ * and runs them with the services. Delivery is at least once: `run` must tolerate running again after a crash.
+ *
+ * @example
+ * ```ts
+ * export const expireFilesJob: ServiceJob = {
+ *   kind: 'files.expire',
+ *   async run({ services }) { await services.files.deleteExpired() },
+ * }
+ * ```
+ */
+export interface ServiceJob {
+  readonly kind: string
+  run(context: ServiceJobContext): Promise<void>
 }

@@ -28,7 +28,7 @@ export {
   type TokenRecord,
   type TokenScope,
   type WorkspaceTokenInput,
-} from '../store/sqlite/auth-store.js'
+} from '../store/index.js'
 export { buildOpenApiDocument, type OpenApiOptions, type RawRoute, type RawRouteParameter, type RawRouteResponse } from './openapi/index.js'
 export {
   createFilesFeature,

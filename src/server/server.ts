@@ -82,7 +82,7 @@ const HANDLER_SETTLE_MS = 5_000
  */
 export async function createServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port = 3000, host = '127.0.0.1', shutdownGraceMs = 10_000, requestTimeoutMs = 3_600_000, ...appOptions } = options
-  const app = createApp(appOptions)
+  const app = await createApp(appOptions)
   // Handlers still running (an upload reading its body): close() lets them finish before closing the database.
   let handlersRunning = 0
   let onHandlersSettled: (() => void) | undefined

@@ -1,27 +1,22 @@
-import { errorTypes, type ErrorType } from '../api/error-types.js'
+import type { ErrorType } from '../api/error-types.js'
+import { BotshelfError } from '../errors/index.js'
 import { formatIssues, type ReadableIssue } from '../issues/index.js'
 
 /**
- * An error the service answers with: its wire `type` fixes the HTTP status (wire reference §10).
- * Thrown anywhere in the server or the store; the app's error handler turns it into the wire body.
+ * An error a route answers with: its wire `type` fixes the HTTP status (docs/wire-format.md §3) and is its code.
+ * Part of the one hierarchy (`BotshelfError`); the app's error handler turns any of them into the wire body.
  *
  * @example
  * ```ts
  * throw new ServiceError('ResourceNotFound', 'File "report.pdf" not found')
  * ```
  */
-export class ServiceError extends Error {
-  override readonly name = 'ServiceError'
-  /** HTTP status, equal to the wire `code`. */
-  readonly status: number
+export class ServiceError extends BotshelfError {
+  override readonly name: string = 'ServiceError'
 
-  constructor(
-    readonly type: ErrorType,
-    message: string,
-    readonly metadata?: Record<string, unknown>,
-  ) {
-    super(message)
-    this.status = errorTypes[type].code
+  constructor(type: ErrorType, message: string, metadata?: Record<string, unknown>) {
+    // A route's own refusal: its stable code is its wire type.
+    super(type, type, message, metadata)
   }
 }
 

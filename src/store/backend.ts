@@ -41,6 +41,8 @@ export interface Backend extends BackendPorts {
    * uncommitted writes.
    */
   transaction<T>(fn: (tx: BackendPorts) => Promise<T>): Promise<T>
+  /** Resolves when the backend answers a trivial query (`GET /health`); rejects otherwise. */
+  ping(): Promise<void>
   /** Applies the migrations of every port that have not run yet; safe to call again. */
   migrate(): Promise<void>
   /** Closes connections. The backend is unusable afterwards. */

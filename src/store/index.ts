@@ -1,6 +1,7 @@
 export type { Backend, BackendPorts } from './backend.js'
 export { systemClock, type Clock } from './clock.js'
 export type { PagePosition } from './page.js'
+export { AuthStoreError } from './auth/index.js'
 export type { AuthPort, BotRecord, BotTokenInput, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord, TokenScope, WorkspaceTokenInput } from './auth/index.js'
 export {
   mergePatch,

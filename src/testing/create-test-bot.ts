@@ -95,7 +95,7 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
   options: TestBotOptions<A> = {},
 ): Promise<TestBot<A>> {
   const botId = options.botId ?? TEST_BOT_ID
-  const app = createApp({
+  const app = await createApp({
     memory: true,
     publicUrl: IN_PROCESS_ORIGIN,
     logger: silentLogger,
@@ -105,9 +105,23 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
   const clientFor = (id: string): Client => {
     const existing = clients.get(id)
     if (existing) return existing
-    if (!app.admin.listBots().some((bot) => bot.id === id)) app.admin.createBot({ id, name: id })
-    const { token } = app.admin.createToken({ botId: id, role: 'bot', label: 'createTestBot' })
-    const client = new Client({ token, botId: id, apiUrl: IN_PROCESS_ORIGIN, fetch: (request) => app.fetch(request) })
+    // The store is async and clientFor is not: the bot and its token are made on first use, and each request
+    // carries the token once it exists (the client's own token is a placeholder that never leaves the process).
+    const token = (async () => {
+      if (!(await app.admin.listBots()).some((bot) => bot.id === id)) await app.admin.createBot({ id, name: id })
+      return (await app.admin.createToken({ botId: id, role: 'bot', label: 'createTestBot' })).token
+    })()
+    token.catch(() => undefined)
+    const client = new Client({
+      token: 'bs_pending',
+      botId: id,
+      apiUrl: IN_PROCESS_ORIGIN,
+      fetch: async (request) => {
+        const headers = new Headers(request.headers)
+        headers.set('authorization', `Bearer ${await token}`)
+        return app.fetch(new Request(request, { headers, duplex: 'half' } as RequestInit))
+      },
+    })
     clients.set(id, client)
     return client
   }

@@ -78,8 +78,8 @@ describe('botshelf token', () => {
     const dataDir = await tempDir()
     const { createApp } = await import('../../src/server/app.js')
     const { silentLogger } = await import('../../src/server/http/logger.js')
-    const app = createApp({ dataDir, logger: silentLogger })
-    const { bot } = app.admin.bootstrap()
+    const app = await createApp({ dataDir, logger: silentLogger })
+    const { bot } = await app.admin.bootstrap()
     await app.close()
     return { dataDir, botId: bot.id }
   }
@@ -133,9 +133,9 @@ describe('botshelf token create --workspace', () => {
     const dataDir = await tempDir()
     const { createApp } = await import('../../src/server/app.js')
     const { silentLogger } = await import('../../src/server/http/logger.js')
-    const setup = createApp({ dataDir, logger: silentLogger })
-    const { bot: first, token: firstBotToken } = setup.admin.bootstrap()
-    const second = setup.admin.createBot({ name: 'archive' })
+    const setup = await createApp({ dataDir, logger: silentLogger })
+    const { bot: first, token: firstBotToken } = await setup.admin.bootstrap()
+    const second = await setup.admin.createBot({ name: 'archive' })
     await setup.close()
 
     // Two bots, yet no --bot needed: the token is bound to the workspace.
@@ -154,7 +154,7 @@ describe('botshelf token create --workspace', () => {
     const rows = JSON.parse(forSecond.stdout) as Array<{ id: string; scope: string; botId: string | null; workspaceId: string | null; label: string | null }>
     expect(rows).toEqual([expect.objectContaining({ id: id![1], scope: 'workspace', botId: null, workspaceId: id![2], label: 'alice' })])
 
-    const app = createApp({ dataDir, logger: silentLogger })
+    const app = await createApp({ dataDir, logger: silentLogger })
     const call = (token: string, botId: string) =>
       app.fetch(new Request('http://x/v1/files', { headers: { authorization: `Bearer ${token}`, 'x-bot-id': botId } }))
     expect((await call(created.stdout.trim(), first.id)).status).toBe(200)
@@ -163,7 +163,7 @@ describe('botshelf token create --workspace', () => {
     await app.close()
 
     expect((await runCliCaptured(['token', 'revoke', '--data', dataDir, id![1]!])).code).toBe(0)
-    const reopened = createApp({ dataDir, logger: silentLogger })
+    const reopened = await createApp({ dataDir, logger: silentLogger })
     const revoked = await reopened.fetch(new Request('http://x/v1/files', { headers: { authorization: `Bearer ${created.stdout.trim()}`, 'x-bot-id': second.id } }))
     expect(revoked.status).toBe(401)
     await reopened.close()
@@ -175,8 +175,8 @@ describe('botshelf bot', () => {
     const dataDir = await tempDir()
     const { createApp } = await import('../../src/server/app.js')
     const { silentLogger } = await import('../../src/server/http/logger.js')
-    const setup = createApp({ dataDir, logger: silentLogger })
-    const { bot: first } = setup.admin.bootstrap()
+    const setup = await createApp({ dataDir, logger: silentLogger })
+    const { bot: first } = await setup.admin.bootstrap()
     await setup.close()
 
     const created = await runCliCaptured(['bot', 'create', '--data', dataDir, '--name', 'archive'])
@@ -196,7 +196,7 @@ describe('botshelf bot', () => {
     const token = await runCliCaptured(['token', 'create', '--data', dataDir, '--role', 'bot', '--bot', secondId])
     expect(token.code).toBe(0)
 
-    const app = createApp({ dataDir, logger: silentLogger })
+    const app = await createApp({ dataDir, logger: silentLogger })
     const res = await app.fetch(new Request('http://x/v1/files', { headers: { authorization: `Bearer ${token.stdout.trim()}`, 'x-bot-id': secondId } }))
     expect(res.status).toBe(200)
     await app.close()

@@ -125,10 +125,16 @@ describe('client e2e: Tables API operations against the real in-process service'
     await expect(client.getTable({ table: 'shapeCopyTable' })).rejects.toBeInstanceOf(ResourceNotFoundError)
   })
 
-  it('exportTable and importTable reach the service: export completes into a file, importing a missing file is not found', async () => {
+  it('exportTable and importTable reach the service: export runs in the background into a file, importing a missing file is not found', async () => {
     await client.createTable({ name: 'transferTable', schema: { a: '' } })
     const { job } = await client.exportTable({ table: 'transferTable', format: 'csv' })
-    expect(job).toMatchObject({ type: 'export', status: 'completed', outputFileId: expect.stringMatching(/^file_/) })
+    expect(job).toMatchObject({ type: 'export', status: 'pending' })
+    let done = job
+    for (let i = 0; i < 500 && done.status !== 'completed' && done.status !== 'failed'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      done = (await client.getTableJobs({ table: 'transferTable' })).jobs.find((j) => j.id === job.id)!
+    }
+    expect(done).toMatchObject({ type: 'export', status: 'completed', progress: 1, outputFileId: expect.stringMatching(/^file_/) })
     await expect(client.importTable({ table: 'transferTable', fileId: 'file_x' })).rejects.toMatchObject({ type: 'ResourceNotFound' })
   })
 })

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { fetchUrl, uploadText } from './helpers.js'
 
-// copyFile with x-destination-bot-id (wire reference §3): the destination principal is the same token
+// copyFile with x-destination-bot-id (docs/wire-format.md §7): the destination principal is the same token
 // authenticated for the destination bot, so only workspace member tokens reach a second bot (decision 0208).
 describe('copyFile across bots', () => {
   let service: TestService
@@ -11,11 +11,11 @@ describe('copyFile across bots', () => {
 
   beforeEach(async () => {
     service = await startTestService()
-    const create = (role: 'developer' | 'viewer' | 'billing_manager') => {
-      const created = service.app.admin.createToken({ workspace: true, role })
+    const create = async (role: 'developer' | 'viewer' | 'billing_manager') => {
+      const created = await service.app.admin.createToken({ workspace: true, role })
       return { token: created.token, userId: created.userId! }
     }
-    workspace = { developer: create('developer'), viewer: create('viewer'), billing_manager: create('billing_manager') }
+    workspace = { developer: await create('developer'), viewer: await create('viewer'), billing_manager: await create('billing_manager') }
     await uploadText(service, 'docs/source.txt', 'from bot A', { tags: { lang: 'en' } })
   })
   afterEach(async () => {
@@ -144,7 +144,7 @@ describe('copyFile across bots with the official @botpress/client', () => {
 
   it('sends x-destination-bot-id from the copyFile input, and a workspace token makes it succeed', async () => {
     const { Client } = createRequire(import.meta.url)('@botpress/client') as typeof import('@botpress/client')
-    const { token } = service.app.admin.createToken({ workspace: true, role: 'developer' })
+    const { token } = await service.app.admin.createToken({ workspace: true, role: 'developer' })
     const client = new Client({ apiUrl: service.url, token, botId: service.botId })
     await client.uploadFile({ key: 'report.txt', content: 'quarterly' })
 

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createFilesFeature } from '../../src/server/files/index.js'
 import { startTestService, type TestService } from '../helpers/service.js'
+import type { SqliteBackend } from '../../src/store/sqlite/sqlite-backend.js'
 import { manualClock, uploadText } from './helpers.js'
 
 let service: TestService | undefined
@@ -26,9 +27,9 @@ describe('expiresAt', () => {
     const expiresAt = new Date(clock.now().getTime() + 60_000).toISOString()
     await uploadText(service, 'temp.txt', 'short-lived', { expiresAt })
     await uploadText(service, 'stays.txt', 'forever')
-    const db = service.app.services.db
+    const db = (service.app.services.backend as SqliteBackend).db
     const count = (): number => db.prepare('SELECT count(*) FROM files').pluck().get() as number
-    const blobsDir = join(service.dataDir, 'content', 'files', 'blobs')
+    const blobsDir = join(service.contentDir, 'files', 'blobs')
     await new Promise((resolve) => setTimeout(resolve, 60))
     expect(count()).toBe(2)
     clock.advance(61_000)
@@ -57,6 +58,6 @@ describe('expiresAt', () => {
     await service.close()
     service = undefined
     await new Promise((resolve) => setTimeout(resolve, 60))
-    expect(logs.filter((line) => line.msg === 'expiry sweep failed')).toEqual([])
+    expect(logs.filter((line) => line.level === 'error')).toEqual([])
   })
 })

@@ -3,7 +3,7 @@ import { startTestService, type TestCaller, type TestService } from '../helpers/
 import { uploadText } from './helpers.js'
 
 /**
- * THE permission table (spec §5 as the brief reads it). Rows: operation × file case; columns: callers.
+ * THE permission table (docs/wire-format.md §6). Rows: operation × file case; columns: callers.
  * 200 = allowed; 404 = the caller may not even see the file (or, for listings, it is left out);
  * 403 = refused (the caller may see the file but not do this, or its role has no access to files).
  * File cases: `botPrivate` (created by the bot, no policy), `alphaPrivate` (created by integration alpha, no
@@ -55,8 +55,8 @@ let workspaceTokens: { viewer: string; developer: string }
 beforeAll(async () => {
   service = await startTestService()
   workspaceTokens = {
-    viewer: service.app.admin.createToken({ workspace: true, role: 'viewer' }).token,
-    developer: service.app.admin.createToken({ workspace: true, role: 'developer' }).token,
+    viewer: (await service.app.admin.createToken({ workspace: true, role: 'viewer' })).token,
+    developer: (await service.app.admin.createToken({ workspace: true, role: 'developer' })).token,
   }
 })
 

@@ -54,9 +54,9 @@ describe('an upload that breaks off', () => {
     expect(after.failedStatusReason).toMatch(/interrupted/)
     expect(after.size).toBe(13)
     expect(await (await fetch(after.url)).text()).toBe('first version')
-    const tmp = join(service.dataDir, 'content', 'files', 'tmp')
+    const tmp = join(service.contentDir, 'files', 'tmp')
     await until(async () => (await readdir(tmp)).length === 0)
-    expect(await readdir(join(service.dataDir, 'content', 'files', 'blobs'))).toHaveLength(1)
+    expect(await readdir(join(service.contentDir, 'files', 'blobs'))).toHaveLength(1)
   })
 
   it('logs a client disconnect as a warning, not as a 500 "unhandled error"', async () => {
@@ -117,7 +117,7 @@ describe('an upload that breaks off', () => {
   it('still reports the server failing to store the content as a 500 with its error logged', async () => {
     service = await startTestService()
     // The temporary folder replaced by a plain file: the server cannot open its temporary file (ENOTDIR).
-    const tmp = join(service.dataDir, 'content', 'files', 'tmp')
+    const tmp = join(service.contentDir, 'files', 'tmp')
     await rm(tmp, { recursive: true, force: true })
     await writeFile(tmp, 'not a folder')
 

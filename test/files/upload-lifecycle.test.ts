@@ -19,7 +19,7 @@ async function status(key: string): Promise<any> {
 }
 
 async function contentFiles(): Promise<{ blobs: string[]; tmp: string[] }> {
-  const root = join(service.dataDir, 'content', 'files')
+  const root = join(service.contentDir, 'files')
   return { blobs: await readdir(join(root, 'blobs')), tmp: await readdir(join(root, 'tmp')) }
 }
 
@@ -165,28 +165,33 @@ describe('upload state machine', () => {
 
 describe('startup sweep', () => {
   it('removes temporary files and unreferenced blobs left by a crash, keeps referenced content', async () => {
-    await uploadText(service, 'keep.txt', 'keep me')
-    const root = join(service.dataDir, 'content', 'files')
+    // A restart of a data folder: file-backed SQLite whatever backend the run targets.
+    const first = await startTestService({ backend: 'sqlite', now: clock.now })
+    await uploadText(first, 'keep.txt', 'keep me')
+    const root = join(first.contentDir, 'files')
     const { writeFile, utimes } = await import('node:fs/promises')
     const old = new Date(Date.now() - 3_600_000)
     await writeFile(join(root, 'tmp', 'blob_crashed.partial'), 'half')
     await writeFile(join(root, 'blobs', 'blob_0123456789abcdef0123456789abcdef'), 'orphan')
     await utimes(join(root, 'tmp', 'blob_crashed.partial'), old, old)
     await utimes(join(root, 'blobs', 'blob_0123456789abcdef0123456789abcdef'), old, old)
-    const dataDir = service.dataDir
-    await service.app.close()
+    const dataDir = first.dataDir
+    await first.app.close()
+    await first.backend.close()
     const restarted = await startTestService({ dataDir })
     await restarted.app.close()
+    await restarted.backend.close()
     const after = { blobs: await readdir(join(root, 'blobs')), tmp: await readdir(join(root, 'tmp')) }
     expect(after.tmp).toEqual([])
     expect(after.blobs).toHaveLength(1)
     expect(after.blobs).not.toContain('blob_0123456789abcdef0123456789abcdef')
     const reopened = await startTestService({ dataDir })
     // Both bots were created at the same fake instant, so ask for the original bot explicitly.
-    const token = reopened.app.admin.createToken({ botId: service.botId, role: 'bot' }).token
-    const got = await reopened.request('GET', '/v1/files/keep.txt', { token, botId: service.botId })
+    const token = (await reopened.app.admin.createToken({ botId: first.botId, role: 'bot' })).token
+    const got = await reopened.request('GET', '/v1/files/keep.txt', { token, botId: first.botId })
     const file = got.body.file
     expect(await (await fetchUrl(reopened, file.url)).text()).toBe('keep me')
     await reopened.close()
+    await first.close()
   })
 })

@@ -7,6 +7,9 @@ import type { Client as BotpressClient } from '@botpress/client'
 import { createApp, type AppOptions, type BotshelfApp } from '../../src/server/app.js'
 import { createServer, type RunningServer } from '../../src/server/server.js'
 import type { Logger } from '../../src/server/http/logger.js'
+import type { Backend } from '../../src/store/index.js'
+import type { SqliteBackend } from '../../src/store/sqlite/sqlite-backend.js'
+import { currentTestBackend, testBackends, type TestBackendName } from './backends.js'
 import type { TokenRole } from '../../src/server/principal.js'
 
 /**
@@ -43,6 +46,12 @@ export interface TestResponse<T = any> {
 /** The running test service. */
 export interface TestService {
   app: BotshelfApp
+  /** The backend the app runs on (closed by `close()`). */
+  backend: Backend
+  /** Its name in `testBackends`. */
+  backendName: TestBackendName
+  /** Where the backend keeps file content (`<contentDir>/files/blobs`, `.../tmp`): the data folder's, or a temp folder in memory. */
+  contentDir: string
   /** The data folder (a fresh temp dir; removed by `close()`). */
   dataDir: string
   botId: string
@@ -61,7 +70,12 @@ export interface TestService {
 }
 
 /** Options of `startTestService`. */
-export interface TestServiceOptions extends Pick<AppOptions, 'now' | 'publicUrl' | 'features'> {
+export interface TestServiceOptions extends Pick<AppOptions, 'now' | 'publicUrl' | 'features' | 'jobs'> {
+  /**
+   * The backend to run on (default: the run's, `BOTSHELF_TEST_BACKEND`, else file-backed SQLite). A test that
+   * reopens its data folder (`dataDir`) always runs on file-backed SQLite.
+   */
+  backend?: TestBackendName
   /** Listen on a real port (127.0.0.1, port 0) so `@botpress/client` and signed URLs work over HTTP. */
   listen?: boolean
   /** Keep the data dir instead of a fresh one (restart tests). */
@@ -87,11 +101,13 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'botshelf-test-')))
   const logs: Array<Record<string, unknown>> = []
   const logger: Logger = { log: (level, msg, fields) => logs.push({ level, msg, ...fields }) }
+  const backendName: TestBackendName = options.dataDir !== undefined ? 'sqlite' : (options.backend ?? currentTestBackend())
+  const backend = await testBackends[backendName]({ dataDir, ...(options.now ? { now: options.now } : {}) })
   const appOptions: AppOptions = {
-    dataDir,
+    backend,
     logger,
     checkResponses: true,
-    ...(options.now ? { now: options.now } : {}),
+    ...(options.jobs ? { jobs: options.jobs } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.features ? { features: options.features } : {}),
   }
@@ -101,11 +117,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     server = await createServer({ ...appOptions, port: 0, host: '127.0.0.1' })
     app = server.app
   } else {
-    app = createApp(appOptions)
+    app = await createApp(appOptions)
   }
   const url = server?.url ?? 'http://botshelf.test'
 
-  const [bot, otherBot] = existingOrNewBots(app)
+  const [bot, otherBot] = await existingOrNewBots(app)
   const roleOf: Record<Exclude<TestCaller, 'alpha' | 'beta' | 'otherBot'>, TokenRole> = {
     bot: 'bot',
     viewer: 'viewer',
@@ -115,10 +131,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     billing_manager: 'billing_manager',
   }
   const tokens = {} as Record<TestCaller, string>
-  for (const [caller, role] of Object.entries(roleOf)) tokens[caller as TestCaller] = app.admin.createToken({ botId: bot.id, role }).token
-  tokens.alpha = app.admin.createToken({ botId: bot.id, role: 'integration', integrationName: 'alpha' }).token
-  tokens.beta = app.admin.createToken({ botId: bot.id, role: 'integration', integrationName: 'beta' }).token
-  tokens.otherBot = app.admin.createToken({ botId: otherBot.id, role: 'bot' }).token
+  for (const [caller, role] of Object.entries(roleOf)) tokens[caller as TestCaller] = (await app.admin.createToken({ botId: bot.id, role })).token
+  tokens.alpha = (await app.admin.createToken({ botId: bot.id, role: 'integration', integrationName: 'alpha' })).token
+  tokens.beta = (await app.admin.createToken({ botId: bot.id, role: 'integration', integrationName: 'beta' })).token
+  tokens.otherBot = (await app.admin.createToken({ botId: otherBot.id, role: 'bot' })).token
 
   async function request<T>(method: string, path: string, req: TestRequestOptions = {}): Promise<TestResponse<T>> {
     const caller = req.token === undefined ? 'bot' : req.token
@@ -148,6 +164,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 
   return {
     app,
+    backend,
+    backendName,
+    contentDir: (backend as SqliteBackend).contentDir,
     dataDir,
     botId: bot.id,
     otherBotId: otherBot.id,
@@ -163,14 +182,15 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     async close() {
       if (server) await server.close()
       else await app.close()
+      await backend.close()
       if (ownDir) await rm(dataDir, { recursive: true, force: true })
     },
   }
 }
 
-function existingOrNewBots(app: BotshelfApp): [{ id: string }, { id: string }] {
-  const bots = app.admin.listBots()
-  const first = bots[0] ?? app.admin.createBot({ name: 'test-bot' })
-  const second = bots[1] ?? app.admin.createBot({ name: 'other-bot' })
+async function existingOrNewBots(app: BotshelfApp): Promise<[{ id: string }, { id: string }]> {
+  const bots = await app.admin.listBots()
+  const first = bots[0] ?? (await app.admin.createBot({ name: 'test-bot' }))
+  const second = bots[1] ?? (await app.admin.createBot({ name: 'other-bot' }))
   return [first, second]
 }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Hono } from 'hono'
@@ -9,6 +9,7 @@ import { createApp } from '../../src/server/app.js'
 import type { AppEnv, ServiceFeature } from '../../src/server/env.js'
 import { silentLogger } from '../../src/server/http/logger.js'
 import { createServer } from '../../src/server/server.js'
+import { openSqliteBackend, type SqliteBackend } from '../../src/store/sqlite/sqlite-backend.js'
 import { echoFeature } from './fixtures/echo-feature.js'
 
 const dirs: string[] = []
@@ -26,26 +27,37 @@ function authed(token: string, botId: string): RequestInit {
 }
 
 describe('createApp', () => {
-  it('needs exactly one of dataDir and memory', () => {
-    expect(() => createApp({})).toThrow(/dataDir .* or memory: true/)
-    expect(() => createApp({ dataDir: '/tmp/x', memory: true })).toThrow(/not both/)
+  it('needs exactly one of backend, dataDir and memory', async () => {
+    await expect(createApp({})).rejects.toThrow(/give a backend, a dataDir .* or memory: true/)
+    await expect(createApp({ dataDir: '/tmp/x', memory: true })).rejects.toThrow(/give one of backend, dataDir or memory: true/)
+    const backend = await openSqliteBackend({ memory: true })
+    await expect(createApp({ backend, now: () => new Date() })).rejects.toThrow(/give the clock to the backend/)
+    await backend.close()
+  })
+
+  it('serves a backend it was given and leaves it open on close', async () => {
+    const backend = await openSqliteBackend({ memory: true })
+    const app = await createApp({ backend, logger: silentLogger })
+    const bot = await app.admin.createBot()
+    await app.close()
+    expect((await backend.auth.listBots()).map((b) => b.id)).toEqual([bot.id])
+    await backend.close()
   })
 
   it('keeps bots, tokens, migrations and the signing key across restarts of a data folder', async () => {
     const dataDir = await tempDir()
-    const first = createApp({ dataDir, logger: silentLogger, features: [echoFeature] })
-    const boot = first.admin.bootstrap()
+    const first = await createApp({ dataDir, logger: silentLogger, features: [echoFeature] })
+    const boot = await first.admin.bootstrap()
     expect(boot.created).toBe(true)
     expect(boot.token?.token).toMatch(/^bs_[A-Za-z0-9_-]{43}$/)
     const key = first.services.signingKey
     await first.close()
 
-    const keyFile = await readFile(join(dataDir, 'signing-key'), 'utf8')
-    expect(keyFile).toBe(key.toString('hex'))
-    expect((await stat(join(dataDir, 'signing-key'))).mode & 0o777).toBe(0o600)
+    // The key lives in the database now (every server on a dataset shares it), not in a file.
+    expect(existsSync(join(dataDir, 'signing-key'))).toBe(false)
 
-    const second = createApp({ dataDir, logger: silentLogger, features: [echoFeature] })
-    const again = second.admin.bootstrap()
+    const second = await createApp({ dataDir, logger: silentLogger, features: [echoFeature] })
+    const again = await second.admin.bootstrap()
     expect(again).toEqual({ created: false, bot: boot.bot })
     expect(second.services.signingKey.equals(key)).toBe(true)
     const res = await second.fetch(new Request('http://x/v1/echo/a', authed(boot.token!.token, boot.bot.id)))
@@ -55,9 +67,9 @@ describe('createApp', () => {
 
   it('stores only a hash of each token', async () => {
     const dataDir = await tempDir()
-    const app = createApp({ dataDir, logger: silentLogger })
-    const bot = app.admin.createBot()
-    const { token } = app.admin.createToken({ botId: bot.id, role: 'bot' })
+    const app = await createApp({ dataDir, logger: silentLogger })
+    const bot = await app.admin.createBot()
+    const { token } = await app.admin.createToken({ botId: bot.id, role: 'bot' })
     await app.close()
     const db = await readFile(join(dataDir, 'botshelf.db'))
     const wal = existsSync(join(dataDir, 'botshelf.db-wal')) ? await readFile(join(dataDir, 'botshelf.db-wal')) : Buffer.alloc(0)
@@ -66,31 +78,43 @@ describe('createApp', () => {
     expect(wal.includes(secret)).toBe(false)
   })
 
+  it('adopts the signing-key file of an older data folder, so URLs it signed keep working', async () => {
+    const dataDir = await tempDir()
+    const legacy = 'ab'.repeat(32)
+    await writeFile(join(dataDir, 'signing-key'), legacy)
+    const app = await createApp({ dataDir, logger: silentLogger })
+    expect(app.services.signingKey.toString('hex')).toBe(legacy)
+    await app.close()
+    await writeFile(join(dataDir, 'signing-key'), 'not hex')
+    await expect(createApp({ dataDir, logger: silentLogger })).rejects.toThrow(/signing key file .* is corrupt/)
+  })
+
   it('gives each in-memory app its own signing key and removes its temp content folder on close', async () => {
-    const a = createApp({ memory: true, logger: silentLogger })
-    const b = createApp({ memory: true, logger: silentLogger })
+    const a = await createApp({ memory: true, logger: silentLogger })
+    const b = await createApp({ memory: true, logger: silentLogger })
     expect(a.services.signingKey.equals(b.services.signingKey)).toBe(false)
     expect(a.services.dataDir).toBeNull()
-    expect(existsSync(a.services.contentDir)).toBe(true)
+    const contentDir = (a.services.backend as SqliteBackend).contentDir
+    expect(existsSync(contentDir)).toBe(true)
     await a.close()
     await b.close()
-    expect(existsSync(a.services.contentDir)).toBe(false)
+    expect(existsSync(contentDir)).toBe(false)
   })
 
   it('validates admin input with clear errors', async () => {
-    const app = createApp({ memory: true, logger: silentLogger })
-    const bot = app.admin.createBot()
-    expect(() => app.admin.createToken({ botId: 'nope', role: 'bot' })).toThrow('No bot with id "nope"')
-    expect(() => app.admin.createToken({ botId: bot.id, role: 'owner' as never })).toThrow(/Unknown role "owner"; expected one of bot, integration/)
-    expect(() => app.admin.createToken({ botId: bot.id, role: 'integration' })).toThrow(/needs an integration name/)
-    expect(() => app.admin.createToken({ botId: bot.id, role: 'bot', integrationName: 'x' })).toThrow(/Only integration tokens/)
-    expect(() => app.admin.revokeToken('tok_missing')).toThrow('No token with id "tok_missing"')
-    const created = app.admin.createToken({ botId: bot.id, role: 'viewer' })
-    expect(app.admin.listTokens({ activeOnly: true }).map((t) => t.id)).toEqual([created.id])
-    app.admin.revokeToken(created.id)
-    expect(app.admin.listTokens({ activeOnly: true })).toEqual([])
-    expect(app.admin.listTokens()[0]).toMatchObject({ id: created.id, revokedAt: expect.any(String) })
-    expect(JSON.stringify(app.admin.listTokens())).not.toContain(created.token)
+    const app = await createApp({ memory: true, logger: silentLogger })
+    const bot = await app.admin.createBot()
+    await expect(app.admin.createToken({ botId: 'nope', role: 'bot' })).rejects.toThrow('No bot with id "nope"')
+    await expect(app.admin.createToken({ botId: bot.id, role: 'owner' as never })).rejects.toThrow(/Unknown role "owner"; expected one of bot, integration/)
+    await expect(app.admin.createToken({ botId: bot.id, role: 'integration' })).rejects.toThrow(/needs an integration name/)
+    await expect(app.admin.createToken({ botId: bot.id, role: 'bot', integrationName: 'x' })).rejects.toThrow(/Only integration tokens/)
+    await expect(app.admin.revokeToken('tok_missing')).rejects.toThrow('No token with id "tok_missing"')
+    const created = await app.admin.createToken({ botId: bot.id, role: 'viewer' })
+    expect((await app.admin.listTokens({ activeOnly: true })).map((t) => t.id)).toEqual([created.id])
+    await app.admin.revokeToken(created.id)
+    expect(await app.admin.listTokens({ activeOnly: true })).toEqual([])
+    expect((await app.admin.listTokens())[0]).toMatchObject({ id: created.id, revokedAt: expect.any(String) })
+    expect(JSON.stringify(await app.admin.listTokens())).not.toContain(created.token)
     await app.close()
   })
 
@@ -98,13 +122,12 @@ describe('createApp', () => {
     const events: string[] = []
     const feature: ServiceFeature = {
       name: 'task',
-      migrations: [],
       start: (services) => {
         events.push(`start ${services.dataDir === null ? 'memory' : 'disk'}`)
         return { stop: () => void events.push('stop') }
       },
     }
-    const app = createApp({ memory: true, logger: silentLogger, features: [feature] })
+    const app = await createApp({ memory: true, logger: silentLogger, features: [feature] })
     expect(events).toEqual(['start memory'])
     await app.close()
     await app.close()
@@ -118,14 +141,14 @@ describe('data folder lock', () => {
     const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'])
     try {
       await writeFile(join(dataDir, 'botshelf.lock'), String(sleeper.pid))
-      expect(() => createApp({ dataDir, logger: silentLogger })).toThrow(`is in use by another botshelf process (pid ${sleeper.pid})`)
+      await expect(createApp({ dataDir, logger: silentLogger })).rejects.toThrow(`is in use by another botshelf process (pid ${sleeper.pid})`)
     } finally {
       const exited = new Promise((resolve) => sleeper.once('exit', resolve))
       sleeper.kill('SIGKILL')
       await exited
     }
     // The holder is gone now: its lock is stale.
-    const app = createApp({ dataDir, logger: silentLogger })
+    const app = await createApp({ dataDir, logger: silentLogger })
     expect(await readFile(join(dataDir, 'botshelf.lock'), 'utf8')).toBe(String(process.pid))
     await app.close()
     expect(existsSync(join(dataDir, 'botshelf.lock'))).toBe(false)
@@ -141,10 +164,10 @@ describe('createServer', () => {
       await gate
       return c.json({ done: true })
     })
-    const server = await createServer({ memory: true, port: 0, logger: silentLogger, features: [{ name: 'slow', migrations: [], routes: slow }] })
+    const server = await createServer({ memory: true, port: 0, logger: silentLogger, features: [{ name: 'slow', routes: slow }] })
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-    const bot = server.app.admin.createBot()
-    const { token } = server.app.admin.createToken({ botId: bot.id, role: 'bot' })
+    const bot = await server.app.admin.createBot()
+    const { token } = await server.app.admin.createToken({ botId: bot.id, role: 'bot' })
 
     const inFlight = fetch(`${server.url}/v1/slow`, authed(token, bot.id))
     await new Promise((resolve) => setTimeout(resolve, 50))

@@ -7,11 +7,11 @@ let withCors: BotshelfApp
 let without: BotshelfApp
 let botId: string
 let token: string
-beforeAll(() => {
-  withCors = createApp({ memory: true, logger: silentLogger, features: [echoFeature], corsOrigins: ['http://localhost:5173'] })
-  without = createApp({ memory: true, logger: silentLogger, features: [echoFeature] })
-  botId = withCors.admin.createBot().id
-  token = withCors.admin.createToken({ botId, role: 'bot' }).token
+beforeAll(async () => {
+  withCors = await createApp({ memory: true, logger: silentLogger, features: [echoFeature], corsOrigins: ['http://localhost:5173'] })
+  without = await createApp({ memory: true, logger: silentLogger, features: [echoFeature] })
+  botId = (await withCors.admin.createBot()).id
+  token = (await withCors.admin.createToken({ botId, role: 'bot' })).token
 })
 afterAll(async () => {
   await withCors.close()

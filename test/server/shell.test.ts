@@ -207,9 +207,9 @@ describe('auth', () => {
   })
 
   it('stops accepting a revoked token at once', async () => {
-    const created = service.app.admin.createToken({ botId: service.botId, role: 'developer' })
+    const created = await service.app.admin.createToken({ botId: service.botId, role: 'developer' })
     expect((await service.request('GET', '/v1/echo/a', { token: created.token })).status).toBe(200)
-    service.app.admin.revokeToken(created.id)
+    await service.app.admin.revokeToken(created.id)
     expectWireError(await service.request('GET', '/v1/echo/a', { token: created.token }), 'Unauthorized', 401)
   })
 

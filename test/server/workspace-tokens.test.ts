@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/server/app.js'
 import { silentLogger } from '../../src/server/http/logger.js'
 import { authMigrations } from '../../src/store/sqlite/auth-migrations.js'
-import { AuthStoreError } from '../../src/store/sqlite/auth-store.js'
+import { AuthStoreError } from '../../src/store/index.js'
 import { filesMigrations } from '../../src/store/sqlite/files-migrations.js'
 import { runMigrations } from '../../src/store/sqlite/migrations.js'
 import { openDatabase } from '../../src/store/sqlite/open-database.js'
@@ -19,8 +19,8 @@ describe('workspace member tokens: authentication', () => {
   let viewer: string
   beforeEach(async () => {
     service = await startTestService()
-    developer = service.app.admin.createToken({ workspace: true, role: 'developer' }).token
-    viewer = service.app.admin.createToken({ workspace: true, role: 'viewer' }).token
+    developer = (await service.app.admin.createToken({ workspace: true, role: 'developer' })).token
+    viewer = (await service.app.admin.createToken({ workspace: true, role: 'viewer' })).token
   })
   afterEach(async () => {
     await service.close()
@@ -42,7 +42,7 @@ describe('workspace member tokens: authentication', () => {
   })
 
   it('reaches a bot created after the token', async () => {
-    const late = service.app.admin.createBot({ name: 'late' })
+    const late = await service.app.admin.createBot({ name: 'late' })
     expect((await service.request('GET', '/v1/files', { token: developer, botId: late.id })).status).toBe(200)
   })
 
@@ -55,8 +55,8 @@ describe('workspace member tokens: authentication', () => {
     expect(noBot.status).toBe(400)
     expect(noBot.body.type).toBe('InvalidPayload')
 
-    const { id } = service.app.admin.listTokens().find((t) => t.scope === 'workspace' && t.role === 'viewer')!
-    service.app.admin.revokeToken(id)
+    const { id } = (await service.app.admin.listTokens()).find((t) => t.scope === 'workspace' && t.role === 'viewer')!
+    await service.app.admin.revokeToken(id)
     for (const botId of [service.botId, 'no-such-bot', null]) {
       const revoked = await service.request('GET', '/v1/files', { token: viewer, botId })
       expect(revoked.status, String(botId)).toBe(401)
@@ -73,30 +73,27 @@ describe('workspace member tokens: authentication', () => {
     }
   })
 
-  it('admin: creates only member roles workspace-wide, and lists the scope', () => {
-    const create = (input: unknown) => () => service.app.admin.createToken(input as never)
-    expect(create({ workspace: true, role: 'bot' })).toThrow(/A workspace token takes a member role \(viewer, developer, manager, administrator, billing_manager\); received "bot"/)
-    expect(create({ workspace: true, role: 'integration', integrationName: 'slack' })).toThrow(/received "integration"/)
-    expect(create({ workspace: true, role: 'viewer', botId: service.botId })).toThrow(/A workspace token is not bound to a bot/)
-    expect(create({ workspace: 'yes', role: 'viewer', botId: service.botId })).toThrow(/workspace: expected true or false, received "yes"/)
-    expect(create({ role: 'viewer' })).toThrow(/needs a bot \(botId\) or workspace: true/)
-    try {
-      create({ workspace: true, role: 'bot' })()
-    } catch (error) {
-      expect(error).toBeInstanceOf(AuthStoreError)
-      expect((error as AuthStoreError).code).toBe('invalid_role')
-    }
+  it('admin: creates only member roles workspace-wide, and lists the scope', async () => {
+    const create = (input: unknown) => service.app.admin.createToken(input as never)
+    await expect(create({ workspace: true, role: 'bot' })).rejects.toThrow(/A workspace token takes a member role \(viewer, developer, manager, administrator, billing_manager\); received "bot"/)
+    await expect(create({ workspace: true, role: 'integration', integrationName: 'slack' })).rejects.toThrow(/received "integration"/)
+    await expect(create({ workspace: true, role: 'viewer', botId: service.botId })).rejects.toThrow(/A workspace token is not bound to a bot/)
+    await expect(create({ workspace: 'yes', role: 'viewer', botId: service.botId })).rejects.toThrow(/workspace: expected true or false, received "yes"/)
+    await expect(create({ role: 'viewer' })).rejects.toThrow(/needs a bot \(botId\) or workspace: true/)
+    const refused = await create({ workspace: true, role: 'bot' }).catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(AuthStoreError)
+    expect((refused as AuthStoreError).code).toBe('invalid_role')
 
-    const created = service.app.admin.createToken({ workspace: true, role: 'manager', label: 'ops' })
+    const created = await service.app.admin.createToken({ workspace: true, role: 'manager', label: 'ops' })
     expect(created).toMatchObject({ scope: 'workspace', botId: null, workspaceId: expect.stringMatching(/^wkspace_/), role: 'manager', userId: expect.stringMatching(/^user_/) })
-    const listed = service.app.admin.listTokens().find((t) => t.id === created.id)
+    const listed = (await service.app.admin.listTokens()).find((t) => t.id === created.id)
     expect(listed).toEqual(expect.objectContaining({ id: created.id, scope: 'workspace', botId: null, workspaceId: created.workspaceId, label: 'ops', revokedAt: null }))
     expect(JSON.stringify(listed)).not.toContain(created.token)
-    const bound = service.app.admin.createToken({ botId: service.botId, role: 'viewer' })
+    const bound = await service.app.admin.createToken({ botId: service.botId, role: 'viewer' })
     expect(bound).toMatchObject({ scope: 'bot', botId: service.botId, workspaceId: null })
     // `botId` filter: the tokens that reach the bot, so workspace tokens appear for both bots, bound ones for theirs.
-    expect(service.app.admin.listTokens({ botId: service.otherBotId }).map((t) => t.id)).toContain(created.id)
-    expect(service.app.admin.listTokens({ botId: service.otherBotId }).map((t) => t.id)).not.toContain(bound.id)
+    expect((await service.app.admin.listTokens({ botId: service.otherBotId })).map((t) => t.id)).toContain(created.id)
+    expect((await service.app.admin.listTokens({ botId: service.otherBotId })).map((t) => t.id)).not.toContain(bound.id)
   })
 })
 
@@ -110,7 +107,7 @@ describe('auth migration auth-0002 (workspace tokens)', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'botshelf-upgrade-'))
     dirs.push(dataDir)
     // The schema of the previous version: only the first auth migration (plus the unchanged feature migrations).
-    const oldAuth = authMigrations.filter((m) => m.id !== 'auth-0002-workspace-tokens')
+    const oldAuth = authMigrations.filter((m) => m.id === 'auth-0001-workspace-bots-tokens')
     expect(oldAuth.map((m) => m.id)).toEqual(['auth-0001-workspace-bots-tokens'])
     const db = openDatabase(join(dataDir, 'botshelf.db'))
     runMigrations(db, [...oldAuth, ...filesMigrations, ...tablesMigrations])
@@ -130,7 +127,7 @@ describe('auth migration auth-0002 (workspace tokens)', () => {
     insertToken.run('tok_gone', hash('bs_old_gone'), 'bot-a', 'bot', null, null, null, at, at)
     db.close()
 
-    const app = createApp({ dataDir, logger: silentLogger })
+    const app = await createApp({ dataDir, logger: silentLogger })
     const call = (token: string, botId: string) =>
       app.fetch(new Request('http://x/v1/files', { headers: { authorization: `Bearer ${token}`, 'x-bot-id': botId } }))
     try {
@@ -140,16 +137,16 @@ describe('auth migration auth-0002 (workspace tokens)', () => {
       expect((await call('bs_old_bot', 'bot-b')).status).toBe(403)
       expect((await call('bs_old_dev', 'bot-a')).status).toBe(403)
       expect((await call('bs_old_gone', 'bot-a')).status).toBe(401)
-      expect(app.admin.listTokens()).toEqual([
+      expect(await app.admin.listTokens()).toEqual([
         expect.objectContaining({ id: 'tok_bot', scope: 'bot', botId: 'bot-a', workspaceId: null, label: 'first start', revokedAt: null }),
         expect.objectContaining({ id: 'tok_dev', scope: 'bot', botId: 'bot-b', role: 'developer', userId: 'user_old' }),
         expect.objectContaining({ id: 'tok_gone', scope: 'bot', revokedAt: at }),
         expect.objectContaining({ id: 'tok_int', scope: 'bot', integrationName: 'slack' }),
       ])
-      const { token } = app.admin.createToken({ workspace: true, role: 'developer' })
+      const { token } = await app.admin.createToken({ workspace: true, role: 'developer' })
       expect((await call(token, 'bot-a')).status).toBe(200)
       expect((await call(token, 'bot-b')).status).toBe(200)
-      expect(app.admin.listTokens({ botId: 'bot-a' }).map((t) => t.id)).toHaveLength(4)
+      expect((await app.admin.listTokens({ botId: 'bot-a' })).map((t) => t.id)).toHaveLength(4)
     } finally {
       await app.close()
     }

@@ -29,6 +29,18 @@ async function upload(key: string, bytes: Uint8Array): Promise<string> {
   return body.file.id
 }
 
+/** Polls `getTableJobs` until the job is `completed` or `failed` (the queue runs it in the background). */
+async function settled(table: string, jobId: string, timeoutMs = 10_000): Promise<Record<string, any>> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const { body } = await service.request('GET', `/v1/tables/${table}/jobs`)
+    const job = body.jobs.find((j: { id: string }) => j.id === jobId)
+    if (job && (job.status === 'completed' || job.status === 'failed')) return job
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job?.status} after ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
 async function makeTable(name: string) {
   await service.request('POST', '/v1/tables', {
     body: { name, schema: { type: 'object', properties: { name: { type: 'string' }, score: { type: 'number' }, ok: { type: 'boolean' }, meta: { type: 'object' }, note: { type: 'string' } } } },
@@ -43,14 +55,18 @@ describe('exportTable and importTable through the Files API', () => {
     })
     const exported = await service.request('GET', '/v1/tables/srcTable/export', { query: { format: 'csv', compress: false } })
     expect(exported.status, exported.text).toBe(200)
-    expect(exported.body.job).toMatchObject({ type: 'export', status: 'completed', progress: 1, inputFileId: null })
-    const csv = (await download(exported.body.job.outputFileId)).toString('utf8')
+    // The request answers at once; the job runs in the background.
+    expect(exported.body.job).toMatchObject({ type: 'export', status: 'pending', progress: 0, inputFileId: null, outputFileId: null })
+    const exportJob = await settled('srcTable', exported.body.job.id)
+    expect(exportJob).toMatchObject({ status: 'completed', progress: 1, outputFileId: expect.stringMatching(/^file_/) })
+    const csv = (await download(exportJob['outputFileId'])).toString('utf8')
     expect(csv.split('\r\n')[0]).toBe('id,createdAt,updatedAt,name,score,ok,meta,note')
 
     await makeTable('dstTable')
-    const imported = await service.request('POST', '/v1/tables/dstTable/import', { body: { fileId: exported.body.job.outputFileId } })
+    const imported = await service.request('POST', '/v1/tables/dstTable/import', { body: { fileId: exportJob['outputFileId'] } })
     expect(imported.status, imported.text).toBe(200)
-    expect(imported.body.job).toMatchObject({ type: 'import', status: 'completed', inputFileId: exported.body.job.outputFileId })
+    expect(imported.body.job).toMatchObject({ type: 'import', status: 'pending', inputFileId: exportJob['outputFileId'] })
+    expect(await settled('dstTable', imported.body.job.id)).toMatchObject({ status: 'completed', progress: 1 })
     const { body } = await service.request('POST', '/v1/tables/dstTable/rows/find', { body: {} })
     expect(body.rows.map((r: Record<string, unknown>) => [r['name'], r['score'], r['ok'], r['meta'], r['note']])).toEqual([
       ['Ada, "the first"', 1.5, true, { a: [1] }, ''],
@@ -64,11 +80,12 @@ describe('exportTable and importTable through the Files API', () => {
     await makeTable('jsonTable')
     await service.request('POST', '/v1/tables/jsonTable/rows', { body: { rows: [{ name: 'x', score: 3 }] } })
     const exported = await service.request('GET', '/v1/tables/jsonTable/export')
-    const content = JSON.parse(gunzipSync(await download(exported.body.job.outputFileId)).toString('utf8'))
+    const job = await settled('jsonTable', exported.body.job.id)
+    const content = JSON.parse(gunzipSync(await download(job['outputFileId'])).toString('utf8'))
     expect(content.table).toBe('jsonTable')
     expect(Object.keys(content.schema.properties)).toEqual(['name', 'score', 'ok', 'meta', 'note'])
     expect(content.rows).toEqual([expect.objectContaining({ id: 1, name: 'x', score: 3, ok: null })])
-    const file = await service.request('GET', `/v1/files/${exported.body.job.outputFileId}`)
+    const file = await service.request('GET', `/v1/files/${job['outputFileId']}`)
     expect(file.body.file).toMatchObject({ contentType: 'application/gzip', status: 'upload_completed', key: `tables/jsonTable/${exported.body.job.id}.json.gz` })
   })
 
@@ -78,20 +95,38 @@ describe('exportTable and importTable through the Files API', () => {
     const fileId = await upload('imports/people.csv.gz', gzipSync(Buffer.from('name,score,unknown\nBea,2,zzz\nCid,,\n')))
     const res = await service.request('POST', '/v1/tables/upTable/import', { body: { fileId } })
     expect(res.status, res.text).toBe(200)
+    expect(await settled('upTable', res.body.job.id)).toMatchObject({ status: 'completed' })
     const { body } = await service.request('POST', '/v1/tables/upTable/rows/find', { body: {} })
     expect(body.rows.map((r: Record<string, unknown>) => [r['name'], r['score']])).toEqual([['kept', null], ['Bea', 2], ['Cid', null]])
   })
 
-  it('refuses a file whose rows do not fit, imports nothing and records the job as failed', async () => {
+  it('refuses a file whose rows do not fit, imports nothing and records the job as failed with the reason', async () => {
     await makeTable('badTable')
     const fileId = await upload('imports/bad.json', Buffer.from(JSON.stringify([{ name: 'ok' }, { name: 'bad', score: 'high' }])))
     const res = await service.request('POST', '/v1/tables/badTable/import', { body: { fileId } })
-    expect(res.status).toBe(400)
-    expect(res.body.type).toBe('InvalidDataFormat')
-    expect(res.body.message).toContain('rows.1.score: expected number, received "high"')
+    expect(res.status, res.text).toBe(200)
+    const job = await settled('badTable', res.body.job.id)
+    expect(job['status']).toBe('failed')
+    expect(job['error']).toContain('rows.1.score: expected number, received "high"')
+    expect(job['error']).toContain('no row was imported')
     expect((await service.request('GET', '/v1/tables/badTable')).body.rows).toBe(0)
-    const jobs = await service.request('GET', '/v1/tables/badTable/jobs')
-    expect(jobs.body.jobs.map((j: { status: string }) => j.status)).toEqual(['failed'])
+  })
+
+  it('fails a job whose file is not CSV or JSON rows, saying where', async () => {
+    await makeTable('junkTable')
+    const fileId = await upload('imports/junk.json', Buffer.from('[{"name": "a"}, {"name": '))
+    const res = await service.request('POST', '/v1/tables/junkTable/import', { body: { fileId } })
+    const job = await settled('junkTable', res.body.job.id)
+    expect(job).toMatchObject({ status: 'failed', error: expect.stringContaining('fileId:') })
+    expect((await service.request('GET', '/v1/tables/junkTable')).body.rows).toBe(0)
+  })
+
+  it('refuses an import of a file without content before queueing anything', async () => {
+    await makeTable('emptyTable')
+    const { body } = await service.request('PUT', '/v1/files', { body: { key: 'imports/never-uploaded.csv', size: 3 } })
+    const res = await service.request('POST', '/v1/tables/emptyTable/import', { body: { fileId: body.file.id } })
+    expect([res.status, res.body.type]).toEqual([400, 'InvalidPayload'])
+    expect((await service.request('GET', '/v1/tables/emptyTable/jobs')).body.jobs).toEqual([])
   })
 
   it('answers a missing file with ResourceNotFound', async () => {

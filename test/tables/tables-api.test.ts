@@ -116,8 +116,10 @@ describe('updateTable over HTTP', () => {
     const factor = await service.request('PUT', '/v1/tables/frozenTable', { body: { factor: 1 } })
     expect([factor.status, factor.body.type]).toEqual([400, 'InvalidPayload'])
     expect(factor.body.message).toContain('factor: may only increase (current 2), received 1')
+    // listTables cursors are sealed and bound to their query, like every list's (one cursor module).
     const token = await service.request('GET', '/v1/tables', { query: { nextToken: 'garbage' } })
-    expect([token.status, token.body.type]).toEqual([400, 'InvalidPayload'])
+    expect([token.status, token.body.type]).toEqual([400, 'InvalidQuery'])
+    expect(token.body.message).toContain('nextToken: expected a token returned by a previous page of this list')
   })
 
   it('pages listTables with meta.nextToken', async () => {

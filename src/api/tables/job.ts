@@ -26,6 +26,8 @@ export const TableJobSchema = z.object({
   outputFileId: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Why a `failed` job failed (a botshelf addition to the wire object; absent otherwise). */
+  error: z.string().optional(),
 })
 
 /** A table job. */

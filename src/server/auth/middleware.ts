@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import type { AuthStore } from '../../store/sqlite/auth-store.js'
+import type { AuthPort } from '../../store/index.js'
 import type { AppEnv } from '../env.js'
 import { ServiceError } from '../service-error.js'
 import { bearerToken } from './bearer.js'
@@ -13,15 +13,15 @@ import { bearerToken } from './bearer.js'
  *
  * @example
  * ```ts
- * app.use('/v1/*', authMiddleware(new AuthStore(db)))
+ * app.use('/v1/*', authMiddleware(backend.auth))
  * ```
  */
-export function authMiddleware(store: AuthStore): MiddlewareHandler<AppEnv> {
+export function authMiddleware(auth: AuthPort): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = bearerToken(c.req.header('authorization'))
     if (!token) throw new ServiceError('Unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>"')
     const botId = c.req.header('x-bot-id')?.trim()
-    const check = store.authenticate(token, botId ?? '')
+    const check = await auth.authenticate(token, botId ?? '')
     if (!check.ok && check.reason === 'unknown_token') throw new ServiceError('Unauthorized', 'Unknown or revoked token')
     if (!botId) throw new ServiceError('InvalidPayload', 'Missing header x-bot-id: every call names the bot it acts for')
     if (!check.ok) throw new ServiceError('Forbidden', forbiddenMessage(check.reason, botId))

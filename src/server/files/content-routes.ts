@@ -8,7 +8,6 @@ import { toHonoPath } from '../http/register-operation.js'
 import { privateContentRoute, publicContentRoute, uploadContentRoute } from './content-route-docs.js'
 import { isExpired, readPublicToken, readVersionedToken } from './content-urls.js'
 import { serveContent } from './serve-content.js'
-import { filesStateOf, releaseBlobs } from './state.js'
 import { UploadAbortedError, uploadBody } from './upload-body.js'
 
 /**
@@ -34,7 +33,7 @@ function forbidden(what: string): ServiceError {
  *
  * @example
  * ```ts
- * const feature: ServiceFeature = { name: 'files', migrations: filesMigrations, publicRoutes: filesContentRoutes(), routes: filesRoutes() }
+ * const feature: ServiceFeature = { name: 'files', publicRoutes: filesContentRoutes(), routes: filesRoutes() }
  * ```
  */
 export function filesContentRoutes(): Hono<AppEnv> {
@@ -43,13 +42,12 @@ export function filesContentRoutes(): Hono<AppEnv> {
   describeRawRoute(router, uploadContentRoute)
   router.put(toHonoPath(uploadContentRoute.path), async (c) => {
     const services = c.get('services')
-    const { files, blobs } = filesStateOf(services)
     const token = readVersionedToken(services.signingKey, 'upload', c.req.param('fileId') ?? '', c.req.query('token'))
     if (!token) throw forbidden('This upload URL is not valid: its token is missing, altered, or signed by another server')
     if (isExpired(token, services.now())) {
       throw forbidden(`This upload URL expired at ${new Date(token.e * 1000).toISOString()}; call upsertFile again for a new one`)
     }
-    const file = files.getAnyById(token.f, services.now())
+    const file = await services.backend.files.getAnyById(token.f)
     if (!file) throw new ServiceError('ResourceNotFound', 'The file of this upload URL no longer exists', { id: token.f })
     if (file.version !== token.v) {
       throw new ServiceError(
@@ -59,23 +57,21 @@ export function filesContentRoutes(): Hono<AppEnv> {
       )
     }
 
-    const fail = (reason: string): void => {
-      files.failUpload(file.id, token.v, reason, services.now())
-    }
+    const fail = (reason: string): Promise<void> => services.files.failUpload(file.id, token.v, reason)
     const declared = file.declaredSize
     const announced = c.req.header('content-length')
     if (announced !== undefined && /^\d+$/.test(announced) && Number(announced) > declared) {
       const reason = `Content-Length ${announced} exceeds the size declared in upsertFile (${declared} bytes)`
-      fail(reason)
+      await fail(reason)
       throw new ServiceError('PayloadTooLarge', reason, { id: file.id })
     }
-    let written
     try {
-      written = await blobs.write(uploadBody(c.req.raw), { expectedBytes: declared, maxBytes: filesLimits.fileMaxBytes })
+      await services.files.uploadContent(file, token.v, uploadBody(c.req.raw), { expectedBytes: declared, maxBytes: filesLimits.fileMaxBytes })
     } catch (error) {
+      if (error instanceof ServiceError) throw error
       if (error instanceof UploadAbortedError) {
         // The client is gone: not a server error. Record it, say so in the log, and answer no one.
-        fail('the upload was interrupted before all the content arrived')
+        await fail('the upload was interrupted before all the content arrived')
         services.logger.log('warn', 'upload aborted by the client', {
           requestId: c.get('requestId'),
           fileId: file.id,
@@ -91,25 +87,18 @@ export function filesContentRoutes(): Hono<AppEnv> {
           declared >= filesLimits.fileMaxBytes
             ? `content exceeds the limit of ${filesLimits.fileMaxBytes} bytes (1 GB)`
             : `content exceeds the size declared in upsertFile (${declared} bytes)`
-        fail(reason)
+        await fail(reason)
         throw new ServiceError('PayloadTooLarge', reason, { id: file.id })
       }
       if (error instanceof BlobSizeMismatchError) {
         const reason = `content has ${error.received} bytes but upsertFile declared ${error.expected}`
-        fail(reason)
+        await fail(reason)
         throw new ServiceError('InvalidPayload', reason, { id: file.id })
       }
       // Anything else is the server's own failure (disk full, permissions): a 500 with its stack in the log.
-      if (!(error instanceof BlobError)) fail('the server could not store the content')
+      if (!(error instanceof BlobError)) await fail('the server could not store the content')
       throw error
     }
-    const result = files.completeUpload(file.id, token.v, written, services.now())
-    if (!result.ok) {
-      await releaseBlobs(services, [written.blobId])
-      if (result.reason === 'gone') throw new ServiceError('ResourceNotFound', 'The file was deleted during the upload', { id: file.id })
-      throw new ServiceError('ResourceGone', 'A later upsertFile replaced this version during the upload', { id: file.id })
-    }
-    await releaseBlobs(services, result.unreferencedBlobId ? [result.unreferencedBlobId] : [])
     return c.json({}, 200)
   })
 
@@ -120,7 +109,7 @@ export function filesContentRoutes(): Hono<AppEnv> {
     const token = readVersionedToken(services.signingKey, 'download', c.req.param('fileId') ?? '', c.req.query('token'))
     if (!token) throw forbidden('This content URL is not valid: its token is missing, altered, or signed by another server')
     if (isExpired(token, now)) throw forbidden(`This content URL expired at ${new Date(token.e * 1000).toISOString()}; getFile returns a fresh one`)
-    const file = filesStateOf(services).files.getAnyById(token.f, now)
+    const file = await services.backend.files.getAnyById(token.f)
     if (!file) throw new ServiceError('ResourceNotFound', 'The file of this content URL no longer exists', { id: token.f })
     if (file.contentVersion !== null && file.contentVersion > token.v) {
       throw new ServiceError('ResourceGone', 'This content URL is for an earlier version of the file; getFile returns a fresh one', { id: file.id })
@@ -132,7 +121,7 @@ export function filesContentRoutes(): Hono<AppEnv> {
   router.get(toHonoPath(publicContentRoute.path), async (c) => {
     const services = c.get('services')
     const fileId = readPublicToken(services.signingKey, c.req.param('fileId') ?? '', c.req.query('token'))
-    const file = fileId ? filesStateOf(services).files.getAnyById(fileId, services.now()) : undefined
+    const file = fileId ? await services.backend.files.getAnyById(fileId) : undefined
     if (!file || !file.accessPolicies.includes('public_content')) {
       throw new ServiceError('ResourceNotFound', 'No public content at this URL')
     }

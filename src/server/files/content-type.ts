@@ -45,7 +45,7 @@ const BY_EXTENSION: Readonly<Record<string, string>> = {
 
 /**
  * The content type of a key from its extension (case-insensitive), else `application/octet-stream`
- * (wire reference §4.1).
+ * (docs/wire-format.md §10).
  *
  * @example
  * ```ts

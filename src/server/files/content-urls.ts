@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { FileRecord } from '../../store/sqlite/files-repository.js'
-import { openToken, sealToken } from './sealed-token.js'
+import type { FileRecord } from '../../store/index.js'
+import { openToken, sealToken } from '../http/sealed-token.js'
 
 /** How long signed URLs stay valid, in seconds. */
 export interface UrlLifetimes {

@@ -3,7 +3,7 @@ import { filesLimits } from '../../api/files/index.js'
 import { ServiceError } from '../service-error.js'
 
 /**
- * Checks an `expiresAt` (already a valid ISO date-time) against the rules of the wire reference §4.1: in the
+ * Checks an `expiresAt` (already a valid ISO date-time) against the rules of docs/wire-format.md §5: in the
  * future and at most 90 days ahead. Returns it normalized to UTC (`...Z`), the form the store compares.
  *
  * @example

@@ -1,10 +1,8 @@
-import { filesMigrations } from '../../store/sqlite/files-migrations.js'
 import type { ServiceFeature } from '../env.js'
 import { filesContentRoutes } from './content-routes.js'
 import { defaultUrlLifetimes, type UrlLifetimes } from './content-urls.js'
-import { startExpirySweeper } from './expiry-sweeper.js'
+import { expireFilesJob, scheduleExpiry } from './expire-files-job.js'
 import { filesRoutes } from './routes.js'
-import { filesStateOf } from './state.js'
 
 /** Options of {@link createFilesFeature}. */
 export interface FilesFeatureOptions {
@@ -18,7 +16,8 @@ export interface FilesFeatureOptions {
    */
   urls?: UrlLifetimes
   /**
-   * How often expired files are deleted, in milliseconds (default 60 000).
+   * How often expired files are deleted, in milliseconds (default 60 000): the interval of the recurring
+   * `files.expire` job.
    *
    * @example
    * ```ts
@@ -29,37 +28,37 @@ export interface FilesFeatureOptions {
 }
 
 /**
- * The Files API as a service feature: its migrations, the signed content routes (mounted before auth), the
- * authenticated `/v1/files` routes, and at start a sweep of leftover content (temporary files and blobs no
- * row references, from a crash) plus the expiry sweeper, stopped by `app.close()`.
+ * The Files API as a service feature: the signed content routes (mounted before auth), the authenticated
+ * `/v1/files` routes, the recurring `files.expire` job, and at start a sweep of leftover content (temporary files
+ * and blobs no row references, from a crash) plus the first expiry pass.
  *
  * @example
  * ```ts
- * const app = createApp({ memory: true, features: [createFilesFeature({ expirySweepIntervalMs: 1000 })] })
+ * const app = await createApp({ memory: true, features: [createFilesFeature({ expirySweepIntervalMs: 1000 })] })
  * ```
  */
 export function createFilesFeature(options: FilesFeatureOptions = {}): ServiceFeature {
   const urls = options.urls ?? defaultUrlLifetimes
+  const intervalMs = options.expirySweepIntervalMs ?? 60_000
   return {
     name: 'files',
-    migrations: filesMigrations,
     publicRoutes: filesContentRoutes(),
     routes: filesRoutes({ urls }),
-    start(services) {
-      const state = filesStateOf(services)
+    jobs: [expireFilesJob(intervalMs)],
+    async start(services) {
+      const { backend, logger } = services
       const startedAt = new Date()
-      const leftovers = state.blobs
-        .sweep((blobId) => state.files.blobInUse(blobId), { olderThan: startedAt })
+      const leftovers = backend.blobs
+        .sweep((blobId) => backend.files.blobInUse(blobId), { olderThan: startedAt })
         .then((report) => {
-          if (report.orphans + report.temporaryFiles > 0) services.logger.log('info', 'swept leftover content', { ...report })
+          if (report.orphans + report.temporaryFiles > 0) logger.log('info', 'swept leftover content', { ...report })
         })
-        .catch((error: unknown) => services.logger.log('error', 'content sweep failed', { error: String(error) }))
-      const sweeper = startExpirySweeper(services, options.expirySweepIntervalMs ?? 60_000)
-      void sweeper.sweepNow().catch(() => undefined)
+        .catch((error: unknown) => logger.log('error', 'content sweep failed', { error: String(error) }))
+      await scheduleExpiry(services, services.now(), intervalMs)
+      services.jobs.wake()
       return {
         async stop() {
           await leftovers
-          await sweeper.stop()
         },
       }
     },

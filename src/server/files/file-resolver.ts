@@ -1,4 +1,4 @@
-import type { FileRecord, FilesRepository } from '../../store/sqlite/files-repository.js'
+import type { FileRecord, FilesPort } from '../../store/index.js'
 import type { Principal } from '../principal.js'
 import { ServiceError } from '../service-error.js'
 import { canAccessFile, canUseFiles, ownerFor, type FileAction } from './permissions.js'
@@ -12,18 +12,18 @@ import { canAccessFile, canUseFiles, ownerFor, type FileAction } from './permiss
  *
  * @example
  * ```ts
- * const file = resolveFile(files, principal, 'reports/q3.pdf', 'delete', new Date())
+ * const file = await resolveFile(backend.files, principal, 'reports/q3.pdf', 'delete')
  * ```
  */
-export function resolveFile(files: FilesRepository, principal: Principal, idOrKey: string, action: FileAction, now: Date): FileRecord {
+export async function resolveFile(files: FilesPort, principal: Principal, idOrKey: string, action: FileAction): Promise<FileRecord> {
   if (!canUseFiles(principal)) throw new ServiceError('Forbidden', 'This role (billing_manager) has no access to files')
   const readable = (file: FileRecord): boolean => canAccessFile(principal, 'read', file)
   let found: FileRecord | undefined
-  const byId = idOrKey.startsWith('file_') ? files.getById(principal.botId, idOrKey, now) : undefined
+  const byId = idOrKey.startsWith('file_') ? await files.getById(principal.botId, idOrKey) : undefined
   if (byId && readable(byId)) found = byId
   else {
     const { scope } = ownerFor(principal)
-    const candidates = files.getByKey(principal.botId, idOrKey, now).filter(readable)
+    const candidates = (await files.getByKey(principal.botId, idOrKey)).filter(readable)
     found = candidates.find((file) => file.ownerScope === scope) ?? candidates[0]
   }
   if (!found) throw new ServiceError('ResourceNotFound', `File ${JSON.stringify(idOrKey)} not found`, { id: idOrKey })

@@ -1,5 +1,5 @@
 import type { File } from '../../api/files/index.js'
-import type { FileRecord } from '../../store/sqlite/files-repository.js'
+import type { FileRecord } from '../../store/index.js'
 import { contentUrlFor, type UrlLifetimes } from './content-urls.js'
 
 /** What turning a record into a wire File needs: the signing key, the public base URL, the clock, lifetimes. */
@@ -11,7 +11,7 @@ export interface FileViewContext {
 }
 
 /**
- * The wire File object (wire reference §4.1) of a stored file, with a fresh content `url`.
+ * The wire File object (docs/wire-format.md §10) of a stored file, with a fresh content `url`.
  *
  * @example
  * ```ts

@@ -12,5 +12,6 @@ export {
   type FileAction,
   type FileAccessFacts,
 } from './permissions.js'
-export { startExpirySweeper, type ExpirySweeper } from './expiry-sweeper.js'
+export { EXPIRE_FILES_JOB, expireFilesJob, scheduleExpiry } from './expire-files-job.js'
+export { FilesService, type ExistingFileCheck, type FilesEvent, type FilesEventListener } from './files-service.js'
 export { contentTypeFromKey, isInlineSafe } from './content-type.js'

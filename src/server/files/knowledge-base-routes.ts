@@ -7,21 +7,13 @@ import {
   normalizeTagFilter,
   updateKnowledgeBase,
 } from '../../api/files/index.js'
-import { mergePatch, type FilePosition } from '../../store/sqlite/files-repository.js'
-import type { KnowledgeBaseRecord } from '../../store/sqlite/files-knowledge-bases.js'
+import { mergePatch, type KnowledgeBaseRecord } from '../../store/index.js'
 import type { AppEnv } from '../env.js'
 import { registerOperation } from '../http/register-operation.js'
 import type { Principal } from '../principal.js'
 import { ServiceError } from '../service-error.js'
-import { decodeCursor, encodeCursor, queryFingerprint } from './cursor.js'
+import { decodeCursor, encodeCursor, isPagePosition, queryFingerprint } from '../http/cursor.js'
 import { canManageKnowledgeBases, canUseFiles } from './permissions.js'
-import { filesStateOf } from './state.js'
-
-function isPosition(value: unknown): value is FilePosition {
-  if (!value || typeof value !== 'object') return false
-  const { value: v, id } = value as Record<string, unknown>
-  return typeof v === 'string' && typeof id === 'string'
-}
 
 function requireManage(principal: Principal): void {
   if (!canManageKnowledgeBases(principal)) {
@@ -48,22 +40,21 @@ function wire(kb: KnowledgeBaseRecord): { id: string; name: string; tags: Record
  * ```
  */
 export function registerKnowledgeBaseRoutes(router: Hono<AppEnv>): void {
-  registerOperation(router, createKnowledgeBase, ({ input, principal, services }) => {
+  registerOperation(router, createKnowledgeBase, async ({ input, principal, services }) => {
     requireManage(principal)
-    const kb = filesStateOf(services).knowledgeBases.create({
+    const kb = await services.backend.knowledgeBases.create({
       botId: principal.botId,
       name: input.body.name,
       tags: input.body.tags ?? {},
-      now: services.now(),
     })
     return { knowledgeBase: wire(kb) }
   })
 
-  registerOperation(router, listKnowledgeBases, ({ input, principal, services }) => {
+  registerOperation(router, listKnowledgeBases, async ({ input, principal, services }) => {
     if (!canUseFiles(principal)) throw new ServiceError('Forbidden', 'This role (billing_manager) has no access to files')
     const fingerprint = queryFingerprint('listKnowledgeBases', input.query)
-    const after = input.query.nextToken ? decodeCursor(services.signingKey, fingerprint, input.query.nextToken, isPosition) : undefined
-    const page = filesStateOf(services).knowledgeBases.list({
+    const after = input.query.nextToken ? decodeCursor(services.signingKey, fingerprint, input.query.nextToken, isPagePosition) : undefined
+    const page = await services.backend.knowledgeBases.list({
       botId: principal.botId,
       tags: normalizeTagFilter(input.query.tags),
       pageSize: input.query.pageSize ?? filesLimits.pageSizeDefault,
@@ -75,23 +66,25 @@ export function registerKnowledgeBaseRoutes(router: Hono<AppEnv>): void {
     }
   })
 
-  registerOperation(router, updateKnowledgeBase, ({ input, principal, services }) => {
+  registerOperation(router, updateKnowledgeBase, async ({ input, principal, services }) => {
     requireManage(principal)
-    const { knowledgeBases } = filesStateOf(services)
-    const current = knowledgeBases.get(principal.botId, input.params.id)
-    if (!current) throw notFound(input.params.id)
-    const tagCount = Object.keys(mergePatch(current.tags, input.body.tags)).length
-    if (tagCount > filesLimits.tagsMaxCount) {
-      throw new ServiceError('InvalidPayload', `tags: expected at most ${filesLimits.tagsMaxCount} tags after the merge, received ${tagCount}`)
-    }
-    const kb = knowledgeBases.update(principal.botId, input.params.id, input.body, services.now())
+    // Check the merged tag count and write in one transaction, so two concurrent updates cannot pass 50 together.
+    const kb = await services.backend.transaction(async (tx) => {
+      const current = await tx.knowledgeBases.get(principal.botId, input.params.id)
+      if (!current) throw notFound(input.params.id)
+      const tagCount = Object.keys(mergePatch(current.tags, input.body.tags)).length
+      if (tagCount > filesLimits.tagsMaxCount) {
+        throw new ServiceError('InvalidPayload', `tags: expected at most ${filesLimits.tagsMaxCount} tags after the merge, received ${tagCount}`)
+      }
+      return tx.knowledgeBases.update(principal.botId, input.params.id, input.body)
+    })
     if (!kb) throw notFound(input.params.id)
     return { knowledgeBase: wire(kb) }
   })
 
-  registerOperation(router, deleteKnowledgeBase, ({ input, principal, services }) => {
+  registerOperation(router, deleteKnowledgeBase, async ({ input, principal, services }) => {
     requireManage(principal)
-    if (!filesStateOf(services).knowledgeBases.delete(principal.botId, input.params.id)) throw notFound(input.params.id)
+    if (!(await services.backend.knowledgeBases.delete(principal.botId, input.params.id))) throw notFound(input.params.id)
     return {}
   })
 }

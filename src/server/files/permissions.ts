@@ -1,6 +1,6 @@
 import type { AccessPolicy, FileOwner } from '../../api/files/index.js'
 import type { Principal } from '../principal.js'
-import type { FilesAccessScope } from '../../store/sqlite/files-repository.js'
+import type { FilesAccessScope } from '../../store/index.js'
 
 /**
  * What a caller wants to do with a file. `read` covers getFile and downloads, `list` covers listFiles and the
@@ -19,7 +19,7 @@ export interface FileAccessFacts {
 const READ_ACTIONS: ReadonlySet<FileAction> = new Set(['read', 'list', 'search'])
 
 /**
- * Whether a caller may perform an action on a file (spec §5, read as the brief's "How we read the spec"):
+ * Whether a caller may perform an action on a file (docs/wire-format.md §6):
  * - a bot has full access to every file of its bot, whoever created it;
  * - an integration has full access to the files it created, and read/search/list access to other files of
  *   the bot that carry the `integrations` policy; nothing else (a file without policies is reachable only by

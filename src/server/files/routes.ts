@@ -14,8 +14,7 @@ import {
   updateFileMetadata,
   upsertFile,
 } from '../../api/files/index.js'
-import { AuthStore } from '../../store/sqlite/auth-store.js'
-import { mergePatch, type FilePosition, type FileSortField } from '../../store/sqlite/files-repository.js'
+import { mergePatch, type FileRecord, type FileSortField } from '../../store/index.js'
 import { bearerToken } from '../auth/bearer.js'
 import type { AppEnv, AppServices } from '../env.js'
 import { publicBaseUrl } from '../http/public-url.js'
@@ -24,13 +23,12 @@ import type { Principal } from '../principal.js'
 import { ServiceError } from '../service-error.js'
 import { contentTypeFromKey } from './content-type.js'
 import { defaultUrlLifetimes, uploadUrlFor, type UrlLifetimes } from './content-urls.js'
-import { decodeCursor, encodeCursor, queryFingerprint } from './cursor.js'
+import { decodeCursor, encodeCursor, isPagePosition, queryFingerprint } from '../http/cursor.js'
 import { checkExpiresAt } from './expires-at.js'
 import { resolveFile } from './file-resolver.js'
 import { toWireFile, type FileViewContext } from './file-view.js'
 import { registerKnowledgeBaseRoutes } from './knowledge-base-routes.js'
 import { canAccessFile, canCreateFile, canUseFiles, listScopeFor, ownerFor } from './permissions.js'
-import { filesStateOf, releaseBlobs } from './state.js'
 
 /** Options of {@link filesRoutes}. */
 export interface FilesRoutesOptions {
@@ -43,12 +41,6 @@ export interface FilesRoutesOptions {
    * ```
    */
   urls?: UrlLifetimes
-}
-
-function isFilePosition(value: unknown): value is FilePosition {
-  if (!value || typeof value !== 'object') return false
-  const { value: v, id } = value as Record<string, unknown>
-  return (typeof v === 'string' || typeof v === 'number') && typeof id === 'string'
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string'
@@ -66,8 +58,8 @@ function notAvailable(operation: string): never {
 }
 
 /**
- * The authenticated Files API routes (wire reference §3): every operation of `filesOperations`, with
- * permissions (spec §5), versions, signed upload and content URLs, and cursor pagination. Static paths
+ * The authenticated Files API routes (docs/wire-format.md §7): every operation of `filesOperations`, with
+ * permissions (docs/wire-format.md §6), versions, signed upload and content URLs, and cursor pagination. Static paths
  * (`/v1/files/search`, `/v1/files/tags`, `/v1/files/knowledge-bases`) are registered before `/v1/files/{id}`.
  *
  * @example
@@ -90,31 +82,29 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
     return notAvailable('searchFiles')
   })
 
-  registerOperation(router, listFileTags, ({ input, principal, services }) => {
+  registerOperation(router, listFileTags, async ({ input, principal, services }) => {
     requireFilesAccess(principal)
-    const { files } = filesStateOf(services)
+    const { files } = services.backend
     const fingerprint = queryFingerprint('listFileTags', input.query)
     const after = input.query.nextToken ? decodeCursor(services.signingKey, fingerprint, input.query.nextToken, isString) : undefined
-    const page = files.listTagKeys({
+    const page = await files.listTagKeys({
       botId: principal.botId,
       scope: listScopeFor(principal),
-      now: services.now(),
       pageSize: input.query.pageSize ?? filesLimits.pageSizeDefault,
       ...(after !== undefined ? { after } : {}),
     })
     return { tags: page.items, meta: page.next !== undefined ? { nextToken: encodeCursor(services.signingKey, fingerprint, page.next) } : {} }
   })
 
-  registerOperation(router, listFileTagValues, ({ input, principal, services }) => {
+  registerOperation(router, listFileTagValues, async ({ input, principal, services }) => {
     requireFilesAccess(principal)
-    const { files } = filesStateOf(services)
+    const { files } = services.backend
     const fingerprint = queryFingerprint('listFileTagValues', { ...input.query, tag: input.params.tag })
     const after = input.query.nextToken ? decodeCursor(services.signingKey, fingerprint, input.query.nextToken, isString) : undefined
-    const page = files.listTagValues({
+    const page = await files.listTagValues({
       botId: principal.botId,
       tag: input.params.tag,
       scope: listScopeFor(principal),
-      now: services.now(),
       pageSize: input.query.pageSize ?? filesLimits.pageSizeDefault,
       ...(after !== undefined ? { after } : {}),
     })
@@ -134,47 +124,46 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
     }
     const now = services.now()
     const expiresAt = body.expiresAt !== undefined ? checkExpiresAt(body.expiresAt, now) : null
-    const { files } = filesStateOf(services)
     const { owner, scope } = ownerFor(principal)
-    const existing = files.getByKey(principal.botId, body.key, now).find((file) => file.ownerScope === scope)
-    if (existing) {
-      if (!canAccessFile(principal, 'update', existing)) {
-        throw new ServiceError('Forbidden', `This caller may not replace file ${JSON.stringify(body.key)}`, { id: existing.id })
-      }
-    } else if (!canCreateFile(principal)) {
-      throw new ServiceError('Forbidden', 'This role may not create files (viewers read, search and list only)')
-    }
-    const result = files.upsert({
-      botId: principal.botId,
-      key: body.key,
-      ownerScope: scope,
-      owner,
-      size: body.size,
-      contentType: body.contentType ?? contentTypeFromKey(body.key),
-      tags: body.tags ?? {},
-      metadata: body.metadata ?? {},
-      accessPolicies: [...new Set(body.accessPolicies ?? [])],
-      index: false,
-      expiresAt,
-      now,
-    })
-    await releaseBlobs(services, result.unreferencedBlobIds)
+    const result = await services.files.define(
+      {
+        botId: principal.botId,
+        key: body.key,
+        ownerScope: scope,
+        owner,
+        size: body.size,
+        contentType: body.contentType ?? contentTypeFromKey(body.key),
+        tags: body.tags ?? {},
+        metadata: body.metadata ?? {},
+        accessPolicies: [...new Set(body.accessPolicies ?? [])],
+        index: false,
+        expiresAt,
+      },
+      (existing) => {
+        if (existing) {
+          if (!canAccessFile(principal, 'update', existing)) {
+            throw new ServiceError('Forbidden', `This caller may not replace file ${JSON.stringify(body.key)}`, { id: existing.id })
+          }
+        } else if (!canCreateFile(principal)) {
+          throw new ServiceError('Forbidden', 'This role may not create files (viewers read, search and list only)')
+        }
+      },
+    )
     const context = view(c, services)
     return { file: { ...toWireFile(result.file, context), uploadUrl: uploadUrlFor(services.signingKey, context.base, result.file, now, lifetimes) } }
   })
 
-  registerOperation(router, listFiles, ({ input, principal, services, c }) => {
+  registerOperation(router, listFiles, async ({ input, principal, services, c }) => {
     requireFilesAccess(principal)
-    const { files } = filesStateOf(services)
+    const { files } = services.backend
     const query = input.query
     const sortField: FileSortField = query.sortField ?? 'createdAt'
     const sortDirection = query.sortDirection ?? 'desc'
     const fingerprint = queryFingerprint('listFiles', { ...query, sortField, sortDirection })
-    const after = query.nextToken ? decodeCursor(services.signingKey, fingerprint, query.nextToken, isFilePosition) : undefined
-    const page = files.list({
+    const after = query.nextToken ? decodeCursor(services.signingKey, fingerprint, query.nextToken, isPagePosition) : undefined
+    const page = await files.list({
       botId: principal.botId,
       scope: listScopeFor(principal),
-      now: services.now(),
       tags: normalizeTagFilter(query.tags),
       ...(query.ids ? { ids: query.ids } : {}),
       ...(query.indexed !== undefined ? { indexed: query.indexed } : {}),
@@ -190,56 +179,55 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
     }
   })
 
-  registerOperation(router, listFilePassages, ({ input, principal, services }) => {
-    resolveFile(filesStateOf(services).files, principal, input.params.id, 'search', services.now())
+  registerOperation(router, listFilePassages, async ({ input, principal, services }) => {
+    await resolveFile(services.backend.files, principal, input.params.id, 'search')
     return notAvailable('listFilePassages')
   })
 
-  registerOperation(router, setFilePassages, ({ input, principal, services }) => {
-    resolveFile(filesStateOf(services).files, principal, input.params.id, 'update', services.now())
+  registerOperation(router, setFilePassages, async ({ input, principal, services }) => {
+    await resolveFile(services.backend.files, principal, input.params.id, 'update')
     return notAvailable('setFilePassages')
   })
 
-  registerOperation(router, getFile, ({ input, principal, services, c }) => {
-    const file = resolveFile(filesStateOf(services).files, principal, input.params.id, 'read', services.now())
+  registerOperation(router, getFile, async ({ input, principal, services, c }) => {
+    const file = await resolveFile(services.backend.files, principal, input.params.id, 'read')
     return { file: toWireFile(file, view(c, services)) }
   })
 
-  registerOperation(router, updateFileMetadata, ({ input, principal, services, c }) => {
+  registerOperation(router, updateFileMetadata, async ({ input, principal, services, c }) => {
     const now = services.now()
-    const { files } = filesStateOf(services)
-    const file = resolveFile(files, principal, input.params.id, 'update', now)
     const { expiresAt, ...rest } = input.body
     const checkedExpiry = expiresAt === undefined ? {} : { expiresAt: expiresAt === null ? null : checkExpiresAt(expiresAt, now) }
-    const tagCount = Object.keys(mergePatch(file.tags, rest.tags)).length
-    if (tagCount > filesLimits.tagsMaxCount) {
-      throw new ServiceError('InvalidPayload', `tags: expected at most ${filesLimits.tagsMaxCount} tags after the merge, received ${tagCount}`)
-    }
-    const updated = files.updateMetadata(file.id, { ...rest, ...checkedExpiry }, now)
+    // The merged tag count is checked and written in one transaction: two concurrent patches cannot pass 50 together.
+    const updated = await services.backend.transaction(async (tx) => {
+      const file = await resolveFile(tx.files, principal, input.params.id, 'update')
+      const tagCount = Object.keys(mergePatch(file.tags, rest.tags)).length
+      if (tagCount > filesLimits.tagsMaxCount) {
+        throw new ServiceError('InvalidPayload', `tags: expected at most ${filesLimits.tagsMaxCount} tags after the merge, received ${tagCount}`)
+      }
+      return tx.files.updateMetadata(file.id, { ...rest, ...checkedExpiry })
+    })
     return { file: toWireFile(updated, view(c, services)) }
   })
 
   registerOperation(router, deleteFile, async ({ input, principal, services }) => {
-    const { files } = filesStateOf(services)
-    const file = resolveFile(files, principal, input.params.id, 'delete', services.now())
-    await releaseBlobs(services, files.delete(file.id))
+    const file = await resolveFile(services.backend.files, principal, input.params.id, 'delete')
+    await services.files.delete(file)
     return {}
   })
 
   registerOperation(router, copyFile, async ({ input, principal, services, c }) => {
-    const now = services.now()
-    const { files } = filesStateOf(services)
-    const source = resolveFile(files, principal, input.params.idOrKey, 'read', now)
+    const source = await resolveFile(services.backend.files, principal, input.params.idOrKey, 'read')
     if (!source.blobId) {
       throw new ServiceError('InvalidPayload', `idOrKey: file ${JSON.stringify(source.key)} has no uploaded content yet; copy it once its upload completes`)
     }
-    const destinationBotId = c.req.header('x-destination-bot-id')?.trim() || principal.botId
+    const destinationBotId = input.headers['x-destination-bot-id']?.trim() || principal.botId
     let destination: Principal = principal
     if (destinationBotId !== principal.botId) {
       const token = bearerToken(c.req.header('authorization')) ?? ''
       // The destination principal is the same token authenticated for the destination bot: only a workspace
       // member token reaches a second bot (decision 0208); its role is then checked in that bot below.
-      const check = new AuthStore(services.db, services.now).authenticate(token, destinationBotId)
+      const check = await services.backend.auth.authenticate(token, destinationBotId)
       if (!check.ok) {
         const why =
           check.reason === 'unknown_bot'
@@ -250,22 +238,22 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
       destination = check.principal
     }
     const { owner, scope } = ownerFor(destination)
-    const existing = files.getByKey(destinationBotId, input.params.destinationKey, now).find((file) => file.ownerScope === scope)
-    if (existing) {
-      if (!input.body.overwrite) {
-        throw new ServiceError('AlreadyExists', `A file with key ${JSON.stringify(input.params.destinationKey)} already exists; send overwrite: true to replace it`, {
-          id: existing.id,
-        })
+    const authorize = (existing: FileRecord | undefined): void => {
+      if (existing) {
+        if (!input.body.overwrite) {
+          throw new ServiceError('AlreadyExists', `A file with key ${JSON.stringify(input.params.destinationKey)} already exists; send overwrite: true to replace it`, {
+            id: existing.id,
+          })
+        }
+        if (!canAccessFile(destination, 'delete', existing)) {
+          throw new ServiceError('Forbidden', `This caller may not overwrite file ${JSON.stringify(existing.key)}`, { id: existing.id })
+        }
+      } else if (!canCreateFile(destination)) {
+        throw new ServiceError('Forbidden', 'This role may not create files (viewers read, search and list only)')
       }
-      if (!canAccessFile(destination, 'delete', existing)) {
-        throw new ServiceError('Forbidden', `This caller may not overwrite file ${JSON.stringify(existing.key)}`, { id: existing.id })
-      }
-    } else if (!canCreateFile(destination)) {
-      throw new ServiceError('Forbidden', 'This role may not create files (viewers read, search and list only)')
     }
-    const result = files.copy(source, { botId: destinationBotId, key: input.params.destinationKey, ownerScope: scope, owner }, existing, now)
-    await releaseBlobs(services, result.unreferencedBlobIds)
-    return { file: toWireFile(result.file, view(c, services)) }
+    const file = await services.files.copy(source, { botId: destinationBotId, key: input.params.destinationKey, ownerScope: scope, owner }, authorize)
+    return { file: toWireFile(file, view(c, services)) }
   })
 
   return router

@@ -1,10 +1,9 @@
 import type { Context } from 'hono'
-import type { FileRecord } from '../../store/sqlite/files-repository.js'
+import type { FileRecord } from '../../store/index.js'
 import type { AppEnv } from '../env.js'
 import { ServiceError } from '../service-error.js'
 import { etagMatches, parseRange } from './byte-range.js'
 import { isInlineSafe } from './content-type.js'
-import { filesStateOf } from './state.js'
 
 /** Sandboxes whatever a browser renders from a content URL: no scripts, no plugins, no same-origin access. */
 export const CONTENT_SECURITY_POLICY = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox"
@@ -65,7 +64,7 @@ export async function serveContent(c: Context<AppEnv>, file: FileRecord, cache: 
     headers.set('Content-Length', String(file.size))
     return new Response(null, { status: 200, headers })
   }
-  const { blobs } = filesStateOf(c.get('services'))
+  const { blobs } = c.get('services').backend
   if (range.kind === 'partial') {
     const opened = await blobs.read(file.blobId, { start: range.start, end: range.end })
     headers.set('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)

@@ -1,7 +1,7 @@
 import { ServiceError } from '../service-error.js'
 
 /**
- * JSON payload limit of the Files API (spec §8): 1 MB.
+ * JSON payload limit of the Files API (docs/wire-format.md §5): 1 MB.
  *
  * @example
  * ```ts
@@ -10,7 +10,7 @@ import { ServiceError } from '../service-error.js'
  */
 export const FILES_JSON_LIMIT = 1024 * 1024
 /**
- * JSON payload limit of the Tables API (spec §8): 40 MB.
+ * JSON payload limit of the Tables API (docs/wire-format.md §5): 40 MB.
  *
  * @example
  * ```ts

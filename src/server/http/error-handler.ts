@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { newErrorId, type ErrorBody } from '../../api/error-body.js'
 import { errorTypes, type ErrorType } from '../../api/error-types.js'
 import type { AppEnv } from '../env.js'
+import { BotshelfError } from '../../errors/index.js'
 import { ServiceError } from '../service-error.js'
 
 /**
@@ -14,7 +15,7 @@ import { ServiceError } from '../service-error.js'
  * return errorResponse(new ServiceError('ResourceNotFound', 'File "a.txt" not found'), new Date())
  * ```
  */
-export function errorResponse(error: ServiceError, now: Date = new Date()): Response {
+export function errorResponse(error: BotshelfError, now: Date = new Date()): Response {
   const body: ErrorBody = { id: newErrorId(now), code: error.status, type: error.type, message: error.message }
   if (error.metadata !== undefined) body.metadata = error.metadata
   return new Response(JSON.stringify(body), {
@@ -38,8 +39,10 @@ function typeForStatus(status: number): ErrorType {
  * toServiceError(new Error('disk on fire')) // ServiceError('Internal', 'An internal error occurred')
  * ```
  */
-export function toServiceError(error: unknown): ServiceError {
+export function toServiceError(error: unknown): BotshelfError {
   if (error instanceof ServiceError) return error
+  // Any other error of the hierarchy answers with its type, and its stable code joins the metadata.
+  if (error instanceof BotshelfError) return new ServiceError(error.type, error.message, { code: error.code, ...error.metadata })
   if (error instanceof HTTPException) {
     if (error.status === 413) return new ServiceError('PayloadTooLarge', 'The request payload is too large')
     return new ServiceError(typeForStatus(error.status), error.message || errorTypes[typeForStatus(error.status)].description)

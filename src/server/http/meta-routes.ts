@@ -51,9 +51,13 @@ export function metaRoutes(version: string): Hono<AppEnv> {
   describeRawRoute(routes, serviceInfoRoute)
   describeRawRoute(routes, healthRoute)
   routes.get('/', (c) => c.json({ name: 'botshelf', version, openapi: '/v1/openapi.json' }))
-  routes.get('/health', (c) => {
-    const { db } = c.get('services')
-    if (db.prepare('SELECT 1').pluck().get() !== 1) throw new ServiceError('Internal', 'The database did not answer')
+  routes.get('/health', async (c) => {
+    const { backend } = c.get('services')
+    try {
+      await backend.ping()
+    } catch {
+      throw new ServiceError('Internal', 'The database did not answer')
+    }
     return c.json({ status: 'ok' })
   })
   return routes

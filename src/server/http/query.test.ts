@@ -36,6 +36,6 @@ describe('parseQuery', () => {
     const schema = z.object({ ids: z.array(z.string()).optional(), pageSize: z.number().optional() })
     expect(parseQuery('?ids=a&ids=b&pageSize=10&other=1', schema)).toEqual({ ids: ['a', 'b'], pageSize: 10, other: '1' })
     expect(parseQuery('', schema)).toEqual({})
-    expect(parseQuery('tags.k%2Ey=v')).toEqual({ tags: { k: { y: 'v' } } }) // the wire ambiguity of dotted tag keys (wire §1)
+    expect(parseQuery('tags.k%2Ey=v')).toEqual({ tags: { k: { y: 'v' } } }) // the wire ambiguity of dotted tag keys (docs/wire-format.md §2)
   })
 })

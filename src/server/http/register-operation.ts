@@ -12,7 +12,7 @@ type ParamsOf<Op> = Op extends Operation<infer P, z.ZodObject, z.ZodType, z.ZodT
 type QueryOf<Op> = Op extends Operation<z.ZodObject, infer Q, z.ZodType, z.ZodType> ? z.output<Q> : never
 type BodyOf<Op> = Op extends Operation<z.ZodObject, z.ZodObject, infer B, z.ZodType> ? z.output<B> : never
 type ResponseOf<Op> = Op extends Operation<z.ZodObject, z.ZodObject, z.ZodType, infer R> ? z.input<R> : never
-type HeadersOf<Op> = Op extends { headers: Readonly<Record<infer K extends string, string>> } ? { [P in K]: string | undefined } : Record<string, never>
+type HeadersOf<Op> = Op extends Operation<z.ZodObject, z.ZodObject, z.ZodType, z.ZodType, infer H> ? { [P in keyof H]: string | undefined } : Record<string, never>
 
 /** The validated input of an operation, split by where it came from. */
 export interface OperationRequest<Op extends Operation> {
@@ -22,7 +22,7 @@ export interface OperationRequest<Op extends Operation> {
   query: QueryOf<Op>
   /** JSON body validated by `operation.body` (`{}` when the operation declares none). */
   body: BodyOf<Op>
-  /** Header inputs named by `operation.headers` (`{ destinationBotId: 'x-destination-bot-id' }`). */
+  /** Header inputs named by `operation.headers` (copyFile's `{ 'x-destination-bot-id': 'x-destination-bot-id' }` gives `headers['x-destination-bot-id']`). */
   headers: HeadersOf<Op>
 }
 
@@ -92,9 +92,9 @@ function validate<S extends z.ZodType>(schema: S, value: unknown, lead: string):
  * @example
  * ```ts
  * const router = new Hono<AppEnv>()
- * registerOperation(router, getFileOperation, async ({ input, principal, services }) => {
- *   const file = findFile(services.db, principal.botId, input.params.id)
- *   return { file }
+ * registerOperation(router, getFile, async ({ input, principal, services, c }) => {
+ *   const file = await resolveFile(services.backend.files, principal, input.params.id, 'read')
+ *   return { file: toWireFile(file, { signingKey: services.signingKey, base: publicBaseUrl(c), now: services.now(), lifetimes: defaultUrlLifetimes }) }
  * })
  * ```
  */

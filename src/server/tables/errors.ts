@@ -1,5 +1,5 @@
 import { ServiceError } from '../service-error.js'
-import { TablesStoreError } from '../../store/sqlite/tables-error.js'
+import { TablesStoreError } from '../../store/tables/index.js'
 
 /**
  * Turns a tables store error into the service error the app answers with (same wire type, message and

@@ -1,17 +1,18 @@
 import type { ServiceFeature } from '../env.js'
-import { tablesMigrations } from '../../store/sqlite/tables-migrations.js'
+import { exportTableJob } from './export-table-job.js'
+import { importTableJob } from './import-table-job.js'
 import { tablesRoutes } from './routes.js'
 
 /**
- * The Tables API as a feature of the service: its migrations (the catalog and jobs tables) and its routes.
+ * The Tables API as a feature of the service: its routes and the background jobs that run imports and exports.
  *
  * @example
  * ```ts
- * const app = createApp({ memory: true, features: [tablesFeature] })
+ * const app = await createApp({ memory: true, features: [tablesFeature] })
  * ```
  */
 export const tablesFeature: ServiceFeature = {
   name: 'tables',
-  migrations: tablesMigrations,
-  routes: tablesRoutes,
+  routes: tablesRoutes(),
+  jobs: [importTableJob, exportTableJob],
 }

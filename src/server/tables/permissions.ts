@@ -28,7 +28,7 @@ export const tablesOperationAccess = {
 } as const satisfies Record<string, TablesAccess>
 
 /**
- * Whether a caller may read or write its bot's tables (brief, "How we read the spec"): bots and
+ * Whether a caller may read or write its bot's tables (docs/wire-format.md §6): bots and
  * integrations have full access to their bot's tables; Viewers read only; Developers, Managers and
  * Administrators full access; Billing Managers none. Tables are always those of `principal.botId`.
  *

@@ -1,3 +1,4 @@
+export { AuthStoreError } from './errors.js'
 export type { AuthPort } from './auth-port.js'
 export type {
   BotRecord,

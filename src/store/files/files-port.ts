@@ -19,43 +19,42 @@ import type {
  * @example
  * ```ts
  * const { file } = await backend.files.upsert({ botId, key: 'a.txt', ownerScope: '', owner: { type: 'bot', id: botId },
- *   size: 5, contentType: 'text/plain', tags: {}, metadata: {}, accessPolicies: [], index: false, expiresAt: null, now })
- * const page = await backend.files.list({ botId, scope: { kind: 'all' }, now, sortField: 'key', sortDirection: 'asc', pageSize: 20 })
+ *   size: 5, contentType: 'text/plain', tags: {}, metadata: {}, accessPolicies: [], index: false, expiresAt: null })
+ * const page = await backend.files.list({ botId, scope: { kind: 'all' }, sortField: 'key', sortDirection: 'asc', pageSize: 20 })
  * ```
  */
 export interface FilesPort {
   /** A file of a bot by id, unless expired. */
-  getById(botId: string, id: string, now: Date): Promise<FileRecord | undefined>
+  getById(botId: string, id: string): Promise<FileRecord | undefined>
   /** A file by id whatever its bot (signed URLs carry only the file id), unless expired. */
-  getAnyById(id: string, now: Date): Promise<FileRecord | undefined>
+  getAnyById(id: string): Promise<FileRecord | undefined>
   /** Every file of a bot with this key, one per owner scope, oldest first, unless expired. */
-  getByKey(botId: string, key: string, now: Date): Promise<FileRecord[]>
+  getByKey(botId: string, key: string): Promise<FileRecord[]>
   /** Creates the file or starts a new version of the key in the same owner scope (status `upload_pending`). */
   upsert(input: UpsertFileInput): Promise<{ file: FileRecord; created: boolean; unreferencedBlobIds: string[] }>
   /** Makes a written blob the readable content of `version` if it is still the latest. */
-  completeUpload(fileId: string, version: number, blob: { blobId: string; size: number; sha256: string }, now: Date): Promise<CompleteUploadResult>
+  completeUpload(fileId: string, version: number, blob: { blobId: string; size: number; sha256: string }): Promise<CompleteUploadResult>
   /** Marks the upload of `version` failed with a reason, unless its content already landed. */
-  failUpload(fileId: string, version: number, reason: string, now: Date): Promise<FileRecord | undefined>
+  failUpload(fileId: string, version: number, reason: string): Promise<FileRecord | undefined>
   /** Merges metadata and tags (`null` deletes), replaces policies, sets or removes `expiresAt`. */
-  updateMetadata(fileId: string, patch: FileMetadataPatch, now: Date): Promise<FileRecord>
+  updateMetadata(fileId: string, patch: FileMetadataPatch): Promise<FileRecord>
   /** Copies a file's definition and content reference to a new key, possibly in another bot. */
-  copy(source: FileRecord, destination: FileOwnerRef, replace: FileRecord | undefined, now: Date): Promise<{ file: FileRecord; unreferencedBlobIds: string[] }>
+  copy(source: FileRecord, destination: FileOwnerRef, replace: FileRecord | undefined): Promise<{ file: FileRecord; unreferencedBlobIds: string[] }>
   /** Deletes a file; returns the blobs no row references any more. */
   delete(fileId: string): Promise<string[]>
   /** Deletes every expired file; returns how many and the blobs to delete. */
-  deleteExpired(now: Date): Promise<{ deleted: number; unreferencedBlobIds: string[] }>
+  deleteExpired(): Promise<{ deleted: number; unreferencedBlobIds: string[] }>
   /** Whether any row references a blob (the blob sweep keeps those). */
   blobInUse(blobId: string): Promise<boolean>
   /** One keyset page of files, sorted on (sort value, id). */
   list(query: FileListQuery): Promise<{ items: FileRecord[]; next?: FilePosition }>
   /** One page of the distinct tag keys of the files in scope, sorted, after `after`. */
-  listTagKeys(query: { botId: string; scope: FilesAccessScope; now: Date; pageSize: number; after?: string }): Promise<{ items: string[]; next?: string }>
+  listTagKeys(query: { botId: string; scope: FilesAccessScope; pageSize: number; after?: string }): Promise<{ items: string[]; next?: string }>
   /** One page of the distinct values of one tag over the files in scope, sorted, after `after`. */
   listTagValues(query: {
     botId: string
     tag: string
     scope: FilesAccessScope
-    now: Date
     pageSize: number
     after?: string
   }): Promise<{ items: string[]; next?: string }>
@@ -66,16 +65,16 @@ export interface FilesPort {
  *
  * @example
  * ```ts
- * const kb = await backend.knowledgeBases.create({ botId, name: 'Docs', tags: {}, now: new Date() })
+ * const kb = await backend.knowledgeBases.create({ botId, name: 'Docs', tags: {} })
  * ```
  */
 export interface KnowledgeBasesPort {
   /** Creates a knowledge base. */
-  create(input: { botId: string; name: string; tags: Record<string, string>; now: Date }): Promise<KnowledgeBaseRecord>
+  create(input: { botId: string; name: string; tags: Record<string, string> }): Promise<KnowledgeBaseRecord>
   /** A knowledge base of a bot by id. */
   get(botId: string, id: string): Promise<KnowledgeBaseRecord | undefined>
   /** Renames it and merges its tags (`null` deletes a tag); `undefined` when it does not exist. */
-  update(botId: string, id: string, patch: { name: string; tags?: Record<string, string | null> }, now: Date): Promise<KnowledgeBaseRecord | undefined>
+  update(botId: string, id: string, patch: { name: string; tags?: Record<string, string | null> }): Promise<KnowledgeBaseRecord | undefined>
   /** Deletes it; false when it did not exist. */
   delete(botId: string, id: string): Promise<boolean>
   /** One page, newest first, optionally filtered by tags. */

@@ -47,7 +47,6 @@ export type FilePosition = PagePosition
 export interface FileListQuery {
   botId: string
   scope: FilesAccessScope
-  now: Date
   tags?: ReadonlyArray<NormalizedTagCondition>
   ids?: ReadonlyArray<string>
   indexed?: boolean
@@ -70,7 +69,6 @@ export interface UpsertFileInput {
   accessPolicies: AccessPolicy[]
   index: boolean
   expiresAt: string | null
-  now: Date
 }
 
 /** A patch of {@link FilesRepository.updateMetadata}: merges with `null` deleting, policies replace. */

@@ -68,4 +68,17 @@ export const authMigrations: ReadonlyArray<Migration> = [
       `)
     },
   },
+  {
+    // The signing key moves into the database so that every server on a dataset signs and checks alike.
+    id: 'auth-0003-service-secrets',
+    up(db) {
+      db.exec(`
+        CREATE TABLE service_secrets (
+          name TEXT PRIMARY KEY,
+          value BLOB NOT NULL,
+          created_at TEXT NOT NULL
+        );
+      `)
+    },
+  },
 ]

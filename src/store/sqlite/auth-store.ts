@@ -1,27 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { memberRoles, tokenRoles, type MemberRole, type Principal, type TokenRole } from '../../api/principal.js'
 import type { Sqlite } from './open-database.js'
+import { AuthStoreError } from '../auth/errors.js'
 import type { BotRecord, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord, TokenScope, WorkspaceTokenInput } from '../auth/types.js'
 
+export { AuthStoreError } from '../auth/errors.js'
 export type { BotRecord, BotTokenInput, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord, TokenScope, WorkspaceTokenInput } from '../auth/types.js'
-
-/**
- * Raised for bad admin input (unknown bot, bad role, ...), with a stable `code`; the CLI prints its message.
- *
- * @example
- * ```ts
- * try { store.revokeToken('tok_x') } catch (e) { if (e instanceof AuthStoreError && e.code === 'unknown_token') ... }
- * ```
- */
-export class AuthStoreError extends Error {
-  override readonly name = 'AuthStoreError'
-  constructor(
-    readonly code: 'unknown_bot' | 'unknown_token' | 'invalid_role' | 'invalid_integration' | 'invalid_scope',
-    message: string,
-  ) {
-    super(message)
-  }
-}
 
 /** Hash stored for a token: hex SHA-256 of the whole token string. */
 function hashToken(token: string): string {
@@ -303,5 +287,24 @@ export class AuthStore {
       return { ok: true, scope: 'bot', principal: { kind: 'integration', botId, integrationName: record.integrationName!, tokenId: record.id } }
     }
     return { ok: true, scope: 'bot', principal: { kind: 'member', botId, role: record.role as MemberRole, userId: record.userId!, tokenId: record.id } }
+  }
+
+  /**
+   * The signing key of signed URLs and cursors (32 bytes), created on first call: from `seed` when given (the
+   * `signing-key` file of an older data folder, so its URLs keep working), random otherwise.
+   *
+   * @example
+   * ```ts
+   * const key = store.signingKey() // the same 32 bytes on every later call
+   * ```
+   */
+  signingKey(seed?: Buffer): Buffer {
+    const existing = this.db.prepare("SELECT value FROM service_secrets WHERE name = 'signing-key'").pluck().get() as Buffer | undefined
+    if (existing) return Buffer.from(existing)
+    const key = seed && seed.length === 32 ? seed : randomBytes(32)
+    this.db
+      .prepare("INSERT INTO service_secrets (name, value, created_at) VALUES ('signing-key', ?, ?) ON CONFLICT (name) DO NOTHING")
+      .run(key, this.now().toISOString())
+    return Buffer.from(this.db.prepare("SELECT value FROM service_secrets WHERE name = 'signing-key'").pluck().get() as Buffer)
   }
 }

@@ -33,24 +33,28 @@ function toRecord(row: KnowledgeBaseRow): KnowledgeBaseRecord {
  * @example
  * ```ts
  * const kbs = new KnowledgeBasesRepository(db)
- * kbs.create({ botId, name: 'Docs', tags: {}, now: new Date() })
+ * kbs.create({ botId, name: 'Docs', tags: {} })
  * ```
  */
 export class KnowledgeBasesRepository {
-  constructor(private readonly db: Sqlite) {}
+  constructor(
+    private readonly db: Sqlite,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   /**
    * Creates a knowledge base.
    *
    * @example
    * ```ts
-   * kbs.create({ botId, name: 'Docs', tags: { team: 'support' }, now: new Date() })
+   * kbs.create({ botId, name: 'Docs', tags: { team: 'support' } })
    * ```
    */
-  create(input: { botId: string; name: string; tags: Record<string, string>; now: Date }): KnowledgeBaseRecord {
+  create(input: { botId: string; name: string; tags: Record<string, string> }): KnowledgeBaseRecord {
     return this.db.transaction(() => {
-      const id = newKnowledgeBaseId(input.now)
-      const nowIso = input.now.toISOString()
+      const now = this.now()
+      const id = newKnowledgeBaseId(now)
+      const nowIso = now.toISOString()
       this.db
         .prepare('INSERT INTO knowledge_bases (id, bot_id, name, tags_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(id, input.botId, input.name, JSON.stringify(input.tags), nowIso, nowIso)
@@ -77,10 +81,11 @@ export class KnowledgeBasesRepository {
    *
    * @example
    * ```ts
-   * kbs.update(botId, 'kb_1', { name: 'Docs v2', tags: { old: null } }, new Date())
+   * kbs.update(botId, 'kb_1', { name: 'Docs v2', tags: { old: null } })
    * ```
    */
-  update(botId: string, id: string, patch: { name: string; tags?: Record<string, string | null> }, now: Date): KnowledgeBaseRecord | undefined {
+  update(botId: string, id: string, patch: { name: string; tags?: Record<string, string | null> }): KnowledgeBaseRecord | undefined {
+    const now = this.now()
     return this.db.transaction(() => {
       const current = this.get(botId, id)
       if (!current) return undefined
@@ -140,8 +145,8 @@ export class KnowledgeBasesRepository {
   }
 
   private replaceTags(id: string, botId: string, tags: Record<string, string>): void {
-    this.db.prepare('DELETE FROM knowledge_base_tags WHERE file_id = ?').run(id)
-    const insert = this.db.prepare('INSERT INTO knowledge_base_tags (file_id, bot_id, tag_key, tag_value) VALUES (?, ?, ?, ?)')
+    this.db.prepare('DELETE FROM knowledge_base_tags WHERE knowledge_base_id = ?').run(id)
+    const insert = this.db.prepare('INSERT INTO knowledge_base_tags (knowledge_base_id, bot_id, tag_key, tag_value) VALUES (?, ?, ?, ?)')
     for (const [key, value] of Object.entries(tags)) insert.run(id, botId, key, value)
   }
 }

@@ -83,4 +83,16 @@ export const filesMigrations: ReadonlyArray<Migration> = [
       `)
     },
   },
+  {
+    // One tag model: every tag side table names its owner column after the owner (file_tags.file_id,
+    // knowledge_base_tags.knowledge_base_id, table_tags.table_id).
+    id: 'files-0002-knowledge-base-tags-owner-column',
+    up(db) {
+      db.exec(`
+        ALTER TABLE knowledge_base_tags RENAME COLUMN file_id TO knowledge_base_id;
+        DROP INDEX knowledge_base_tags_lookup;
+        CREATE INDEX knowledge_base_tags_lookup ON knowledge_base_tags (bot_id, tag_key, tag_value, knowledge_base_id);
+      `)
+    },
+  },
 ]

@@ -22,7 +22,6 @@ function input(key: string, extra: Partial<UpsertFileInput> = {}): UpsertFileInp
     accessPolicies: [],
     index: false,
     expiresAt: null,
-    now: tick(),
     ...extra,
   }
 }
@@ -33,12 +32,12 @@ describe('FilesRepository', () => {
   beforeEach(() => {
     db = openDatabase(':memory:')
     runMigrations(db, filesMigrations)
-    files = new FilesRepository(db)
+    files = new FilesRepository(db, tick)
   })
 
   const keysOf = (tags: TagFilter): string[] =>
     files
-      .list({ botId: BOT, scope: { kind: 'all' }, now: tick(), tags: normalizeTagFilter(tags), sortField: 'key', sortDirection: 'asc', pageSize: 100 })
+      .list({ botId: BOT, scope: { kind: 'all' }, tags: normalizeTagFilter(tags), sortField: 'key', sortDirection: 'asc', pageSize: 100 })
       .items.map((f) => f.key)
 
   it('filters by tags in SQL: equality, OR, not, in, exists', () => {
@@ -83,33 +82,33 @@ describe('FilesRepository', () => {
 
   it('switches content only when the latest version completes, and reports the replaced blob', () => {
     const { file } = files.upsert(input('k'))
-    const done = files.completeUpload(file.id, 1, { blobId: 'blob_1', size: 3, sha256: 'h1' }, tick())
+    const done = files.completeUpload(file.id, 1, { blobId: 'blob_1', size: 3, sha256: 'h1' })
     expect(done).toMatchObject({ ok: true, unreferencedBlobId: null, file: { status: 'upload_completed', size: 3, contentVersion: 1 } })
     const v2 = files.upsert(input('k')).file
     expect(v2).toMatchObject({ status: 'upload_pending', blobId: 'blob_1', contentVersion: 1, version: 2 })
-    expect(files.completeUpload(file.id, 1, { blobId: 'blob_x', size: 3, sha256: 'hx' }, tick())).toEqual({ ok: false, reason: 'superseded' })
-    const v2done = files.completeUpload(file.id, 2, { blobId: 'blob_2', size: 3, sha256: 'h2' }, tick())
+    expect(files.completeUpload(file.id, 1, { blobId: 'blob_x', size: 3, sha256: 'hx' })).toEqual({ ok: false, reason: 'superseded' })
+    const v2done = files.completeUpload(file.id, 2, { blobId: 'blob_2', size: 3, sha256: 'h2' })
     expect(v2done).toMatchObject({ ok: true, unreferencedBlobId: 'blob_1', file: { blobId: 'blob_2', contentVersion: 2 } })
     files.delete(file.id)
-    expect(files.completeUpload(file.id, 2, { blobId: 'blob_3', size: 3, sha256: 'h3' }, tick())).toEqual({ ok: false, reason: 'gone' })
+    expect(files.completeUpload(file.id, 2, { blobId: 'blob_3', size: 3, sha256: 'h3' })).toEqual({ ok: false, reason: 'gone' })
   })
 
   it('records a failed upload only while the version has no content yet', () => {
     const { file } = files.upsert(input('f'))
-    expect(files.failUpload(file.id, 1, 'too big', tick())).toMatchObject({ status: 'upload_failed', failedStatusReason: 'too big' })
-    files.completeUpload(file.id, 1, { blobId: 'blob_f', size: 3, sha256: 'h' }, tick())
-    expect(files.failUpload(file.id, 1, 'a late retry failed', tick())).toBeUndefined()
-    expect(files.getById(BOT, file.id, tick())).toMatchObject({ status: 'upload_completed', failedStatusReason: null })
+    expect(files.failUpload(file.id, 1, 'too big')).toMatchObject({ status: 'upload_failed', failedStatusReason: 'too big' })
+    files.completeUpload(file.id, 1, { blobId: 'blob_f', size: 3, sha256: 'h' })
+    expect(files.failUpload(file.id, 1, 'a late retry failed')).toBeUndefined()
+    expect(files.getById(BOT, file.id)).toMatchObject({ status: 'upload_completed', failedStatusReason: null })
     files.upsert(input('f'))
-    expect(files.failUpload(file.id, 1, 'stale version', tick())).toBeUndefined()
-    expect(files.failUpload(file.id, 2, 'short', tick())).toMatchObject({ status: 'upload_failed', blobId: 'blob_f' })
+    expect(files.failUpload(file.id, 1, 'stale version')).toBeUndefined()
+    expect(files.failUpload(file.id, 2, 'short')).toMatchObject({ status: 'upload_failed', blobId: 'blob_f' })
   })
 
   it('keeps a blob shared by a copy until the last row using it is deleted', () => {
     const { file } = files.upsert(input('src'))
-    const done = files.completeUpload(file.id, 1, { blobId: 'blob_s', size: 3, sha256: 'h' }, tick())
+    const done = files.completeUpload(file.id, 1, { blobId: 'blob_s', size: 3, sha256: 'h' })
     if (!done.ok) throw new Error('expected completion')
-    const copy = files.copy(done.file, { botId: BOT, key: 'dst', ownerScope: '', owner: { type: 'bot', id: BOT } }, undefined, tick())
+    const copy = files.copy(done.file, { botId: BOT, key: 'dst', ownerScope: '', owner: { type: 'bot', id: BOT } }, undefined)
     expect(copy.file).toMatchObject({ key: 'dst', status: 'upload_completed', blobId: 'blob_s', size: 3 })
     expect(files.delete(file.id)).toEqual([])
     expect(files.delete(copy.file.id)).toEqual(['blob_s'])
@@ -121,7 +120,7 @@ describe('FilesRepository', () => {
     expect(keysOf({})).toEqual(['new', 'old'])
     clock += 10_000
     expect(keysOf({})).toEqual(['new'])
-    expect(files.deleteExpired(new Date(clock)).deleted).toBe(1)
+    expect(files.deleteExpired().deleted).toBe(1)
     expect(db.prepare('SELECT count(*) FROM files').pluck().get()).toBe(1)
   })
 
@@ -131,7 +130,7 @@ describe('FilesRepository', () => {
     files.upsert(input('mine', { ownerScope: 'slack', owner: { type: 'integration', name: 'slack' } }))
     files.upsert(input('theirs', { ownerScope: 'teams', owner: { type: 'integration', name: 'teams' } }))
     const seen = files
-      .list({ botId: BOT, scope: { kind: 'integration', integrationName: 'slack' }, now: tick(), sortField: 'key', sortDirection: 'asc', pageSize: 10 })
+      .list({ botId: BOT, scope: { kind: 'integration', integrationName: 'slack' }, sortField: 'key', sortDirection: 'asc', pageSize: 10 })
       .items.map((f) => f.key)
     expect(seen).toEqual(['bot-shared', 'mine'])
   })
@@ -146,7 +145,7 @@ describe('FilesRepository', () => {
     const doomed: string[] = []
     for (let i = 0; i < 30; i++) {
       const { file } = files.upsert(input(`f${String(i).padStart(2, '0')}`, { size: i % 4 }))
-      if (i % 3 === 0) files.completeUpload(file.id, 1, { blobId: `blob_${i}`, size: i % 4, sha256: 'h' }, tick())
+      if (i % 3 === 0) files.completeUpload(file.id, 1, { blobId: `blob_${i}`, size: i % 4, sha256: 'h' })
       if (i % 5 === 0) doomed.push(file.id)
       else survivors.add(file.id)
     }
@@ -154,7 +153,7 @@ describe('FilesRepository', () => {
     let after
     let round = 0
     do {
-      const page = files.list({ botId: BOT, scope: { kind: 'all' }, now: tick(), sortField, sortDirection, pageSize: 4, after })
+      const page = files.list({ botId: BOT, scope: { kind: 'all' }, sortField, sortDirection, pageSize: 4, after })
       seen.push(...page.items.map((f) => f.id))
       after = page.next
       files.upsert(input(`new${round++}`, { size: 1 }))
@@ -169,10 +168,10 @@ describe('FilesRepository', () => {
   it('pages through distinct tag keys and values', () => {
     files.upsert(input('a', { tags: { k1: 'x', k2: 'y' } }))
     files.upsert(input('b', { tags: { k2: 'z', k3: 'y' } }))
-    const first = files.listTagKeys({ botId: BOT, scope: { kind: 'all' }, now: tick(), pageSize: 2 })
+    const first = files.listTagKeys({ botId: BOT, scope: { kind: 'all' }, pageSize: 2 })
     expect(first).toEqual({ items: ['k1', 'k2'], next: 'k2' })
-    expect(files.listTagKeys({ botId: BOT, scope: { kind: 'all' }, now: tick(), pageSize: 2, after: 'k2' })).toEqual({ items: ['k3'] })
-    expect(files.listTagValues({ botId: BOT, tag: 'k2', scope: { kind: 'all' }, now: tick(), pageSize: 5 })).toEqual({ items: ['y', 'z'] })
+    expect(files.listTagKeys({ botId: BOT, scope: { kind: 'all' }, pageSize: 2, after: 'k2' })).toEqual({ items: ['k3'] })
+    expect(files.listTagValues({ botId: BOT, tag: 'k2', scope: { kind: 'all' }, pageSize: 5 })).toEqual({ items: ['y', 'z'] })
   })
 
   it('merge patches set and delete keys', () => {

@@ -4,6 +4,7 @@ import type {
   CompleteUploadResult,
   FileListQuery,
   FileMetadataPatch,
+  FileOwnerRef,
   FilePosition,
   FileRecord,
   FileSortField,
@@ -93,21 +94,25 @@ const NOT_EXPIRED = '(f.expires_at IS NULL OR f.expires_at > ?)'
  * ```ts
  * const files = new FilesRepository(db)
  * const file = files.upsert({ botId, key: 'a.txt', ownerScope: '', owner: { type: 'bot', id: botId }, size: 5,
- *   contentType: 'text/plain', tags: {}, metadata: {}, accessPolicies: [], index: false, expiresAt: null, now: new Date() })
+ *   contentType: 'text/plain', tags: {}, metadata: {}, accessPolicies: [], index: false, expiresAt: null })
  * ```
  */
 export class FilesRepository {
-  constructor(private readonly db: Sqlite) {}
+  constructor(
+    private readonly db: Sqlite,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   /**
    * A file of a bot by id, unless expired.
    *
    * @example
    * ```ts
-   * files.getById(botId, 'file_01K...', new Date())
+   * files.getById(botId, 'file_01K...')
    * ```
    */
-  getById(botId: string, id: string, now: Date): FileRecord | undefined {
+  getById(botId: string, id: string): FileRecord | undefined {
+    const now = this.now()
     const row = this.db
       .prepare(`SELECT * FROM files f WHERE f.bot_id = ? AND f.id = ? AND ${NOT_EXPIRED}`)
       .get(botId, id, now.toISOString()) as FileRow | undefined
@@ -119,10 +124,11 @@ export class FilesRepository {
    *
    * @example
    * ```ts
-   * files.getAnyById('file_01K...', new Date())
+   * files.getAnyById('file_01K...')
    * ```
    */
-  getAnyById(id: string, now: Date): FileRecord | undefined {
+  getAnyById(id: string): FileRecord | undefined {
+    const now = this.now()
     const row = this.db.prepare(`SELECT * FROM files f WHERE f.id = ? AND ${NOT_EXPIRED}`).get(id, now.toISOString()) as
       | FileRow
       | undefined
@@ -134,10 +140,11 @@ export class FilesRepository {
    *
    * @example
    * ```ts
-   * files.getByKey(botId, 'reports/q3.pdf', new Date())
+   * files.getByKey(botId, 'reports/q3.pdf')
    * ```
    */
-  getByKey(botId: string, key: string, now: Date): FileRecord[] {
+  getByKey(botId: string, key: string): FileRecord[] {
+    const now = this.now()
     const rows = this.db
       .prepare(`SELECT * FROM files f WHERE f.bot_id = ? AND f.key = ? AND ${NOT_EXPIRED} ORDER BY f.created_at, f.id`)
       .all(botId, key, now.toISOString()) as FileRow[]
@@ -158,7 +165,8 @@ export class FilesRepository {
    */
   upsert(input: UpsertFileInput): { file: FileRecord; created: boolean; unreferencedBlobIds: string[] } {
     return this.db.transaction(() => {
-      const nowIso = input.now.toISOString()
+      const now = this.now()
+      const nowIso = now.toISOString()
       const existing = this.db
         .prepare('SELECT * FROM files WHERE bot_id = ? AND owner_scope = ? AND key = ?')
         .get(input.botId, input.ownerScope, input.key) as FileRow | undefined
@@ -189,7 +197,7 @@ export class FilesRepository {
           )
       } else {
         if (existing) unreferencedBlobIds.push(...this.deleteRow(existing.id))
-        id = newFileId(input.now)
+        id = newFileId(now)
         created = true
         this.insertRow({
           id,
@@ -229,16 +237,15 @@ export class FilesRepository {
    *
    * @example
    * ```ts
-   * const result = files.completeUpload(file.id, 1, { blobId, size: 5, sha256 }, new Date())
+   * const result = files.completeUpload(file.id, 1, { blobId, size: 5, sha256 })
    * if (result.ok && result.unreferencedBlobId) await blobs.delete(result.unreferencedBlobId)
    * ```
    */
   completeUpload(
     fileId: string,
     version: number,
-    blob: { blobId: string; size: number; sha256: string },
-    now: Date,
-  ): CompleteUploadResult {
+    blob: { blobId: string; size: number; sha256: string }): CompleteUploadResult {
+    const now = this.now()
     return this.db.transaction((): CompleteUploadResult => {
       const row = this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow | undefined
       if (!row) return { ok: false, reason: 'gone' }
@@ -261,10 +268,11 @@ export class FilesRepository {
    *
    * @example
    * ```ts
-   * files.failUpload(file.id, 1, 'content has 3 bytes but 5 were declared', new Date())
+   * files.failUpload(file.id, 1, 'content has 3 bytes but 5 were declared')
    * ```
    */
-  failUpload(fileId: string, version: number, reason: string, now: Date): FileRecord | undefined {
+  failUpload(fileId: string, version: number, reason: string): FileRecord | undefined {
+    const now = this.now()
     const result = this.db
       // A failed retry of a version whose content already landed does not undo that upload.
       .prepare(
@@ -282,10 +290,11 @@ export class FilesRepository {
    *
    * @example
    * ```ts
-   * files.updateMetadata(file.id, { tags: { draft: null }, accessPolicies: ['public_content'] }, new Date())
+   * files.updateMetadata(file.id, { tags: { draft: null }, accessPolicies: ['public_content'] })
    * ```
    */
-  updateMetadata(fileId: string, patch: FileMetadataPatch, now: Date): FileRecord {
+  updateMetadata(fileId: string, patch: FileMetadataPatch): FileRecord {
+    const now = this.now()
     return this.db.transaction(() => {
       const row = this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow
       const current = toRecord(row)
@@ -319,15 +328,15 @@ export class FilesRepository {
    *
    * @example
    * ```ts
-   * files.copy(source, { botId, key: 'copy.txt', ownerScope: '', owner: { type: 'bot', id: botId } }, undefined, new Date())
+   * files.copy(source, { botId, key: 'copy.txt', ownerScope: '', owner: { type: 'bot', id: botId } }, undefined)
    * ```
    */
   copy(
     source: FileRecord,
-    destination: { botId: string; key: string; ownerScope: string; owner: FileOwner },
+    destination: FileOwnerRef,
     replace: FileRecord | undefined,
-    now: Date,
   ): { file: FileRecord; unreferencedBlobIds: string[] } {
+    const now = this.now()
     return this.db.transaction(() => {
       const unreferencedBlobIds = replace ? this.deleteRow(replace.id) : []
       const stale = this.db
@@ -375,10 +384,11 @@ export class FilesRepository {
    *
    * @example
    * ```ts
-   * const { deleted, unreferencedBlobIds } = files.deleteExpired(new Date())
+   * const { deleted, unreferencedBlobIds } = files.deleteExpired()
    * ```
    */
-  deleteExpired(now: Date): { deleted: number; unreferencedBlobIds: string[] } {
+  deleteExpired(): { deleted: number; unreferencedBlobIds: string[] } {
+    const now = this.now()
     return this.db.transaction(() => {
       const ids = this.db
         .prepare('SELECT id FROM files WHERE expires_at IS NOT NULL AND expires_at <= ?')
@@ -408,12 +418,12 @@ export class FilesRepository {
    *
    * @example
    * ```ts
-   * const page = files.list({ botId, scope: { kind: 'all' }, now: new Date(), sortField: 'createdAt', sortDirection: 'desc', pageSize: 20 })
+   * const page = files.list({ botId, scope: { kind: 'all' }, sortField: 'createdAt', sortDirection: 'desc', pageSize: 20 })
    * ```
    */
   list(query: FileListQuery): { items: FileRecord[]; next?: FilePosition } {
     const where: string[] = ['f.bot_id = ?', NOT_EXPIRED]
-    const params: unknown[] = [query.botId, query.now.toISOString()]
+    const params: unknown[] = [query.botId, this.now().toISOString()]
     const scope = scopeSql(query.scope)
     where.push(scope.sql)
     params.push(...scope.params)
@@ -455,10 +465,10 @@ export class FilesRepository {
    *
    * @example
    * ```ts
-   * files.listTagKeys({ botId, scope: { kind: 'all' }, now: new Date(), pageSize: 20 })
+   * files.listTagKeys({ botId, scope: { kind: 'all' }, pageSize: 20 })
    * ```
    */
-  listTagKeys(query: { botId: string; scope: FilesAccessScope; now: Date; pageSize: number; after?: string }): {
+  listTagKeys(query: { botId: string; scope: FilesAccessScope; pageSize: number; after?: string }): {
     items: string[]
     next?: string
   } {
@@ -470,7 +480,7 @@ export class FilesRepository {
          ORDER BY t.tag_key LIMIT ?`,
       )
       .pluck()
-      .all(query.botId, query.now.toISOString(), ...scope.params, ...(query.after !== undefined ? [query.after] : []), query.pageSize + 1) as string[]
+      .all(query.botId, this.now().toISOString(), ...scope.params, ...(query.after !== undefined ? [query.after] : []), query.pageSize + 1) as string[]
     return pageOf(rows, query.pageSize)
   }
 
@@ -479,10 +489,10 @@ export class FilesRepository {
    *
    * @example
    * ```ts
-   * files.listTagValues({ botId, tag: 'category', scope: { kind: 'all' }, now: new Date(), pageSize: 20 })
+   * files.listTagValues({ botId, tag: 'category', scope: { kind: 'all' }, pageSize: 20 })
    * ```
    */
-  listTagValues(query: { botId: string; tag: string; scope: FilesAccessScope; now: Date; pageSize: number; after?: string }): {
+  listTagValues(query: { botId: string; tag: string; scope: FilesAccessScope; pageSize: number; after?: string }): {
     items: string[]
     next?: string
   } {
@@ -497,7 +507,7 @@ export class FilesRepository {
       .all(
         query.botId,
         query.tag,
-        query.now.toISOString(),
+        this.now().toISOString(),
         ...scope.params,
         ...(query.after !== undefined ? [query.after] : []),
         query.pageSize + 1,

@@ -1,5 +1,14 @@
 import type { NormalizedTagCondition } from '../../api/files/tag-filter.js'
 
+/**
+ * The tag side tables and the column that names each one's owner: all have `(owner, bot_id, tag_key,
+ * tag_value)`, a primary key on (owner, tag_key) and a lookup index on (bot_id, tag_key, tag_value, owner).
+ */
+export const tagTables = { file_tags: 'file_id', knowledge_base_tags: 'knowledge_base_id' } as const
+
+/** A tag side table. */
+export type TagTable = keyof typeof tagTables
+
 /** A SQL fragment and its positional parameters. */
 export interface SqlFragment {
   sql: string
@@ -7,10 +16,11 @@ export interface SqlFragment {
 }
 
 /**
- * Translates tag conditions (wire reference §3.1) to SQL over a tag side table, so filters use the
- * `(bot_id, tag_key, tag_value)` index instead of scanning JSON. `owner` is the alias of the tagged row and
- * `tagTable` the side table (`file_tags` or `knowledge_base_tags`). An `anyOf` with no value matches nothing;
- * a `noneOf` lets rows without the tag through.
+ * Translates tag conditions (docs/wire-format.md §9) to SQL over a tag side table, so filters use the
+ * `(bot_id, tag_key, tag_value)` index instead of scanning JSON. Every tagged thing has a side table of the
+ * same shape (the one tag model): `owner` is the alias of the tagged row and `tagTable` its side table, whose
+ * owner column is named by {@link tagTables}. An `anyOf` with no value matches nothing; a `noneOf` lets rows
+ * without the tag through.
  *
  * @example
  * ```ts
@@ -18,10 +28,10 @@ export interface SqlFragment {
  * // { sql: 'EXISTS (SELECT 1 FROM file_tags t WHERE t.file_id = f.id AND t.tag_key = ? AND t.tag_value IN (?, ?))', params: ['lang', 'en', 'fr'] }
  * ```
  */
-export function tagConditionsSql(conditions: ReadonlyArray<NormalizedTagCondition>, owner: string, tagTable: string): SqlFragment {
+export function tagConditionsSql(conditions: ReadonlyArray<NormalizedTagCondition>, owner: string, tagTable: TagTable): SqlFragment {
   const parts: string[] = []
   const params: unknown[] = []
-  const has = `SELECT 1 FROM ${tagTable} t WHERE t.file_id = ${owner}.id AND t.tag_key = ?`
+  const has = `SELECT 1 FROM ${tagTable} t WHERE t.${tagTables[tagTable]} = ${owner}.id AND t.tag_key = ?`
   for (const condition of conditions) {
     if (condition.anyOf !== undefined) {
       if (condition.anyOf.length === 0) parts.push('0 = 1')

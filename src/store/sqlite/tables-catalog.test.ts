@@ -3,6 +3,7 @@ import { openDatabase, type Sqlite } from './open-database.js'
 import { runMigrations } from './migrations.js'
 import { tablesMigrations } from './tables-migrations.js'
 import { SqliteTablesStore } from './tables-store.js'
+import type { PagePosition } from '../page.js'
 import { TablesStoreError } from '../tables/errors.js'
 
 const BOT = 'bot_1'
@@ -149,14 +150,46 @@ describe('updateTable', () => {
   })
 })
 
-
 describe('tables', () => {
-  it('lists with a tag filter and cursor pages', () => {
+  it('lists with a tag filter, oldest first, in keyset pages that end at a position', () => {
     for (const [i, team] of ['a', 'b', 'a'].entries()) store.createTable(BOT, { name: `t${i}Table`, schema: {}, tags: { team } })
-    expect(store.listTables(BOT, { tags: { team: 'a' } }).tables.map((t) => t.name)).toEqual(['t0Table', 't2Table'])
+    expect(store.listTables(BOT, { tags: { team: 'a' }, pageSize: 10 })).toEqual({ tables: [expect.objectContaining({ name: 't0Table' }), expect.objectContaining({ name: 't2Table' })] })
     const first = store.listTables(BOT, { pageSize: 2 })
-    expect(first.tables.map((t) => t.name)).toEqual(['t0Table', 't1Table'])
-    expect(store.listTables(BOT, { pageSize: 2, nextToken: first.nextToken! })).toEqual({ tables: [expect.objectContaining({ name: 't2Table' })] })
+    const [t0, t1] = first.tables
+    expect([t0!.name, t1!.name]).toEqual(['t0Table', 't1Table'])
+    expect(first.next).toEqual({ value: t1!.createdAt, id: t1!.id })
+    expect(store.listTables(BOT, { pageSize: 2, after: first.next! })).toEqual({ tables: [expect.objectContaining({ name: 't2Table' })] })
+    expect(store.listTables(BOT, { pageSize: 3 })).not.toHaveProperty('next')
+    expect(store.listTables('bot_2', { pageSize: 3 })).toEqual({ tables: [] })
+  })
+
+  it('breaks createdAt ties by id, and neither skips nor repeats tables that exist throughout a walk', () => {
+    const sameInstant = new SqliteTablesStore(db, { now: () => new Date('2026-06-01T00:00:00.000Z') })
+    for (let i = 0; i < 5; i++) sameInstant.createTable(BOT, { name: `same${i}Table`, schema: {} })
+    const walked: string[] = []
+    let after: PagePosition | undefined
+    for (let page = 0; page < 10; page++) {
+      const result = store.listTables(BOT, after ? { after, pageSize: 2 } : { pageSize: 2 })
+      walked.push(...result.tables.map((t) => t.id))
+      if (page === 0) {
+        store.deleteTable(BOT, result.tables[1]!.id)
+        new SqliteTablesStore(db, { now: () => new Date('2026-07-01T00:00:00.000Z') }).createTable(BOT, { name: 'laterTable', schema: {} })
+      }
+      if (!result.next) break
+      after = result.next
+    }
+    const stored = store.listTables(BOT, { pageSize: 100 }).tables
+    expect(new Set(walked).size).toBe(walked.length)
+    expect(walked.slice(2)).toEqual(stored.slice(1).map((t) => t.id))
+    expect(stored.slice(0, 4).map((t) => t.id)).toEqual([...stored.slice(0, 4).map((t) => t.id)].sort())
+    expect(stored.at(-1)!.name).toBe('laterTable')
+  })
+
+  it('starts strictly after a position whose table is gone', () => {
+    for (const name of ['aTable', 'bTable', 'cTable']) store.createTable(BOT, { name, schema: {} })
+    const [a, b] = store.listTables(BOT, { pageSize: 3 }).tables
+    store.deleteTable(BOT, a!.id)
+    expect(store.listTables(BOT, { after: { value: a!.createdAt!, id: a!.id }, pageSize: 5 }).tables.map((t) => t.id)[0]).toBe(b!.id)
   })
 
   it('duplicates with rows (not frozen) or schema only, and deletes', () => {

@@ -1,7 +1,6 @@
 import type { Table } from '../../api/tables/index.js'
-import { tablesLimits } from '../../api/tables/index.js'
 import { newTableId } from '../tables/ids.js'
-import { TablesStoreError } from '../tables/errors.js'
+import type { PagePosition } from '../page.js'
 import {
   checkCopyFactor,
   checkKeyColumn,
@@ -49,50 +48,37 @@ export function checkNameFree(context: TablesContext, botId: string, name: strin
 }
 
 /**
- * Lists a bot's tables, oldest first, with an equality tag filter and cursor pagination.
+ * One keyset page of a bot's tables, oldest first (`created_at`, then id), with an equality tag filter (every
+ * tag must match). `next` is the position of the page's last table when more may follow; the next page starts
+ * strictly after it, so tables that exist throughout a walk are neither skipped nor repeated.
  *
  * @example
  * ```ts
- * const { tables, nextToken } = listTables(context, 'bot_1', { tags: { team: 'sales' } })
+ * const first = listTables(context, 'bot_1', { tags: { team: 'sales' }, pageSize: 100 })
+ * const second = first.next && listTables(context, 'bot_1', { tags: { team: 'sales' }, after: first.next, pageSize: 100 })
  * ```
  */
 export function listTables(
   context: TablesContext,
   botId: string,
-  options: { tags?: Record<string, string>; nextToken?: string; pageSize?: number } = {},
-): { tables: Table[]; nextToken?: string } {
-  const pageSize = options.pageSize ?? tablesLimits.listTablesPageDefault
+  query: { tags?: Record<string, string>; after?: PagePosition; pageSize: number },
+): { tables: Table[]; next?: PagePosition } {
   const where = ['bot_id = ?']
   const params: unknown[] = [botId]
-  if (options.nextToken !== undefined) {
-    const cursor = decodeCursor(options.nextToken)
+  if (query.after !== undefined) {
     where.push('(created_at > ? OR (created_at = ? AND id > ?))')
-    params.push(cursor.createdAt, cursor.createdAt, cursor.id)
+    params.push(query.after.value, query.after.value, query.after.id)
   }
-  for (const [key, value] of Object.entries(options.tags ?? {})) {
+  for (const [key, value] of Object.entries(query.tags ?? {})) {
     where.push('EXISTS (SELECT 1 FROM json_each(tags_json) WHERE json_each.key = ? AND json_each.value = ?)')
     params.push(key, value)
   }
   const rows = context.db
     .prepare(`SELECT * FROM tables_catalog WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT ?`)
-    .all(...params, pageSize + 1) as CatalogRow[]
-  const page = rows.slice(0, pageSize).map((r) => tableToWire(toRecord(r)))
-  const last = rows.length > pageSize ? rows[pageSize - 1] : undefined
-  return last ? { tables: page, nextToken: encodeCursor(last.created_at, last.id) } : { tables: page }
-}
-
-function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url')
-}
-
-function decodeCursor(token: string): { createdAt: string; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown[]
-    if (typeof createdAt === 'string' && typeof id === 'string') return { createdAt, id }
-  } catch {
-    // fall through
-  }
-  throw new TablesStoreError('InvalidPayload', 'INVALID_REQUEST', `nextToken: not a token this server issued, received ${JSON.stringify(token.slice(0, 40))}`)
+    .all(...params, query.pageSize + 1) as CatalogRow[]
+  const tables = rows.slice(0, query.pageSize).map((r) => tableToWire(toRecord(r)))
+  const last = rows.length > query.pageSize ? rows[query.pageSize - 1] : undefined
+  return last ? { tables, next: { value: last.created_at, id: last.id } } : { tables }
 }
 
 /**

@@ -35,14 +35,18 @@ describe('table jobs', () => {
     expect(store.getJob(job.id)).toMatchObject({ status: 'in_progress', progress: 0.6, rowsCommitted: 2000 })
   })
 
-  it('keeps the failure reason until the job moves on, and answers wire jobs from updateJob', () => {
+  it('keeps the failure reason until the job moves on, and shows it on the wire job of a failed job', () => {
     const job = store.createJob(BOT, tableId, 'export')
+    expect(job).not.toHaveProperty('error')
     const failed = store.updateJob(job.id, { status: 'failed', error: 'rows.3.total: expected number' })
-    expect(failed).not.toHaveProperty('error')
+    expect(failed).toMatchObject({ status: 'failed', error: 'rows.3.total: expected number' })
     expect(failed).not.toHaveProperty('rowsCommitted')
+    expect(store.listJobs(BOT, 'ordersTable')[0]).toMatchObject({ error: 'rows.3.total: expected number' })
+    store.updateJob(job.id, { progress: 0.5 })
     expect(store.getJob(job.id)).toMatchObject({ status: 'failed', error: 'rows.3.total: expected number' })
     store.updateJob(job.id, { status: 'in_progress' })
     expect(store.getJob(job.id)).toMatchObject({ status: 'in_progress', error: null })
+    expect(store.listJobs(BOT, 'ordersTable')[0]).not.toHaveProperty('error')
   })
 
   it('answers undefined for an unknown job, refuses to update one, and forgets jobs of a deleted table', () => {

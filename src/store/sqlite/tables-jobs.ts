@@ -33,6 +33,8 @@ function jobToWire(row: JobRow): TableJob {
     outputFileId: row.output_file_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    // Why a failed job failed: a botshelf addition to the wire job (docs/decisions/0602-durable-job-queue.md).
+    ...(row.error !== null ? { error: row.error } : {}),
   }
 }
 
@@ -100,8 +102,8 @@ export function getJob(context: TablesContext, id: string): TableJobRecord | und
 }
 
 /**
- * Moves a job along. Fields not given keep their value, except `error`: a change without one clears it (a job
- * that moves on is no longer failed). An unknown id is `ResourceNotFound`.
+ * Moves a job along. Fields not given keep their value; `error` too, unless the job moves to a status other than
+ * `failed` (a job that moves on is no longer failed). An unknown id is `ResourceNotFound`.
  *
  * @example
  * ```ts
@@ -117,7 +119,7 @@ export function updateJob(context: TablesContext, id: string, change: TableJobCh
       change.status ?? job.status,
       change.progress ?? job.progress,
       change.outputFileId ?? job.output_file_id,
-      change.error ?? null,
+      change.error ?? (change.status !== undefined && change.status !== 'failed' ? null : job.error),
       change.rowsCommitted ?? job.rows_committed,
       context.timestamp(),
       id,

@@ -1,4 +1,5 @@
 import type { Row, Table, TableJob } from '../../api/tables/index.js'
+import type { PagePosition } from '../page.js'
 import type { TableJobChange, TableJobRecord } from '../tables/tables-port.js'
 import type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from '../tables/types.js'
 import * as catalog from './tables-catalog.js'
@@ -61,15 +62,15 @@ export class SqliteTablesStore {
   }
 
   /**
-   * Lists a bot's tables, oldest first, with an equality tag filter and cursor pagination.
+   * One keyset page of tables, oldest first, filtered by tags (all must match); pass `next` back as `after`.
    *
    * @example
    * ```ts
-   * const { tables, nextToken } = store.listTables('bot_1', { tags: { team: 'sales' } })
+   * const { tables, next } = store.listTables('bot_1', { tags: { team: 'sales' }, pageSize: 100 })
    * ```
    */
-  listTables(botId: string, options: { tags?: Record<string, string>; nextToken?: string; pageSize?: number } = {}): { tables: Table[]; nextToken?: string } {
-    return catalog.listTables(this.context, botId, options)
+  listTables(botId: string, query: { tags?: Record<string, string>; after?: PagePosition; pageSize: number }): { tables: Table[]; next?: PagePosition } {
+    return catalog.listTables(this.context, botId, query)
   }
 
   /**

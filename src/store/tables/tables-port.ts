@@ -13,7 +13,7 @@ export interface TableJobChange {
 }
 
 /** A table job as the store keeps it: the wire job plus the failure reason and the resume point. */
-export interface TableJobRecord extends TableJob {
+export interface TableJobRecord extends Omit<TableJob, 'error'> {
   error: string | null
   rowsCommitted: number
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { ServiceError } from '../service-error.js'
+import type { PagePosition } from '../../store/index.js'
 import { openToken, sealToken } from './sealed-token.js'
 
 const CursorSchema = z.object({ q: z.string(), p: z.unknown() })
@@ -61,4 +62,19 @@ export function decodeCursor<T>(key: Buffer, fingerprint: string, token: string,
     throw new ServiceError('InvalidQuery', 'nextToken: this token belongs to a list with other filters or sorting; send the same query with it')
   }
   return parsed.data.p
+}
+
+/**
+ * Whether a value opened from a cursor is a keyset position (`{ value, id }`), the one position shape every list
+ * of the service pages on.
+ *
+ * @example
+ * ```ts
+ * const after = decodeCursor(key, fingerprint, token, isPagePosition)
+ * ```
+ */
+export function isPagePosition(value: unknown): value is PagePosition {
+  if (!value || typeof value !== 'object') return false
+  const { value: v, id } = value as Record<string, unknown>
+  return (typeof v === 'string' || typeof v === 'number') && typeof id === 'string'
 }

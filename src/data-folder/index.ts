@@ -1,0 +1,2 @@
+export { dataFolder, ensureDataFolder, hasDatabase, readLegacySigningKey, type DataFolder } from './data-folder.js'
+export { lockDataDir, type DataLock } from './data-lock.js'

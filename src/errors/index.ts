@@ -1,0 +1,1 @@
+export { BotshelfError } from './botshelf-error.js'

@@ -1,0 +1,247 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createLocalFolderBlobStore } from '../../blobs/index.js'
+import { dataFolder, ensureDataFolder, lockDataDir, type DataLock } from '../../data-folder/index.js'
+import type { Backend, BackendPorts } from '../backend.js'
+import { systemClock, type Clock } from '../clock.js'
+import { asyncPort } from './async-port.js'
+import { authMigrations } from './auth-migrations.js'
+import { AuthStore } from './auth-store.js'
+import { KnowledgeBasesRepository } from './files-knowledge-bases.js'
+import { filesMigrations } from './files-migrations.js'
+import { FilesRepository } from './files-repository.js'
+import { jobsMigrations } from './jobs-migrations.js'
+import { runMigrations } from './migrations.js'
+import { openDatabase, type Sqlite } from './open-database.js'
+import { jobQueueMethods, SqliteJobQueue } from './sqlite-job-queue.js'
+import { tablesMigrations } from './tables-migrations.js'
+import { SqliteTablesStore } from './tables-store.js'
+import { TransactionGate } from './transaction-gate.js'
+
+/** Options of {@link openSqliteBackend}: a data folder, or an in-memory database. */
+export type SqliteBackendOptions =
+  | {
+      /**
+       * The data folder: `botshelf.db` and `content/`, created when missing, locked against a second server.
+       *
+       * @example
+       * ```ts
+       * await openSqliteBackend({ dataDir: './.botshelf' })
+       * ```
+       */
+      dataDir: string
+      /**
+       * Take the folder's lock (default true). The CLI's token commands pass false: they work beside a running server.
+       *
+       * @example
+       * ```ts
+       * await openSqliteBackend({ dataDir: './.botshelf', lock: false })
+       * ```
+       */
+      lock?: boolean
+      /**
+       * The clock every port stamps times with (default: the wall clock).
+       *
+       * @example
+       * ```ts
+       * await openSqliteBackend({ dataDir: dir, now: () => new Date('2026-01-01T00:00:00Z') })
+       * ```
+       */
+      now?: Clock
+      memory?: false
+    }
+  | {
+      /**
+       * In-memory SQLite and a temporary content folder removed by `close()`: for tests and throwaway servers.
+       *
+       * @example
+       * ```ts
+       * await openSqliteBackend({ memory: true })
+       * ```
+       */
+      memory: true
+      /**
+       * The clock every port stamps times with.
+       *
+       * @example
+       * ```ts
+       * await openSqliteBackend({ memory: true, now: fakeClock })
+       * ```
+       */
+      now?: Clock
+      dataDir?: undefined
+      lock?: undefined
+    }
+
+/** The embedded backend: the backend object plus the SQLite handle, for tests and the SQLite-only tools. */
+export interface SqliteBackend extends Backend {
+  /** The better-sqlite3 connection (WAL). Only SQLite-specific code may use it. */
+  readonly db: Sqlite
+  /** The data folder, or `null` in memory. */
+  readonly dataDir: string | null
+  /** Where content lives: `<dataDir>/content`, or a temporary folder removed by `close()`. */
+  readonly contentDir: string
+}
+
+const authMethods = ['ensureWorkspace', 'createBot', 'listBots', 'getBot', 'createToken', 'listTokens', 'revokeToken', 'authenticate', 'signingKey'] as const
+const filesMethods = [
+  'getById',
+  'getAnyById',
+  'getByKey',
+  'upsert',
+  'completeUpload',
+  'failUpload',
+  'updateMetadata',
+  'copy',
+  'delete',
+  'deleteExpired',
+  'blobInUse',
+  'list',
+  'listTagKeys',
+  'listTagValues',
+] as const
+const knowledgeBaseMethods = ['create', 'get', 'update', 'delete', 'list'] as const
+const tablesMethods = [
+  'loadTable',
+  'listTables',
+  'createTable',
+  'getTable',
+  'getOrCreateTable',
+  'deleteTable',
+  'duplicateTable',
+  'renameColumn',
+  'updateTable',
+  'getRow',
+  'createRows',
+  'checkRows',
+  'importRows',
+  'updateRows',
+  'upsertRows',
+  'deleteRows',
+  'findRows',
+  'listJobs',
+  'createJob',
+  'getJob',
+  'updateJob',
+] as const
+
+
+/**
+ * The migrations of every port of the SQLite backend, in order (each adapter owns its own).
+ *
+ * @example
+ * ```ts
+ * runMigrations(sqlite, sqliteMigrations)
+ * ```
+ */
+export const sqliteMigrations = [...authMigrations, ...filesMigrations, ...tablesMigrations, ...jobsMigrations]
+
+/**
+ * Opens the embedded backend: SQLite (WAL, `synchronous = FULL`) and a content folder, migrated and ready.
+ * better-sqlite3 is synchronous, so each port call is atomic by itself; `transaction(fn)` holds a SQLite write
+ * transaction across `fn`'s awaits while every other call waits (see `TransactionGate`).
+ *
+ * @example
+ * ```ts
+ * const backend = await openSqliteBackend({ dataDir: './.botshelf' })
+ * const bots = await backend.auth.listBots()
+ * await backend.close()
+ * ```
+ */
+export async function openSqliteBackend(options: SqliteBackendOptions): Promise<SqliteBackend> {
+  const now = options.now ?? systemClock
+  let lock: DataLock | undefined
+  let contentDir: string
+  let databaseFile: string
+  let dataDir: string | null = null
+  if (options.memory) {
+    contentDir = mkdtempSync(join(tmpdir(), 'botshelf-content-'))
+    databaseFile = ':memory:'
+  } else {
+    const folder = dataFolder(options.dataDir)
+    ensureDataFolder(folder)
+    if (options.lock !== false) lock = lockDataDir(folder.root)
+    contentDir = folder.contentDir
+    databaseFile = folder.databaseFile
+    dataDir = folder.root
+  }
+  let db: Sqlite | undefined
+  const gate = new TransactionGate()
+  const idle = () => gate.idle()
+  let rootPorts: BackendPorts
+  let txPorts: BackendPorts
+  try {
+    db = openDatabase(databaseFile)
+    // Before the stores are built: they may prepare statements against their tables.
+    runMigrations(db, sqliteMigrations)
+    const sqlite: Sqlite = db
+    const auth = new AuthStore(sqlite, now)
+    const files = new FilesRepository(sqlite, now)
+    const knowledgeBases = new KnowledgeBasesRepository(sqlite, now)
+    const tables = new SqliteTablesStore(sqlite, { now })
+    const jobs = new SqliteJobQueue(sqlite, now)
+    const portsWith = (before?: () => Promise<void> | undefined): BackendPorts => ({
+      auth: asyncPort(auth, authMethods, before),
+      files: asyncPort(files, filesMethods, before),
+      knowledgeBases: asyncPort(knowledgeBases, knowledgeBaseMethods, before),
+      tables: asyncPort(tables, tablesMethods, before),
+      jobs: asyncPort(jobs, jobQueueMethods, before),
+    })
+    rootPorts = portsWith(idle)
+    txPorts = portsWith()
+  } catch (error) {
+    // Nothing half-open is left behind: not the database, not the folder lock, not the temporary content folder.
+    db?.close()
+    lock?.release()
+    if (options.memory) rmSync(contentDir, { recursive: true, force: true })
+    throw error
+  }
+
+  const sqlite: Sqlite = db
+  let closed = false
+
+  const backend: SqliteBackend = {
+    kind: options.memory ? 'sqlite-memory' : 'sqlite',
+    db: sqlite,
+    dataDir,
+    contentDir,
+    now,
+    blobs: createLocalFolderBlobStore({ root: join(contentDir, 'files') }),
+    ...rootPorts,
+    transaction(fn) {
+      return gate.exclusive(async () => {
+        sqlite.exec('BEGIN IMMEDIATE')
+        try {
+          const result = await fn(txPorts)
+          sqlite.exec('COMMIT')
+          return result
+        } catch (error) {
+          if (sqlite.inTransaction) sqlite.exec('ROLLBACK')
+          throw error
+        }
+      })
+    },
+    async ping() {
+      if (sqlite.prepare('SELECT 1').pluck().get() !== 1) throw new Error('the database did not answer')
+    },
+    async migrate() {
+      const wait = gate.idle()
+      if (wait) await wait
+      runMigrations(sqlite, sqliteMigrations)
+    },
+    async close() {
+      if (closed) return
+      // Throws inside a transaction's fn (closing would wait for itself): nothing is marked closed then, so a
+      // later close() still closes.
+      const wait = gate.idle()
+      if (wait) await wait
+      if (closed) return
+      closed = true
+      sqlite.close()
+      lock?.release()
+      if (options.memory) rmSync(contentDir, { recursive: true, force: true })
+    },
+  }
+  return backend
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import type { TablesPort } from '../tables/tables-port.js'
+import { runMigrations } from './migrations.js'
+import { openDatabase } from './open-database.js'
+import { tablesMigrations } from './tables-migrations.js'
+import { SqliteTablesStore } from './tables-store.js'
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
+type AllTrue<T> = T[keyof T] extends true ? true : false
+type StoreMethod<K extends keyof TablesPort> = SqliteTablesStore[K] extends (...args: never[]) => unknown ? SqliteTablesStore[K] : never
+
+// The store's public surface is the port's, synchronous: same names, same parameters, results without the promise.
+const onlyPortMethods: Equal<Exclude<keyof SqliteTablesStore, keyof TablesPort>, never> = true
+const sameParameters: AllTrue<{ [K in keyof TablesPort]: Equal<Parameters<StoreMethod<K>>, Parameters<TablesPort[K]>> }> = true
+const sameResults: AllTrue<{ [K in keyof TablesPort]: Equal<ReturnType<StoreMethod<K>>, Awaited<ReturnType<TablesPort[K]>>> }> = true
+
+/** Every port method once; `satisfies` fails to compile when the port gains or loses one. */
+const portMethods = Object.keys({
+  loadTable: 0, listTables: 0, createTable: 0, getTable: 0, getOrCreateTable: 0, deleteTable: 0, duplicateTable: 0, renameColumn: 0,
+  updateTable: 0, getRow: 0, createRows: 0, checkRows: 0, importRows: 0, updateRows: 0, upsertRows: 0, deleteRows: 0, findRows: 0,
+  listJobs: 0, createJob: 0, getJob: 0, updateJob: 0,
+} satisfies Record<keyof TablesPort, 0>) as Array<keyof TablesPort>
+
+/** The generic wrapper the async backend uses: the sync method of the same name, same arguments, as a promise. */
+function asPort(store: SqliteTablesStore): TablesPort {
+  const call = store as unknown as Record<string, (...args: unknown[]) => unknown>
+  return Object.fromEntries(portMethods.map((name) => [name, async (...args: unknown[]) => call[name]!(...args)])) as unknown as TablesPort
+}
+
+describe('SqliteTablesStore as TablesPort', () => {
+  it('has exactly the port’s methods, with the same parameters and results', () => {
+    expect([onlyPortMethods, sameParameters, sameResults]).toEqual([true, true, true])
+    const own = Object.getOwnPropertyNames(SqliteTablesStore.prototype).filter((name) => name !== 'constructor')
+    expect(own.sort()).toEqual([...portMethods].sort())
+  })
+
+  it('works behind a generic async wrapper', async () => {
+    const db = openDatabase(':memory:')
+    runMigrations(db, tablesMigrations)
+    const port = asPort(new SqliteTablesStore(db))
+    await port.createTable('bot_1', { name: 'ordersTable', schema: { total: 0 } })
+    await port.createRows('bot_1', 'ordersTable', [{ total: 12 }, { total: 3 }])
+    const { rows } = await port.findRows('bot_1', 'ordersTable', { filter: { total: { $gt: 10 } } })
+    expect(rows.map((r) => r['total'])).toEqual([12])
+    await expect(port.getRow('bot_1', 'ordersTable', 99)).rejects.toMatchObject({ type: 'ResourceNotFound', code: 'ROW_NOT_FOUND' })
+    expect((await port.listTables('bot_1', { pageSize: 10 })).tables.map((t) => t.name)).toEqual(['ordersTable'])
+  })
+})

@@ -1,0 +1,27 @@
+import type { Backend } from '../../src/store/index.js'
+import type { Clock } from '../../src/store/clock.js'
+import { openSqliteBackend } from '../../src/store/sqlite/sqlite-backend.js'
+
+/** How a test opens one backend: in its data folder (a fresh temp dir), with the test's clock. */
+export type TestBackendFactory = (options: { dataDir: string; now?: Clock }) => Promise<Backend>
+
+/**
+ * Every backend the end-to-end tests run against, by name. A new adapter runs the whole end-to-end suite by
+ * adding its name here (and a project in vitest.config.ts picks it up).
+ */
+export const testBackends = {
+  sqlite: ({ dataDir, now }) => openSqliteBackend({ dataDir, ...(now ? { now } : {}) }),
+  'sqlite-memory': ({ now }) => openSqliteBackend({ memory: true, ...(now ? { now } : {}) }),
+} satisfies Record<string, TestBackendFactory>
+
+/** A backend name of {@link testBackends}. */
+export type TestBackendName = keyof typeof testBackends
+
+/**
+ * The backend this test run targets: `BOTSHELF_TEST_BACKEND` (set per vitest project), or file-backed SQLite.
+ */
+export function currentTestBackend(): TestBackendName {
+  const name = process.env['BOTSHELF_TEST_BACKEND'] ?? 'sqlite'
+  if (!(name in testBackends)) throw new Error(`BOTSHELF_TEST_BACKEND: expected one of ${Object.keys(testBackends).join(', ')}, received ${JSON.stringify(name)}`)
+  return name as TestBackendName
+}
