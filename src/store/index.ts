@@ -4,6 +4,8 @@ export type { PagePosition } from './page.js'
 export { AuthStoreError } from './auth/index.js'
 export type { AuthPort, BotRecord, BotTokenInput, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord, TokenScope, WorkspaceTokenInput } from './auth/index.js'
 export {
+  FilesStoreError,
+  type FilesErrorCode,
   mergePatch,
   type CompleteUploadResult,
   type FileListQuery,

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { BlobError, BlobSizeMismatchError, BlobTooLargeError } from '../../blobs/index.js'
 import { filesLimits } from '../../api/files/index.js'
 import type { AppEnv } from '../env.js'
+import { BotshelfError } from '../../errors/index.js'
 import { ServiceError } from '../service-error.js'
 import { describeRawRoute } from '../openapi/raw-route.js'
 import { toHonoPath } from '../http/register-operation.js'
@@ -68,7 +69,8 @@ export function filesContentRoutes(): Hono<AppEnv> {
     try {
       await services.files.uploadContent(file, token.v, uploadBody(c.req.raw), { expectedBytes: declared, maxBytes: filesLimits.fileMaxBytes })
     } catch (error) {
-      if (error instanceof ServiceError) throw error
+      // The file went or moved on during the upload (404 / 410): nothing to record.
+      if (error instanceof BotshelfError && !(error instanceof BlobError)) throw error
       if (error instanceof UploadAbortedError) {
         // The client is gone: not a server error. Record it, say so in the log, and answer no one.
         await fail('the upload was interrupted before all the content arrived')

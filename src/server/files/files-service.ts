@@ -76,7 +76,7 @@ export class FilesService {
 
   /**
    * Streams content into the blob store and makes it the readable content of `version`, if that version is still
-   * the latest when the bytes have landed; otherwise the new blob is deleted and the answer says why. The content
+   * the latest when the bytes have landed; otherwise the new blob is deleted and `FilesStoreError` says why. The content
    * it replaced is released. Blob errors (size, limit) propagate for the caller to explain and record.
    *
    * @example
@@ -92,15 +92,11 @@ export class FilesService {
   ): Promise<FileRecord> {
     const written = await this.backend.blobs.write(content, { expectedBytes: options.expectedBytes, maxBytes: options.maxBytes ?? filesLimits.fileMaxBytes })
     const previousBlobId = file.blobId
+    // Deleted or superseded meanwhile (FilesStoreError, answered 404 / 410) or any failure: the new blob goes.
     const result = await this.backend.files.completeUpload(file.id, version, written).catch(async (error: unknown) => {
       await this.releaseBlobs([written.blobId])
       throw error
     })
-    if (!result.ok) {
-      await this.releaseBlobs([written.blobId])
-      if (result.reason === 'gone') throw new ServiceError('ResourceNotFound', 'The file was deleted during the upload', { id: file.id })
-      throw new ServiceError('ResourceGone', 'A later upsertFile replaced this version during the upload', { id: file.id })
-    }
     await this.releaseBlobs(result.unreferencedBlobId ? [result.unreferencedBlobId] : [])
     await this.emit({ type: 'content-committed', file: result.file, via: 'upload' })
     if (previousBlobId) await this.emit({ type: 'version-replaced', file: result.file, previousBlobId })
@@ -135,7 +131,6 @@ export class FilesService {
       outcome = await this.backend.transaction(async (tx) => {
         const { file, unreferencedBlobIds } = await tx.files.upsert({ ...input, size: written.size })
         const committed = await tx.files.completeUpload(file.id, file.version, written)
-        if (!committed.ok) throw new Error(`file ${file.id} could not be committed (${committed.reason})`)
         return { file: committed.file, unreferencedBlobIds: [...unreferencedBlobIds, ...(committed.unreferencedBlobId ? [committed.unreferencedBlobId] : [])] }
       })
     } catch (error) {

@@ -1,6 +1,5 @@
 export { tablesFeature } from './feature.js'
 export { tablesRoutes } from './routes.js'
 export { canAccessTables, tablesOperationAccess, type TablesAccess } from './permissions.js'
-export { fromTablesError } from './errors.js'
 export { IMPORT_TABLE_JOB, importTableJob, type ImportTablePayload } from './import-table-job.js'
 export { EXPORT_TABLE_JOB, exportTableJob, type ExportTablePayload } from './export-table-job.js'

@@ -8,7 +8,6 @@ import { ServiceError } from '../service-error.js'
 import type { TablesPort } from '../../store/index.js'
 import { tablesLimits } from '../../api/tables/index.js'
 import { decodeCursor, encodeCursor, isPagePosition, queryFingerprint } from '../http/cursor.js'
-import { fromTablesError } from './errors.js'
 import { canAccessTables, tablesOperationAccess, type TablesAccess } from './permissions.js'
 import { exportTableHandler, importTableHandler } from './transfer.js'
 
@@ -43,11 +42,7 @@ export function tablesRoutes(): Hono<AppEnv> {
     const access: TablesAccess = tablesOperationAccess[operation.name as keyof typeof tablesOperationAccess]
     registerOperation(router, operation, async (context) => {
       if (!canAccessTables(context.principal, access)) throw forbidden(context.principal, access)
-      try {
-        return await handler(context, context.services.backend.tables)
-      } catch (error) {
-        throw fromTablesError(error)
-      }
+      return handler(context, context.services.backend.tables)
     })
   }
 

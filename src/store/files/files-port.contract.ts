@@ -124,7 +124,6 @@ export function describeFilesPortContract(name: string, open: (now: Clock) => Pr
     async function withContent(input: UpsertFileInput, content = blob(`${input.botId}/${input.ownerScope}/${input.key}`, input.size)): Promise<FileRecord> {
       const file = await define(input)
       const result = await files.completeUpload(file.id, file.version, content)
-      if (!result.ok) throw new Error(`expected the upload of ${input.key} to complete, got ${result.reason}`)
       return result.file
     }
 
@@ -271,8 +270,7 @@ export function describeFilesPortContract(name: string, open: (now: Clock) => Pr
         const file = await define(definition('a.txt', { contentType: 'image/png', size: 7 }))
         advance(1_500)
         const result = await files.completeUpload(file.id, 1, blob('a', 7))
-        expect(result).toMatchObject({ ok: true, unreferencedBlobId: null })
-        if (!result.ok) return
+        expect(result).toMatchObject({ unreferencedBlobId: null })
         expect(result.file).toMatchObject({
           id: file.id,
           status: 'upload_completed',
@@ -294,7 +292,7 @@ export function describeFilesPortContract(name: string, open: (now: Clock) => Pr
         const v1 = await withContent(definition('a.txt'), blob('one'))
         const { file: v2 } = await files.upsert(definition('a.txt', { contentType: 'text/csv' }))
         const result = await files.completeUpload(v1.id, v2.version, blob('two', 8))
-        expect(result).toMatchObject({ ok: true, unreferencedBlobId: 'blob_one', file: { contentVersion: 2, blobId: 'blob_two', size: 8, blobContentType: 'text/csv' } })
+        expect(result).toMatchObject({ unreferencedBlobId: 'blob_one', file: { contentVersion: 2, blobId: 'blob_two', size: 8, blobContentType: 'text/csv' } })
         expect(await files.blobInUse('blob_one')).toBe(false)
         expect(await files.blobInUse('blob_two')).toBe(true)
       })
@@ -303,28 +301,28 @@ export function describeFilesPortContract(name: string, open: (now: Clock) => Pr
         const original = await withContent(definition('a.txt'), blob('shared'))
         await files.copy(original, { botId: BOT, key: 'copy.txt', ownerScope: '', owner: { type: 'bot', id: BOT } }, undefined)
         const { file: v2 } = await files.upsert(definition('a.txt'))
-        expect(await files.completeUpload(original.id, v2.version, blob('new'))).toMatchObject({ ok: true, unreferencedBlobId: null })
+        expect(await files.completeUpload(original.id, v2.version, blob('new'))).toMatchObject({ unreferencedBlobId: null })
         expect(await files.blobInUse('blob_shared')).toBe(true)
 
         const { file: v3 } = await files.upsert(definition('a.txt'))
-        expect(await files.completeUpload(original.id, v3.version, blob('new'))).toMatchObject({ ok: true, unreferencedBlobId: null })
+        expect(await files.completeUpload(original.id, v3.version, blob('new'))).toMatchObject({ unreferencedBlobId: null })
         expect(await files.blobInUse('blob_new')).toBe(true)
       })
 
       it('refuses a version that a newer upsert superseded, changing nothing', async () => {
         const v1 = await define(definition('a.txt'))
         const { file: v2 } = await files.upsert(definition('a.txt', { size: 6 }))
-        expect(await files.completeUpload(v1.id, 1, blob('late'))).toEqual({ ok: false, reason: 'superseded' })
+        await expect(files.completeUpload(v1.id, 1, blob('late'))).rejects.toMatchObject({ name: 'FilesStoreError', code: 'VERSION_SUPERSEDED', type: 'ResourceGone' })
         expect(await files.getById(BOT, v1.id)).toEqual(v2)
         expect(await files.blobInUse('blob_late')).toBe(false)
-        expect(await files.completeUpload(v1.id, 3, blob('future'))).toEqual({ ok: false, reason: 'superseded' })
+        await expect(files.completeUpload(v1.id, 3, blob('future'))).rejects.toMatchObject({ code: 'VERSION_SUPERSEDED' })
       })
 
-      it('answers gone for a deleted or unknown file', async () => {
+      it('refuses a deleted or unknown file as gone', async () => {
         const file = await define(definition('a.txt'))
         await files.delete(file.id)
-        expect(await files.completeUpload(file.id, 1, blob('late'))).toEqual({ ok: false, reason: 'gone' })
-        expect(await files.completeUpload('file_missing', 1, blob('x'))).toEqual({ ok: false, reason: 'gone' })
+        await expect(files.completeUpload(file.id, 1, blob('late'))).rejects.toMatchObject({ name: 'FilesStoreError', code: 'FILE_GONE', type: 'ResourceNotFound' })
+        await expect(files.completeUpload('file_missing', 1, blob('x'))).rejects.toMatchObject({ code: 'FILE_GONE' })
         expect(await files.blobInUse('blob_late')).toBe(false)
       })
     })
@@ -354,7 +352,7 @@ export function describeFilesPortContract(name: string, open: (now: Clock) => Pr
         expect(await files.getById(BOT, file.id)).toMatchObject({ status: 'upload_pending', failedStatusReason: null })
 
         const done = await files.completeUpload(file.id, 2, blob('two'))
-        expect(done.ok).toBe(true)
+        expect(done.file.blobId).toBe('blob_two')
         expect(await files.failUpload(file.id, 2, 'a retry failed')).toBeUndefined()
         expect(await files.getById(BOT, file.id)).toMatchObject({ status: 'upload_completed', failedStatusReason: null, blobId: 'blob_two' })
 
@@ -365,7 +363,7 @@ export function describeFilesPortContract(name: string, open: (now: Clock) => Pr
         const file = await define(definition('a.txt'))
         await files.failUpload(file.id, 1, 'connection reset')
         const retried = await files.completeUpload(file.id, 1, blob('retry'))
-        expect(retried).toMatchObject({ ok: true, file: { status: 'upload_completed', failedStatusReason: null, blobId: 'blob_retry' } })
+        expect(retried).toMatchObject({ file: { status: 'upload_completed', failedStatusReason: null, blobId: 'blob_retry' } })
 
         const { file: v2 } = await files.upsert(definition('a.txt'))
         await files.failUpload(file.id, 2, 'bad checksum')

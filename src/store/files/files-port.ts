@@ -32,7 +32,11 @@ export interface FilesPort {
   getByKey(botId: string, key: string): Promise<FileRecord[]>
   /** Creates the file or starts a new version of the key in the same owner scope (status `upload_pending`). */
   upsert(input: UpsertFileInput): Promise<{ file: FileRecord; created: boolean; unreferencedBlobIds: string[] }>
-  /** Makes a written blob the readable content of `version` if it is still the latest. */
+  /**
+   * Makes a written blob the readable content of `version` if it is still the latest; otherwise rejects with
+   * `FilesStoreError` `FILE_GONE` (deleted meanwhile) or `VERSION_SUPERSEDED` (a later upsert), and the caller
+   * deletes its blob.
+   */
   completeUpload(fileId: string, version: number, blob: { blobId: string; size: number; sha256: string }): Promise<CompleteUploadResult>
   /** Marks the upload of `version` failed with a reason, unless its content already landed. */
   failUpload(fileId: string, version: number, reason: string): Promise<FileRecord | undefined>

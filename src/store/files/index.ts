@@ -1,3 +1,4 @@
+export { FilesStoreError, type FilesErrorCode } from './errors.js'
 export type { FilesPort, KnowledgeBasesPort } from './files-port.js'
 export { mergePatch } from './merge-patch.js'
 export type {

@@ -80,9 +80,10 @@ export interface FileMetadataPatch {
 }
 
 /** Result of a content commit: the updated file and a blob no row references any more (to delete). */
-export type CompleteUploadResult =
-  | { ok: true; file: FileRecord; unreferencedBlobId: string | null }
-  | { ok: false; reason: 'gone' | 'superseded' }
+export interface CompleteUploadResult {
+  file: FileRecord
+  unreferencedBlobId: string | null
+}
 
 /** A knowledge base: a name and tags. */
 export interface KnowledgeBaseRecord {

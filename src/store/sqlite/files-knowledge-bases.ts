@@ -4,7 +4,7 @@ import type { FilePosition, KnowledgeBaseRecord } from '../files/types.js'
 
 export type { KnowledgeBaseRecord } from '../files/types.js'
 import { newKnowledgeBaseId } from './files-ids.js'
-import { tagConditionsSql } from './files-tag-sql.js'
+import { replaceTags, tagConditionsSql } from './tag-sql.js'
 import type { Sqlite } from './open-database.js'
 
 interface KnowledgeBaseRow {
@@ -58,7 +58,7 @@ export class KnowledgeBasesRepository {
       this.db
         .prepare('INSERT INTO knowledge_bases (id, bot_id, name, tags_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(id, input.botId, input.name, JSON.stringify(input.tags), nowIso, nowIso)
-      this.replaceTags(id, input.botId, input.tags)
+      replaceTags(this.db, 'knowledge_base_tags', id, input.botId, input.tags)
       return this.get(input.botId, id)!
     })()
   }
@@ -93,7 +93,7 @@ export class KnowledgeBasesRepository {
       this.db
         .prepare('UPDATE knowledge_bases SET name = ?, tags_json = ?, updated_at = ? WHERE id = ?')
         .run(patch.name, JSON.stringify(tags), now.toISOString(), id)
-      this.replaceTags(id, botId, tags)
+      replaceTags(this.db, 'knowledge_base_tags', id, botId, tags)
       return this.get(botId, id)
     })()
   }
@@ -144,9 +144,4 @@ export class KnowledgeBasesRepository {
     return { items: page.map(toRecord), ...(more && last ? { next: { value: last.created_at, id: last.id } } : {}) }
   }
 
-  private replaceTags(id: string, botId: string, tags: Record<string, string>): void {
-    this.db.prepare('DELETE FROM knowledge_base_tags WHERE knowledge_base_id = ?').run(id)
-    const insert = this.db.prepare('INSERT INTO knowledge_base_tags (knowledge_base_id, bot_id, tag_key, tag_value) VALUES (?, ?, ?, ?)')
-    for (const [key, value] of Object.entries(tags)) insert.run(id, botId, key, value)
-  }
 }

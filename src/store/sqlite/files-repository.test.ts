@@ -83,14 +83,14 @@ describe('FilesRepository', () => {
   it('switches content only when the latest version completes, and reports the replaced blob', () => {
     const { file } = files.upsert(input('k'))
     const done = files.completeUpload(file.id, 1, { blobId: 'blob_1', size: 3, sha256: 'h1' })
-    expect(done).toMatchObject({ ok: true, unreferencedBlobId: null, file: { status: 'upload_completed', size: 3, contentVersion: 1 } })
+    expect(done).toMatchObject({ unreferencedBlobId: null, file: { status: 'upload_completed', size: 3, contentVersion: 1 } })
     const v2 = files.upsert(input('k')).file
     expect(v2).toMatchObject({ status: 'upload_pending', blobId: 'blob_1', contentVersion: 1, version: 2 })
-    expect(files.completeUpload(file.id, 1, { blobId: 'blob_x', size: 3, sha256: 'hx' })).toEqual({ ok: false, reason: 'superseded' })
+    expect(() => files.completeUpload(file.id, 1, { blobId: 'blob_x', size: 3, sha256: 'hx' })).toThrow(expect.objectContaining({ code: 'VERSION_SUPERSEDED' }))
     const v2done = files.completeUpload(file.id, 2, { blobId: 'blob_2', size: 3, sha256: 'h2' })
-    expect(v2done).toMatchObject({ ok: true, unreferencedBlobId: 'blob_1', file: { blobId: 'blob_2', contentVersion: 2 } })
+    expect(v2done).toMatchObject({ unreferencedBlobId: 'blob_1', file: { blobId: 'blob_2', contentVersion: 2 } })
     files.delete(file.id)
-    expect(files.completeUpload(file.id, 2, { blobId: 'blob_3', size: 3, sha256: 'h3' })).toEqual({ ok: false, reason: 'gone' })
+    expect(() => files.completeUpload(file.id, 2, { blobId: 'blob_3', size: 3, sha256: 'h3' })).toThrow(expect.objectContaining({ code: 'FILE_GONE' }))
   })
 
   it('records a failed upload only while the version has no content yet', () => {
@@ -107,7 +107,6 @@ describe('FilesRepository', () => {
   it('keeps a blob shared by a copy until the last row using it is deleted', () => {
     const { file } = files.upsert(input('src'))
     const done = files.completeUpload(file.id, 1, { blobId: 'blob_s', size: 3, sha256: 'h' })
-    if (!done.ok) throw new Error('expected completion')
     const copy = files.copy(done.file, { botId: BOT, key: 'dst', ownerScope: '', owner: { type: 'bot', id: BOT } }, undefined)
     expect(copy.file).toMatchObject({ key: 'dst', status: 'upload_completed', blobId: 'blob_s', size: 3 })
     expect(files.delete(file.id)).toEqual([])

@@ -1,4 +1,5 @@
 import type { AccessPolicy, FileOwner, FileStatus } from '../../api/files/index.js'
+import { FilesStoreError } from '../files/errors.js'
 import { mergePatch } from '../files/merge-patch.js'
 import type {
   CompleteUploadResult,
@@ -15,7 +16,7 @@ import type {
 export { mergePatch } from '../files/merge-patch.js'
 export type { CompleteUploadResult, FileListQuery, FileMetadataPatch, FilePosition, FileRecord, FileSortField, FilesAccessScope, UpsertFileInput } from '../files/types.js'
 import { newFileId } from './files-ids.js'
-import { tagConditionsSql } from './files-tag-sql.js'
+import { replaceTags, tagConditionsSql } from './tag-sql.js'
 import type { Sqlite } from './open-database.js'
 
 interface FileRow {
@@ -224,7 +225,7 @@ export class FilesRepository {
           blobContentType: null,
         })
       }
-      this.replaceTags(id, input.botId, input.tags)
+      replaceTags(this.db, 'file_tags', id, input.botId, input.tags)
       const row = this.db.prepare('SELECT * FROM files WHERE id = ?').get(id) as FileRow
       return { file: toRecord(row), created, unreferencedBlobIds }
     })()
@@ -232,13 +233,14 @@ export class FilesRepository {
 
   /**
    * Makes an uploaded blob the readable content of `version`, atomically, if that version is still the latest
-   * (otherwise a newer upsert or a delete happened: the caller deletes its blob). Returns the blob no row uses
+   * (otherwise a newer upsert or a delete happened: `FilesStoreError` `VERSION_SUPERSEDED` or `FILE_GONE`, and
+   * the caller deletes its blob). Returns the blob no row uses
    * any more (the previous content), for the caller to delete after the commit.
    *
    * @example
    * ```ts
-   * const result = files.completeUpload(file.id, 1, { blobId, size: 5, sha256 })
-   * if (result.ok && result.unreferencedBlobId) await blobs.delete(result.unreferencedBlobId)
+   * const { unreferencedBlobId } = files.completeUpload(file.id, 1, { blobId, size: 5, sha256 }) // or throws FilesStoreError
+   * if (unreferencedBlobId) await blobs.delete(unreferencedBlobId)
    * ```
    */
   completeUpload(
@@ -248,8 +250,8 @@ export class FilesRepository {
     const now = this.now()
     return this.db.transaction((): CompleteUploadResult => {
       const row = this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow | undefined
-      if (!row) return { ok: false, reason: 'gone' }
-      if (row.version !== version) return { ok: false, reason: 'superseded' }
+      if (!row) throw new FilesStoreError('FILE_GONE', 'The file was deleted during the upload', { id: fileId })
+      if (row.version !== version) throw new FilesStoreError('VERSION_SUPERSEDED', 'A later upsertFile replaced this version during the upload', { id: fileId })
       this.db
         .prepare(
           `UPDATE files SET status = 'upload_completed', failed_status_reason = NULL, updated_at = ?, content_version = ?,
@@ -258,7 +260,7 @@ export class FilesRepository {
         .run(now.toISOString(), version, blob.blobId, blob.size, blob.sha256, fileId)
       const previous = row.blob_id
       const unreferencedBlobId = previous && previous !== blob.blobId && !this.blobInUse(previous) ? previous : null
-      return { ok: true, file: toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow), unreferencedBlobId }
+      return { file: toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow), unreferencedBlobId }
     })()
   }
 
@@ -317,7 +319,7 @@ export class FilesRepository {
           now.toISOString(),
           fileId,
         )
-      if (patch.tags) this.replaceTags(fileId, current.botId, tags)
+      if (patch.tags) replaceTags(this.db, 'file_tags', fileId, current.botId, tags)
       return toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
     })()
   }
@@ -362,7 +364,7 @@ export class FilesRepository {
         declaredSize: source.size ?? source.declaredSize,
         contentVersion: source.blobId ? 1 : null,
       })
-      this.replaceTags(id, destination.botId, source.tags)
+      replaceTags(this.db, 'file_tags', id, destination.botId, source.tags)
       return { file: toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(id) as FileRow), unreferencedBlobIds }
     })()
   }
@@ -527,13 +529,7 @@ export class FilesRepository {
     return `SELECT f.*, ${column} AS sort_value FROM files f WHERE ${where.join(' AND ')} ORDER BY ${column} ${direction}, f.id ${direction} LIMIT ?`
   }
 
-  private replaceTags(fileId: string, botId: string, tags: Record<string, string>): void {
-    this.db.prepare('DELETE FROM file_tags WHERE file_id = ?').run(fileId)
-    const insert = this.db.prepare('INSERT INTO file_tags (file_id, bot_id, tag_key, tag_value) VALUES (?, ?, ?, ?)')
-    for (const [key, value] of Object.entries(tags)) insert.run(fileId, botId, key, value)
-  }
 
-  /** Deletes a row (inside the caller's transaction); returns its blob if no other row uses it. */
   /** Inserts a complete files row; the tags side table is written separately (`replaceTags`). */
   private insertRow(file: FileRecord): void {
     this.db
@@ -573,6 +569,7 @@ export class FilesRepository {
       })
   }
 
+  /** Deletes a row (inside the caller's transaction); returns its blob if no other row uses it. */
   private deleteRow(fileId: string): string[] {
     const blobId = this.db.prepare('SELECT blob_id FROM files WHERE id = ?').pluck().get(fileId) as string | null | undefined
     this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId)

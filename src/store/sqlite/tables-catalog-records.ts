@@ -1,6 +1,7 @@
 import type { TableJsonSchema } from '../../api/tables/index.js'
 import { isTableId } from '../tables/ids.js'
 import type { TableRecord } from '../tables/types.js'
+import { replaceTags } from './tag-sql.js'
 import type { TablesContext } from './tables-context.js'
 import { buildTableRuntime, type TableRuntime } from './tables-runtime.js'
 
@@ -135,6 +136,7 @@ export function insertRecord(context: TablesContext, record: TableRecord): void 
        @nextColumn, @factor, @frozen, @keyColumn, @tagsJson, @isComputeEnabled, @createdAt, @updatedAt)`,
     )
     .run(catalogValues(record))
+  replaceTags(context.db, 'table_tags', record.id, record.botId, record.tags)
 }
 
 /**
@@ -153,4 +155,5 @@ export function saveRecord(context: TablesContext, record: TableRecord): void {
        updated_at = @updatedAt WHERE id = @id`,
     )
     .run(catalogValues(record))
+  replaceTags(context.db, 'table_tags', record.id, record.botId, record.tags)
 }

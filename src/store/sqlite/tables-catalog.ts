@@ -15,6 +15,7 @@ import {
 import { newTableSchema } from '../tables/table-schema.js'
 import { tableToWire } from '../tables/table-wire.js'
 import type { CreateTableInput, TableRecord, TableWithCounts } from '../tables/types.js'
+import { tagConditionsSql } from './tag-sql.js'
 import { findRecord, insertRecord, isNameTaken, physicalTableName, runtimeOf, saveRecord, toRecord, type CatalogRow } from './tables-catalog-records.js'
 import { quoteIdent } from './tables-columns.js'
 import type { TablesContext } from './tables-context.js'
@@ -63,18 +64,22 @@ export function listTables(
   botId: string,
   query: { tags?: Record<string, string>; after?: PagePosition; pageSize: number },
 ): { tables: Table[]; next?: PagePosition } {
-  const where = ['bot_id = ?']
+  const where = ['c.bot_id = ?']
   const params: unknown[] = [botId]
   if (query.after !== undefined) {
-    where.push('(created_at > ? OR (created_at = ? AND id > ?))')
+    where.push('(c.created_at > ? OR (c.created_at = ? AND c.id > ?))')
     params.push(query.after.value, query.after.value, query.after.id)
   }
-  for (const [key, value] of Object.entries(query.tags ?? {})) {
-    where.push('EXISTS (SELECT 1 FROM json_each(tags_json) WHERE json_each.key = ? AND json_each.value = ?)')
-    params.push(key, value)
-  }
+  // listTables filters on equal tag values; the one tag model translates them over the table_tags side table.
+  const tags = tagConditionsSql(
+    Object.entries(query.tags ?? {}).map(([key, value]) => ({ key, anyOf: [value] })),
+    'c',
+    'table_tags',
+  )
+  where.push(tags.sql)
+  params.push(...tags.params)
   const rows = context.db
-    .prepare(`SELECT * FROM tables_catalog WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT ?`)
+    .prepare(`SELECT c.* FROM tables_catalog c WHERE ${where.join(' AND ')} ORDER BY c.created_at, c.id LIMIT ?`)
     .all(...params, query.pageSize + 1) as CatalogRow[]
   const tables = rows.slice(0, query.pageSize).map((r) => tableToWire(toRecord(r)))
   const last = rows.length > query.pageSize ? rows[query.pageSize - 1] : undefined

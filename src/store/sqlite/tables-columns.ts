@@ -2,12 +2,6 @@ import type { ColumnKind } from '../tables/column-kinds.js'
 import { normalizeDateTime } from '../tables/date-time.js'
 
 /**
- * `columnKind` now lives with the backend-neutral column kinds (`src/store/tables/column-kinds.ts`). This
- * re-export keeps `src/server/tables/transfer.ts` compiling until it moves to the port; delete it then.
- */
-export { columnKind } from '../tables/column-kinds.js'
-
-/**
  * The SQLite declared type of a kind: numbers are REAL, booleans INTEGER 0/1, everything else TEXT
  * (objects and arrays as JSON text).
  *

@@ -57,4 +57,22 @@ export const tablesMigrations: ReadonlyArray<Migration> = [
       db.exec('ALTER TABLE tables_jobs ADD COLUMN rows_committed INTEGER NOT NULL DEFAULT 0')
     },
   },
+  {
+    // One tag model: table tags get a side table like files and knowledge bases, so tag filters use an index.
+    id: 'tables-0003-table-tags',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE table_tags (
+          table_id TEXT NOT NULL REFERENCES tables_catalog(id) ON DELETE CASCADE,
+          bot_id TEXT NOT NULL,
+          tag_key TEXT NOT NULL,
+          tag_value TEXT NOT NULL,
+          PRIMARY KEY (table_id, tag_key)
+        );
+        CREATE INDEX table_tags_lookup ON table_tags (bot_id, tag_key, tag_value, table_id);
+        INSERT INTO table_tags (table_id, bot_id, tag_key, tag_value)
+          SELECT c.id, c.bot_id, t.key, t.value FROM tables_catalog c, json_each(c.tags_json) t;
+      `)
+    },
+  },
 ]

@@ -1,25 +1,23 @@
 import type { ErrorType } from '../../api/error-types.js'
+import { BotshelfError } from '../../errors/index.js'
 
 /**
  * An error raised by the tables store (bad schema, bad row, bad query, missing table or row, ...).
  * It carries the wire error `type` so the server answers with the right status, and a stable `code`
- * for programs (`TABLE_NOT_FOUND`, `INVALID_QUERY`, ...). The server turns it into a `ServiceError`.
+ * for programs (`TABLE_NOT_FOUND`, `INVALID_QUERY`, ...); part of the one hierarchy (`BotshelfError`), so the
+ * service's error handler answers it like any other, its code in `metadata.code`.
  *
  * @example
  * ```ts
  * throw new TablesStoreError('ResourceNotFound', 'TABLE_NOT_FOUND', 'Table "ordersTable" not found')
  * ```
  */
-export class TablesStoreError extends Error {
-  override readonly name = 'TablesStoreError'
+export class TablesStoreError extends BotshelfError {
+  override readonly name: string = 'TablesStoreError'
+  declare readonly code: TablesErrorCode
 
-  constructor(
-    readonly type: ErrorType,
-    readonly code: TablesErrorCode,
-    message: string,
-    readonly metadata?: Record<string, unknown>,
-  ) {
-    super(message)
+  constructor(type: ErrorType, code: TablesErrorCode, message: string, metadata?: Record<string, unknown>) {
+    super(type, code, message, metadata)
   }
 }
 

@@ -1,10 +1,11 @@
 import type { NormalizedTagCondition } from '../../api/files/tag-filter.js'
+import type { Sqlite } from './open-database.js'
 
 /**
  * The tag side tables and the column that names each one's owner: all have `(owner, bot_id, tag_key,
  * tag_value)`, a primary key on (owner, tag_key) and a lookup index on (bot_id, tag_key, tag_value, owner).
  */
-export const tagTables = { file_tags: 'file_id', knowledge_base_tags: 'knowledge_base_id' } as const
+export const tagTables = { file_tags: 'file_id', knowledge_base_tags: 'knowledge_base_id', table_tags: 'table_id' } as const
 
 /** A tag side table. */
 export type TagTable = keyof typeof tagTables
@@ -50,4 +51,20 @@ export function tagConditionsSql(conditions: ReadonlyArray<NormalizedTagConditio
     }
   }
   return { sql: parts.length > 0 ? parts.join(' AND ') : '1 = 1', params }
+}
+
+/**
+ * Replaces the tags of one owner in its side table (inside the caller's transaction): the side table mirrors the
+ * owner's `tags_json` so filters can use the index.
+ *
+ * @example
+ * ```ts
+ * replaceTags(db, 'table_tags', record.id, record.botId, { team: 'sales' })
+ * ```
+ */
+export function replaceTags(db: Sqlite, tagTable: TagTable, ownerId: string, botId: string, tags: Record<string, string>): void {
+  const owner = tagTables[tagTable]
+  db.prepare(`DELETE FROM ${tagTable} WHERE ${owner} = ?`).run(ownerId)
+  const insert = db.prepare(`INSERT INTO ${tagTable} (${owner}, bot_id, tag_key, tag_value) VALUES (?, ?, ?, ?)`)
+  for (const [key, value] of Object.entries(tags)) insert.run(ownerId, botId, key, value)
 }
