@@ -82,6 +82,6 @@ export function readLegacySigningKey(folder: DataFolder): Buffer | undefined {
   }
   if (/^[0-9a-f]{64}$/.test(text)) return Buffer.from(text, 'hex')
   throw new Error(
-    `The signing key file ${folder.legacySigningKeyFile} is corrupt (expected 64 hex characters); delete it to make a new one (signed URLs and list tokens in circulation stop working)`,
+    `The signing key file ${folder.legacySigningKeyFile} is corrupt (expected 64 hex characters); it cannot be adopted, and the database keeps the key instead`,
   )
 }

@@ -20,6 +20,20 @@ import { filesFeature } from './files/feature.js'
 import { tablesFeature } from './tables/feature.js'
 
 /**
+ * The key file of a data folder made before the key moved into the database, to adopt on first start. Once the
+ * database holds a key the file no longer matters, so a corrupt one is reported and ignored rather than fatal.
+ */
+function legacySigningKey(dataDir: string | null, logger: Logger): Buffer | undefined {
+  if (!dataDir) return undefined
+  try {
+    return readLegacySigningKey(dataFolder(dataDir))
+  } catch (error) {
+    logger.log('warn', 'ignored an unreadable signing-key file: the database keeps the signing key', { error: String(error) })
+    return undefined
+  }
+}
+
+/**
  * The features the service ships: the Files API and the Tables API.
  *
  * @example
@@ -260,8 +274,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
   let services: AppServices
   try {
     const logger = options.logger ?? createJsonLogger()
-    const seed = dataDir ? readLegacySigningKey(dataFolder(dataDir)) : undefined
-    const signingKey = await backend.auth.signingKey(seed)
+    const signingKey = await backend.auth.signingKey(legacySigningKey(dataDir, logger))
     // Handlers read `services` when they run, after it is assigned below.
     const jobs = new JobRunner({
       queue: backend.jobs,
@@ -272,7 +285,8 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
         })),
       ),
       now: backend.now,
-      logger,
+      // The service log has no debug level (yet): the runner's per-claim lines stay out of it.
+      logger: { log: (level, message, fields) => level !== 'debug' && logger.log(level, message, fields) },
       ...(options.jobs?.concurrency !== undefined ? { concurrency: options.jobs.concurrency } : {}),
       pollMs: options.jobs?.pollMs ?? 1000,
     })

@@ -41,3 +41,16 @@ export {
   type UrlLifetimes,
 } from './files/index.js'
 export { tablesFeature, tablesRoutes, canAccessTables, tablesOperationAccess, type TablesAccess } from './tables/index.js'
+export { openBackend, openSqliteBackend, type BackendTarget, type SqliteBackend, type SqliteBackendOptions } from '../store/open-backend.js'
+export type {
+  AuthPort,
+  Backend,
+  BackendPorts,
+  Clock,
+  FilesPort,
+  JobQueue,
+  JobRecord,
+  KnowledgeBasesPort,
+  TablesPort,
+} from '../store/index.js'
+export { BotshelfError } from '../errors/index.js'

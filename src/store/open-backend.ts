@@ -18,3 +18,6 @@ export async function openBackend(target: BackendTarget): Promise<Backend & { re
   if ('memory' in target) return openSqliteBackend({ memory: true, ...(target.now ? { now: target.now } : {}) })
   return openSqliteBackend({ dataDir: target.dataDir, ...(target.now ? { now: target.now } : {}), ...(target.lock !== undefined ? { lock: target.lock } : {}) })
 }
+
+// The adapters' own openers, for embedders who open a backend themselves (`createApp({ backend })`).
+export { openSqliteBackend, type SqliteBackend, type SqliteBackendOptions } from './sqlite/sqlite-backend.js'

@@ -85,8 +85,13 @@ describe('createApp', () => {
     const app = await createApp({ dataDir, logger: silentLogger })
     expect(app.services.signingKey.toString('hex')).toBe(legacy)
     await app.close()
+    // Once adopted, the file no longer matters: a corrupt one is reported and ignored, the key stays.
     await writeFile(join(dataDir, 'signing-key'), 'not hex')
-    await expect(createApp({ dataDir, logger: silentLogger })).rejects.toThrow(/signing key file .* is corrupt/)
+    const lines: string[] = []
+    const again = await createApp({ dataDir, logger: { log: (level, msg, fields) => lines.push(`${level} ${msg} ${String(fields?.['error'])}`) } })
+    expect(again.services.signingKey.toString('hex')).toBe(legacy)
+    expect(lines.some((line) => /^warn ignored an unreadable signing-key file.*is corrupt/.test(line))).toBe(true)
+    await again.close()
   })
 
   it('gives each in-memory app its own signing key and removes its temp content folder on close', async () => {

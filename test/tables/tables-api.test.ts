@@ -120,6 +120,15 @@ describe('updateTable over HTTP', () => {
     const token = await service.request('GET', '/v1/tables', { query: { nextToken: 'garbage' } })
     expect([token.status, token.body.type]).toEqual([400, 'InvalidQuery'])
     expect(token.body.message).toContain('nextToken: expected a token returned by a previous page of this list')
+    await service.request('POST', '/v1/tables', { body: { name: 'pagedOneTable', schema: { a: 'x' }, tags: { team: 'paged' } } })
+    await service.request('POST', '/v1/tables', { body: { name: 'pagedTwoTable', schema: { a: 'x' }, tags: { team: 'paged' } } })
+    const first = await service.request('GET', '/v1/tables', { query: { pageSize: 1, tags: { team: 'paged' } } })
+    expect(first.body.tables.map((t: { name: string }) => t.name)).toEqual(['pagedOneTable'])
+    const next = await service.request('GET', '/v1/tables', { query: { pageSize: 1, tags: { team: 'paged' }, nextToken: first.body.meta.nextToken } })
+    expect(next.body.tables.map((t: { name: string }) => t.name)).toEqual(['pagedTwoTable'])
+    const otherQuery = await service.request('GET', '/v1/tables', { query: { pageSize: 1, nextToken: first.body.meta.nextToken } })
+    expect([otherQuery.status, otherQuery.body.type]).toEqual([400, 'InvalidQuery'])
+    expect(otherQuery.body.message).toContain('this token belongs to a list with other filters or sorting')
   })
 
   it('pages listTables with meta.nextToken', async () => {

@@ -68,11 +68,20 @@ async function importRowsOf(context: ServiceJobContext, payload: ImportTablePayl
   let resumeAt = tableJob.rowsCommitted
   if (resumeAt === 0) {
     let checked = 0
-    for await (const batch of rowsOf(0.5, 0)) {
-      await backend.tables.checkRows(payload.botId, record.id, batch, checked)
-      checked += batch.length
+    const ignored = new Set<string>()
+    try {
+      for await (const batch of rowsOf(0.5, 0)) {
+        for (const warning of (await backend.tables.checkRows(payload.botId, record.id, batch, checked)).warnings) ignored.add(warning)
+        checked += batch.length
+      }
+    } catch (error) {
+      // Nothing is written before every row passed: say so in the file's terms.
+      if (error instanceof Error) error.message = error.message.replace('no row was written', 'no row was imported')
+      throw error
     }
     if (checked === 0) throw new PermanentJobError(`fileId: file ${JSON.stringify(file.key)} holds no rows`)
+    // The wire job has no place for warnings (columns the table does not have): the log keeps them.
+    if (ignored.size > 0) services.logger.log('info', 'import ignored what the table does not have', { tableJobId: tableJob.id, warnings: [...ignored] })
   }
 
   let seen = 0
@@ -82,10 +91,18 @@ async function importRowsOf(context: ServiceJobContext, payload: ImportTablePayl
     if (seen <= resumeAt) continue
     const rows = start < resumeAt ? batch.slice(resumeAt - start) : batch
     const first = Math.max(start, resumeAt)
-    await backend.transaction(async (tx) => {
-      await tx.tables.importRows(payload.botId, record.id, rows, first)
-      await tx.tables.updateJob(tableJob.id, { rowsCommitted: first + rows.length })
-    })
+    try {
+      await backend.transaction(async (tx) => {
+        await tx.tables.importRows(payload.botId, record.id, rows, first)
+        await tx.tables.updateJob(tableJob.id, { rowsCommitted: first + rows.length })
+      })
+    } catch (error) {
+      // Only a table changed since the check (or a failing disk) gets here: earlier batches are committed.
+      if (error instanceof Error && resumeAt > 0) {
+        error.message = error.message.replace('no row was written', `no row of this batch was written; the ${resumeAt} rows before it were imported and stay`)
+      }
+      throw error
+    }
     resumeAt = first + rows.length
   }
   await progress.report(1, true)

@@ -17,7 +17,7 @@ export async function failTableJob(context: ServiceJobContext, tableJobId: strin
   const lastAttempt = context.job.attempts >= context.job.maxAttempts
   if (permanent || lastAttempt) {
     const reason = error instanceof Error ? error.message : String(error)
-    await context.services.backend.tables.updateJob(tableJobId, { status: 'failed', error: reason.replace('no row was written', 'no row was imported') }).catch(() => undefined)
+    await context.services.backend.tables.updateJob(tableJobId, { status: 'failed', error: reason }).catch(() => undefined)
     throw error instanceof PermanentJobError ? error : new PermanentJobError(reason)
   }
   throw error

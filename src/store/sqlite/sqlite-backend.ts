@@ -49,6 +49,14 @@ export type SqliteBackendOptions =
        * ```
        */
       now?: Clock
+      /**
+       * Absent or false with a data folder (the other form of these options is `{ memory: true }`).
+       *
+       * @example
+       * ```ts
+       * await openSqliteBackend({ dataDir: './.botshelf', memory: false })
+       * ```
+       */
       memory?: false
     }
   | {
@@ -70,7 +78,23 @@ export type SqliteBackendOptions =
        * ```
        */
       now?: Clock
+      /**
+       * No data folder in memory.
+       *
+       * @example
+       * ```ts
+       * await openSqliteBackend({ memory: true, dataDir: undefined })
+       * ```
+       */
       dataDir?: undefined
+      /**
+       * Nothing to lock in memory.
+       *
+       * @example
+       * ```ts
+       * await openSqliteBackend({ memory: true, lock: undefined })
+       * ```
+       */
       lock?: undefined
     }
 

@@ -5,18 +5,9 @@ import { tablesMigrations } from './tables-migrations.js'
 import { SqliteTablesStore } from './tables-store.js'
 import type { PagePosition } from '../page.js'
 import { TablesStoreError } from '../tables/errors.js'
+import { thrownTablesError as thrown } from '../tables/thrown-error.test-support.js'
 
 const BOT = 'bot_1'
-
-function thrown(fn: () => unknown): TablesStoreError {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof TablesStoreError) return error
-    throw error
-  }
-  throw new Error('expected an error')
-}
 
 let db: Sqlite
 let store: SqliteTablesStore
@@ -93,7 +84,6 @@ describe('schema input forms', () => {
     expect(store.createTable('bot_2', { name: 'peopleTable', schema: {} }).name).toBe('peopleTable')
   })
 })
-
 
 describe('updateTable', () => {
   beforeEach(() => {

@@ -1,6 +1,7 @@
 import { tablesLimits } from '../../api/tables/index.js'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { TablesStoreError } from '../tables/errors.js'
+import { thrownTablesError as thrown } from '../tables/thrown-error.test-support.js'
 import { runMigrations } from './migrations.js'
 import { openDatabase, type Sqlite } from './open-database.js'
 import { tablesMigrations } from './tables-migrations.js'
@@ -16,16 +17,6 @@ beforeEach(() => {
   store = new SqliteTablesStore(db)
   store.createTable(BOT, { name: 'peopleTable', schema: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'number' }, email: { type: 'string' } }, required: ['name'] }, keyColumn: 'email' })
 })
-
-function thrown(fn: () => unknown): TablesStoreError {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof TablesStoreError) return error
-    throw error
-  }
-  throw new Error('expected an error')
-}
 
 const described = (error: TablesStoreError) => ({ type: error.type, code: error.code, message: error.message, metadata: error.metadata })
 const count = () => store.getTable(BOT, 'peopleTable').rows

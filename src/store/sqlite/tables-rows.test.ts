@@ -4,18 +4,9 @@ import { runMigrations } from './migrations.js'
 import { tablesMigrations } from './tables-migrations.js'
 import { SqliteTablesStore } from './tables-store.js'
 import { TablesStoreError } from '../tables/errors.js'
+import { thrownTablesError as thrown } from '../tables/thrown-error.test-support.js'
 
 const BOT = 'bot_1'
-
-function thrown(fn: () => unknown): TablesStoreError {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof TablesStoreError) return error
-    throw error
-  }
-  throw new Error('expected an error')
-}
 
 let db: Sqlite
 let store: SqliteTablesStore
@@ -139,7 +130,6 @@ describe('rows', () => {
     expect(store.createRows(BOT, 'peopleTable', [{ name: 'E' }]).rows[0]!.id).toBe(5)
   })
 })
-
 
 describe('findRows', () => {
   beforeEach(() => {

@@ -2,18 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { convertColumnValue, planSchemaChange } from './schema-change.js'
 import { newTableSchema } from './table-schema.js'
 import { TablesStoreError } from './errors.js'
+import { thrownTablesError as thrown } from './thrown-error.test-support.js'
 
 const people = newTableSchema({ type: 'object', properties: { name: { type: 'string' }, age: { type: 'number' }, email: { type: 'string' } }, required: ['name'] })
-
-function thrown(fn: () => unknown): TablesStoreError {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof TablesStoreError) return error
-    throw error
-  }
-  throw new Error('expected an error')
-}
 
 describe('planSchemaChange', () => {
   it('adds new columns after the others, removes named ones, and keeps the rest in place', () => {

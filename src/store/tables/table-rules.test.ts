@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { TablesStoreError } from './errors.js'
+import { thrownTablesError as thrown } from './thrown-error.test-support.js'
 import { checkTableUpdate, copyNameCandidates, renamedColumnRecord } from './table-rules.js'
 import { newTableSchema } from './table-schema.js'
 import type { TableRecord } from './types.js'
@@ -19,16 +20,6 @@ const record: TableRecord = {
   isComputeEnabled: false,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
-}
-
-function thrown(fn: () => unknown): TablesStoreError {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof TablesStoreError) return error
-    throw error
-  }
-  throw new Error('expected an error')
 }
 
 describe('renamedColumnRecord', () => {
