@@ -8,7 +8,7 @@
  *    better-sqlite3 (same columns and indexes);
  * 2. the event-loop delay while the import runs (p50, p99 and max of `perf_hooks.monitorEventLoopDelay`, in the
  *    server's process) and the wait of `GET /health` calls sent every 50 ms meanwhile;
- * 3. export throughput (rows/s and MB/s of output) for CSV and gzipped JSON.
+ * 3. export throughput (rows/s and MB/s of output) for CSV and gzipped JSON, and the event-loop delay meanwhile.
  * Prints Markdown tables for bench/README.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -104,17 +104,20 @@ const rawSeconds = (performance.now() - rawStart) / 1000
 raw.close()
 
 // ---------------------------------------------------------------- export
-const exports: Array<{ what: string; seconds: number; bytes: number }> = []
+const exports: Array<{ what: string; seconds: number; bytes: number; p99: number; max: number }> = []
 for (const [format, compress] of [
   ['csv', false],
   ['json', true],
 ] as const) {
+  const exportLoop = monitorEventLoopDelay({ resolution: 5 })
+  exportLoop.enable()
   const t0 = performance.now()
   const { job } = await call('GET', `/v1/tables/importTable/export?format=${format}&compress=${compress}`)
   const done = await waitForJob('importTable', job.id)
   const seconds = (performance.now() - t0) / 1000
+  exportLoop.disable()
   const { file: out } = await call('GET', `/v1/files/${done['outputFileId']}`)
-  exports.push({ what: `${format}${compress ? ' (gzip)' : ''}`, seconds, bytes: out.size })
+  exports.push({ what: `${format}${compress ? ' (gzip)' : ''}`, seconds, bytes: out.size, p99: exportLoop.percentile(99), max: exportLoop.max })
 }
 
 await server.close()
@@ -137,8 +140,10 @@ console.log(
   `| GET /health wait (ms, ${healthWaits.length} calls) | ${percentile(healthWaits, 50).toFixed(1)} | ${percentile(healthWaits, 99).toFixed(1)} | ${Math.max(...healthWaits).toFixed(1)} |`,
 )
 console.log('')
-console.log('| export | rows/s | MB/s of output | output size |')
-console.log('|---|---:|---:|---:|')
+console.log('| export | rows/s | MB/s of output | output size | event-loop delay p99 / max (ms) |')
+console.log('|---|---:|---:|---:|---:|')
 for (const e of exports) {
-  console.log(`| ${e.what} | ${Math.round(ROWS / e.seconds).toLocaleString('en')} | ${(e.bytes / 1e6 / e.seconds).toFixed(1)} | ${(e.bytes / 1e6).toFixed(1)} MB |`)
+  console.log(
+    `| ${e.what} | ${Math.round(ROWS / e.seconds).toLocaleString('en')} | ${(e.bytes / 1e6 / e.seconds).toFixed(1)} | ${(e.bytes / 1e6).toFixed(1)} MB | ${ms(e.p99)} / ${ms(e.max)} |`,
+  )
 }

@@ -20,7 +20,7 @@ export interface ExportTablePayload {
   ownerScope: string
 }
 
-const PAGE = 1000
+const PAGE = 500
 
 /**
  * Runs an export: reads the rows page by page in id order, encodes them as they come (CSV or JSON, gzip by
@@ -57,6 +57,8 @@ export const exportTableJob: ServiceJob = {
           await progress.report(total > 0 ? (0.99 * written) / total : 0)
           if (!page.hasMore || page.rows.length === 0) return
           after = page.rows[page.rows.length - 1]!.id as number
+          // Store calls resolve at once on SQLite: hand the event loop back between pages so requests go first.
+          await new Promise<void>((resolve) => setImmediate(resolve))
         }
       }
       const { format, compress } = payload

@@ -6,6 +6,12 @@ import { failTableJob } from './table-job-failure.js'
 import { columnsOf } from './table-columns.js'
 import { decodeImport } from './transfer/index.js'
 
+/**
+ * Rows checked, then committed, per step: small enough that one step (a check, or an insert with its commit)
+ * holds the event loop for a few milliseconds, large enough that commits do not dominate.
+ */
+const BATCH_ROWS = 500
+
 /** Kind of the queued job that runs an `importTable`. */
 export const IMPORT_TABLE_JOB = 'tables.import'
 
@@ -58,10 +64,13 @@ async function importRowsOf(context: ServiceJobContext, payload: ImportTablePayl
   const rowsOf = async function* (share: number, offset: number) {
     const { stream } = await backend.blobs.read(blobId)
     let consumed = 0
-    for await (const batch of decodeImport(stream as unknown as AsyncIterable<Uint8Array>, { columns, onProgress: (bytes) => (consumed = bytes) })) {
+    const batches = decodeImport(stream as unknown as AsyncIterable<Uint8Array>, { columns, batchRows: BATCH_ROWS, onProgress: (bytes) => (consumed = bytes) })
+    for await (const batch of batches) {
       if (signal.aborted) throw new Error('the import was stopped (lease lost or server stopping); it resumes elsewhere')
       yield batch
       await progress.report(offset + (share * consumed) / size)
+      // Store calls resolve at once on SQLite: hand the event loop back between batches so requests go first.
+      await new Promise<void>((resolve) => setImmediate(resolve))
     }
   }
 

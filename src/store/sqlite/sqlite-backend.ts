@@ -50,6 +50,17 @@ export type SqliteBackendOptions =
        */
       now?: Clock
       /**
+       * How long a store call may wait for an open transaction before it is refused, in milliseconds (default
+       * 5000): a call made inside `backend.transaction(fn)` through the backend itself would otherwise wait for
+       * its own transaction forever.
+       *
+       * @example
+       * ```ts
+       * await openSqliteBackend({ dataDir: './.botshelf', transactionWaitMs: 1000 })
+       * ```
+       */
+      transactionWaitMs?: number
+      /**
        * Absent or false with a data folder (the other form of these options is `{ memory: true }`).
        *
        * @example
@@ -78,6 +89,17 @@ export type SqliteBackendOptions =
        * ```
        */
       now?: Clock
+      /**
+       * How long a store call may wait for an open transaction before it is refused, in milliseconds (default
+       * 5000): a call made inside `backend.transaction(fn)` through the backend itself would otherwise wait for
+       * its own transaction forever.
+       *
+       * @example
+       * ```ts
+       * await openSqliteBackend({ memory: true, transactionWaitMs: 1000 })
+       * ```
+       */
+      transactionWaitMs?: number
       /**
        * No data folder in memory.
        *
@@ -191,7 +213,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     dataDir = folder.root
   }
   let db: Sqlite | undefined
-  const gate = new TransactionGate()
+  const gate = new TransactionGate(options.transactionWaitMs)
   const idle = () => gate.idle()
   let rootPorts: BackendPorts
   let txPorts: BackendPorts

@@ -11,11 +11,14 @@ import { openSqliteBackend } from './sqlite-backend.js'
 
 type Open = (now: Clock) => Promise<{ backend: Backend; close(): Promise<void> }>
 
+/** A short bound on waits for an open transaction, so the refusal of a call made from inside one comes fast. */
+const transactionWaitMs = 250
+
 /** The embedded backend in a fresh data folder under the system temp dir, removed on close. */
 const fileBacked: Open = async (now) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'botshelf-contracts-'))
   try {
-    const backend = await openSqliteBackend({ dataDir, now })
+    const backend = await openSqliteBackend({ dataDir, now, transactionWaitMs })
     return {
       backend,
       close: async () => {
@@ -34,7 +37,7 @@ const fileBacked: Open = async (now) => {
 
 /** The embedded backend in memory (its temporary content folder goes with close). */
 const inMemory: Open = async (now) => {
-  const backend = await openSqliteBackend({ memory: true, now })
+  const backend = await openSqliteBackend({ memory: true, now, transactionWaitMs })
   return { backend, close: () => backend.close() }
 }
 

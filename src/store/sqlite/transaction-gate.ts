@@ -1,12 +1,20 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
+/** What a call that waited too long for the open transaction is told: most likely it was made from inside it. */
+function waitedTooLong(what: string, ms: number): Error {
+  return new Error(
+    `${what} waited ${ms} ms for the open transaction to end. A store call made inside backend.transaction(fn) through the ` +
+      'backend itself (or a transaction begun there) waits for that very transaction: use the ports fn receives (tx.files, tx.tables, ...)',
+  )
+}
 
 /**
  * Serializes transactions on the one SQLite connection. While a transaction is open across awaits, every other
  * store call waits for it (a call on the same connection would otherwise see, or join, its uncommitted writes);
- * transactions run one after another. Calls made inside a transaction's callback on the backend's root ports
- * (instead of the `tx` ports), and a transaction begun there, would wait for themselves forever: they throw a
- * clear error instead. "Inside" means inside the transaction that is open now: work a finished transaction's
- * callback started without awaiting (a timer, an event handler) is outside and waits like any other call.
+ * transactions run one after another. A call made inside a transaction's callback through the backend's root
+ * ports (instead of the `tx` ports), or a transaction begun there, would wait for itself: every wait is bounded
+ * (`waitLimitMs`), and a call that reaches the bound is refused with an error that says why, so `fn` sees a
+ * rejection instead of hanging. Transactions are short (a few store calls), so an honest wait never nears it.
+ * (The gate keeps no per-call context such as AsyncLocalStorage: in Node 20 that slows every promise of the
+ * process.)
  *
  * @example
  * ```ts
@@ -18,17 +26,15 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 export class TransactionGate {
   private tail: Promise<void> = Promise.resolve()
   private open: Promise<void> | undefined
-  /** The token of the transaction open now; its callback runs with it in `inside`. */
-  private current: object | undefined
-  private readonly inside = new AsyncLocalStorage<object>()
-
-  /** Whether the caller runs inside the callback of the transaction open now. */
-  private calledFromOpenTransaction(): boolean {
-    return this.current !== undefined && this.inside.getStore() === this.current
-  }
 
   /**
-   * `undefined` when no transaction is open (the call may run now), else a promise that settles when none is.
+   * @param waitLimitMs How long a call may wait for open transactions before it is refused (default 5000 ms).
+   */
+  constructor(private readonly waitLimitMs = 5_000) {}
+
+  /**
+   * `undefined` when no transaction is open (the call may run now), else a promise that settles when none is,
+   * or rejects once the call waited `waitLimitMs`.
    *
    * @example
    * ```ts
@@ -37,19 +43,14 @@ export class TransactionGate {
    */
   idle(): Promise<void> | undefined {
     if (!this.open) return undefined
-    if (this.calledFromOpenTransaction()) {
-      throw new Error('A store call inside backend.transaction(fn) used the backend itself: use the ports fn receives (tx.files, tx.tables, ...)')
-    }
-    return this.waitForIdle()
-  }
-
-  private async waitForIdle(): Promise<void> {
-    while (this.open) await this.open
+    return this.bounded('A store call', async () => {
+      while (this.open) await this.open
+    })
   }
 
   /**
-   * Runs `fn` once every earlier transaction finished; other calls wait until it settles. Rejects at once when
-   * called from the callback of the transaction open now (it would wait for itself).
+   * Runs `fn` once every earlier transaction finished; other calls wait until it settles. Rejects, without
+   * running `fn`, when its turn has not come within `waitLimitMs`.
    *
    * @example
    * ```ts
@@ -57,21 +58,16 @@ export class TransactionGate {
    * ```
    */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.calledFromOpenTransaction()) {
-      return Promise.reject(
-        new Error('backend.transaction(fn) was called inside another transaction\'s fn, which it would wait for forever: use the ports fn receives (tx.files, tx.tables, ...) instead'),
-      )
-    }
-    const run = this.tail.then(async () => {
+    let abandoned = false
+    const turn = this.tail
+    const run = turn.then(async () => {
+      if (abandoned) throw waitedTooLong('backend.transaction', this.waitLimitMs)
       let release!: () => void
-      const token = {}
       this.open = new Promise<void>((resolve) => (release = resolve))
-      this.current = token
       try {
-        return await this.inside.run(token, fn)
+        return await fn()
       } finally {
         this.open = undefined
-        this.current = undefined
         release()
       }
     })
@@ -79,6 +75,28 @@ export class TransactionGate {
       () => undefined,
       () => undefined,
     )
-    return run
+    // An abandoned turn rejects `run` with nobody listening: its caller was already told.
+    run.catch(() => undefined)
+    // The wait for the turn is bounded; once it started, the transaction runs to its end.
+    return this.bounded('backend.transaction', () => turn, () => (abandoned = true)).then(() => run)
+  }
+
+  private bounded(what: string, wait: () => Promise<void>, onTimeout?: () => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        onTimeout?.()
+        reject(waitedTooLong(what, this.waitLimitMs))
+      }, this.waitLimitMs)
+      wait().then(
+        () => {
+          clearTimeout(timer)
+          resolve()
+        },
+        (error: unknown) => {
+          clearTimeout(timer)
+          reject(error)
+        },
+      )
+    })
   }
 }
