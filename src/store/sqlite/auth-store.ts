@@ -4,9 +4,6 @@ import type { Sqlite } from './open-database.js'
 import { AuthStoreError } from '../auth/errors.js'
 import type { BotRecord, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord, TokenScope, WorkspaceTokenInput } from '../auth/types.js'
 
-export { AuthStoreError } from '../auth/errors.js'
-export type { BotRecord, BotTokenInput, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord, TokenScope, WorkspaceTokenInput } from '../auth/types.js'
-
 /** Hash stored for a token: hex SHA-256 of the whole token string. */
 function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex')

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { normalizeTagFilter, type TagFilter } from '../../api/files/index.js'
-import { FilesRepository, mergePatch, type FileSortField, type UpsertFileInput } from './files-repository.js'
+import { mergePatch, type FileSortField, type UpsertFileInput } from '../files/index.js'
+import { FilesRepository } from './files-repository.js'
 import { filesMigrations } from './files-migrations.js'
 import { runMigrations } from './migrations.js'
 import { openDatabase, type Sqlite } from './open-database.js'

@@ -13,8 +13,6 @@ import type {
   UpsertFileInput,
 } from '../files/types.js'
 
-export { mergePatch } from '../files/merge-patch.js'
-export type { CompleteUploadResult, FileListQuery, FileMetadataPatch, FilePosition, FileRecord, FileSortField, FilesAccessScope, UpsertFileInput } from '../files/types.js'
 import { newFileId } from './files-ids.js'
 import { replaceTags, tagConditionsSql } from './tag-sql.js'
 import type { Sqlite } from './open-database.js'
@@ -528,7 +526,6 @@ export class FilesRepository {
   static listSql(column: string, where: ReadonlyArray<string>, direction: 'ASC' | 'DESC'): string {
     return `SELECT f.*, ${column} AS sort_value FROM files f WHERE ${where.join(' AND ')} ORDER BY ${column} ${direction}, f.id ${direction} LIMIT ?`
   }
-
 
   /** Inserts a complete files row; the tags side table is written separately (`replaceTags`). */
   private insertRow(file: FileRecord): void {

@@ -1,43 +1,14 @@
+export { openSqliteBackend, sqliteMigrations, type SqliteBackend, type SqliteBackendOptions } from './sqlite-backend.js'
+export { asyncPort, type Promisified } from './async-port.js'
+export { TransactionGate } from './transaction-gate.js'
 export { openDatabase, type Sqlite } from './open-database.js'
 export { runMigrations, type Migration } from './migrations.js'
 export { authMigrations } from './auth-migrations.js'
-export {
-  AuthStore,
-  AuthStoreError,
-  type BotRecord,
-  type BotTokenInput,
-  type CreateTokenInput,
-  type CreatedToken,
-  type TokenCheck,
-  type TokenRecord,
-  type TokenScope,
-  type WorkspaceTokenInput,
-} from './auth-store.js'
+export { AuthStore } from './auth-store.js'
 export { filesMigrations } from './files-migrations.js'
-export {
-  FilesRepository,
-  type FileRecord,
-  type FilesAccessScope,
-  type FileListQuery,
-  type FileSortField,
-  type FilePosition,
-  type UpsertFileInput,
-  type FileMetadataPatch,
-  type CompleteUploadResult,
-} from './files-repository.js'
-export { KnowledgeBasesRepository, type KnowledgeBaseRecord } from './files-knowledge-bases.js'
+export { FilesRepository } from './files-repository.js'
+export { KnowledgeBasesRepository } from './files-knowledge-bases.js'
 export { tablesMigrations } from './tables-migrations.js'
-export {
-  SqliteTablesStore,
-  tableToWire,
-  type TableRecord,
-  type CreateTableInput,
-  type UpdateTableInput,
-  type TableWithCounts,
-  type RowsWriteResult,
-  type TablesStoreOptions,
-} from './tables-store.js'
-export { TablesStoreError, type TablesErrorCode } from '../tables/errors.js'
-export type { FindQuery, FindResult } from '../tables/types.js'
+export { SqliteTablesStore, type TablesStoreOptions } from './tables-store.js'
 export { jobsMigrations } from './jobs-migrations.js'
 export { SqliteJobQueue, jobQueueMethods } from './sqlite-job-queue.js'

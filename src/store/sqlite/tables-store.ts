@@ -11,9 +11,6 @@ import * as rows from './tables-rows.js'
 import { updateTable } from './tables-update.js'
 import { upsertRows } from './tables-upsert.js'
 
-export type { CreateTableInput, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from '../tables/types.js'
-export { tableToWire } from '../tables/table-wire.js'
-
 /** Options of the tables store. */
 export interface TablesStoreOptions {
   /**

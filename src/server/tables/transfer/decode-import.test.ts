@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import type { TableRecord } from '../../../store/sqlite/tables-store.js'
+import type { TableRecord } from '../../../store/index.js'
 import { columnKind, type ColumnKind } from '../../../store/tables/index.js'
 import { seededRandom } from '../../../testing/seeded-random.js'
 import { parseImport } from './whole-file-codecs.oracle.js'
