@@ -9,7 +9,7 @@ import type { TablesPort } from '../../store/index.js'
 import { tablesLimits } from '../../api/tables/index.js'
 import { decodeCursor, encodeCursor, isPagePosition, queryFingerprint } from '../http/cursor.js'
 import { canAccessTables, tablesOperationAccess, type TablesAccess } from './permissions.js'
-import { exportTableHandler, importTableHandler } from './transfer.js'
+import { exportTableHandler, importTableHandler } from './import-export-handlers.js'
 
 type TablesHandler<Op extends Operation> = (context: OperationContext<Op>, store: TablesPort) => ReturnType<OperationHandler<Op>>
 
