@@ -28,6 +28,23 @@ describe('validateRows', () => {
     ])
   })
 
+  it('refuses object and array values nested past 64 levels before measuring them', () => {
+    const nested = newTableSchema({ type: 'object', properties: { o: { type: 'object' }, list: { type: 'array' } } })
+    const deepColumns = tableColumns(nested, { o: 'c1', list: 'c2' }).columns
+    let deep: unknown = 1
+    for (let i = 0; i < 10_000; i++) deep = { a: deep }
+    const result = validateRows(deepColumns, [{ o: deep, list: [[[1]]] }], 'insert', 30)
+    expect(result.problems).toEqual([{ row: 0, column: 'o', message: 'expected at most 64 levels of nesting, received more (at a.a.a.a.a.a.a.a…)' }])
+  })
+
+  it('reads only own properties of an object value against the column properties', () => {
+    const typed = newTableSchema({ type: 'object', properties: { o: { type: 'object', properties: { toString: { type: 'string' } } } } })
+    const typedColumns = tableColumns(typed, { o: 'c1' }).columns
+    expect(validateRows(typedColumns, [{ o: { toString: 'x' } }], 'insert', 1).problems).toEqual([])
+    expect(validateRows(typedColumns, [{ o: {} }], 'insert', 1).problems[0]?.message).toBe('property "toString": expected string, received missing')
+    expect(validateRows(typedColumns, [{ o: { toString: 1 } }], 'insert', 1).problems[0]?.message).toBe('property "toString": expected string, received number (1)')
+  })
+
   it('measures the whole row a patch leads to against 4 KB × factor', () => {
     const merged = () => ({ name: 'x'.repeat(5000) })
     expect(validateRows(columns, [{ age: 1 }], 'patch', 1, merged).problems[0]?.message).toMatch(/the limit is 4096/)

@@ -1,7 +1,9 @@
+import { inputBounds } from '../../api/input-bounds.js'
 import { reservedColumnNames, tablesLimits } from '../../api/tables/index.js'
-import { describeValue } from '../../issues/index.js'
+import { describeValue, shortPath } from '../../issues/index.js'
 import { normalizeDateTime } from './date-time.js'
 import { TablesStoreError } from './errors.js'
+import { jsonDepthPath } from './json-depth.js'
 import type { TableColumn } from './table-columns.js'
 
 /** One refused value: which row (index in the request), which column, what went wrong. */
@@ -23,6 +25,13 @@ function jsonTypeOf(value: unknown): string {
   return typeof value
 }
 
+/** A value nested past the input bounds (docs/decisions/0701-input-bounds.md), which nothing recursive may meet. */
+function depthProblem(value: unknown): string | null {
+  const path = jsonDepthPath(value)
+  if (!path) return null
+  return `expected at most ${inputBounds.jsonDepthMax} levels of nesting, received more (at ${shortPath(path)})`
+}
+
 function nestedProblem(spec: { type: string } | undefined, value: unknown): string | null {
   if (spec === undefined || value === null) return null
   const actual = jsonTypeOf(value)
@@ -33,7 +42,8 @@ function nestedProblem(spec: { type: string } | undefined, value: unknown): stri
 
 /**
  * Checks one non-null value against its column: JSON type, `date-time` format, `pattern`, `enum`,
- * array `items` type and object `properties` types (one level). Returns the problem, or `null`.
+ * array `items` type and object `properties` types (one level), and for objects and arrays at most 64 levels of
+ * nesting (the value itself counting as one). Returns the problem, or `null`.
  *
  * @example
  * ```ts
@@ -56,6 +66,8 @@ export function valueProblem(target: TableColumn, value: unknown): string | null
       return typeof value === 'boolean' ? null : typeProblem('boolean', value)
     case 'array': {
       if (!Array.isArray(value)) return typeProblem('array', value)
+      const tooDeep = depthProblem(value)
+      if (tooDeep) return tooDeep
       for (let i = 0; i < value.length; i++) {
         const problem = nestedProblem(column.items, value[i])
         if (problem) return `item ${i}: ${problem}`
@@ -64,8 +76,10 @@ export function valueProblem(target: TableColumn, value: unknown): string | null
     }
     case 'object': {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return typeProblem('object', value)
+      const tooDeep = depthProblem(value)
+      if (tooDeep) return tooDeep
       for (const [key, spec] of Object.entries(column.properties ?? {})) {
-        const problem = nestedProblem(spec, (value as Record<string, unknown>)[key])
+        const problem = nestedProblem(spec, Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined)
         if (problem) return `property "${key}": ${problem}`
       }
       return null

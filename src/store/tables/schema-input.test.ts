@@ -47,4 +47,12 @@ describe('readSchemaInput', () => {
   it('refuses a null example value with a clear message', () => {
     expect(() => readSchemaInput({ a: 'x', b: null, c: 1 })).toThrow('schema.b: cannot infer a column type from null')
   })
+
+  it('refuses a schema nested past 64 levels, naming the path', () => {
+    let deep: unknown = { type: 'string' }
+    for (let i = 0; i < 5000; i++) deep = { type: 'object', properties: { a: deep } }
+    expect(() => readSchemaInput({ type: 'object', properties: { o: deep } })).toThrow(
+      'schema.properties.o.properties.a.properties.a.properties…: expected at most 64 levels of nesting, received more',
+    )
+  })
 })

@@ -1,8 +1,10 @@
 import type { Column } from '../../api/tables/index.js'
 import { columnNamePattern, columnTypes, reservedColumnNames, tablesLimits } from '../../api/tables/index.js'
-import { describeValue } from '../../issues/index.js'
+import { inputBounds } from '../../api/input-bounds.js'
+import { describeValue, shortPath } from '../../issues/index.js'
 import { isIsoDateTime } from './date-time.js'
 import { invalidSchema, TablesStoreError } from './errors.js'
+import { jsonDepthPath } from './json-depth.js'
 import { compileSafeRegex } from './safe-regex.js'
 
 /** Which of the three input forms a `schema` was recognised as (decision 0402). */
@@ -174,7 +176,8 @@ export function readColumnDefinition(raw: unknown, path: string): ColumnDraft | 
 
 /**
  * Reads a `schema` input of any of the three forms into column drafts, removals and `required`.
- * Checks names (1–30 characters, not reserved, no `.`) and the 20-column limit of the input itself.
+ * Checks names (1–30 characters, not reserved, no `.`), the 20-column limit of the input itself, and at most 64
+ * levels of nesting.
  *
  * @example
  * ```ts
@@ -182,6 +185,10 @@ export function readColumnDefinition(raw: unknown, path: string): ColumnDraft | 
  * ```
  */
 export function readSchemaInput(input: Record<string, unknown>, path = 'schema'): SchemaInput {
+  // Column definitions are stored as given (nested `items`, `properties`, `x-zui`): bound them before anything
+  // recursive meets them (docs/decisions/0701-input-bounds.md).
+  const tooDeep = jsonDepthPath(input)
+  if (tooDeep) throw invalidSchema(`${shortPath([path, ...tooDeep])}: expected at most ${inputBounds.jsonDepthMax} levels of nesting, received more`)
   const form = detectSchemaForm(input)
   const result: SchemaInput = { form, columns: [], removed: [] }
   let entries: Array<[string, unknown]>
