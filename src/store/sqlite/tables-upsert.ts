@@ -14,7 +14,8 @@ import type { TableRuntime } from './tables-runtime.js'
 type Match = { id: number | undefined } | { problem: RowProblem }
 
 function matchByKey(context: TablesContext, record: TableRecord, rt: TableRuntime, key: TableColumn, row: Record<string, unknown>, index: number): Match {
-  const value = row[key.name]
+  // An own key only: a key column named `toString` must not find the prototype's method on a row without it.
+  const value = Object.hasOwn(row, key.name) ? row[key.name] : undefined
   if (value === undefined || value === null) {
     return { problem: { row: index, column: key.name, message: 'the key column needs a value, received ' + (value === null ? 'null' : 'missing') } }
   }

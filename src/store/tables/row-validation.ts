@@ -1,9 +1,8 @@
-import { inputBounds } from '../../api/input-bounds.js'
 import { reservedColumnNames, tablesLimits } from '../../api/tables/index.js'
-import { describeValue, shortPath } from '../../issues/index.js'
+import { describeValue } from '../../issues/index.js'
 import { normalizeDateTime } from './date-time.js'
 import { TablesStoreError } from './errors.js'
-import { jsonDepthPath } from './json-depth.js'
+import { describeJsonBoundsProblem, jsonBoundsProblem } from './json-bounds.js'
 import type { TableColumn } from './table-columns.js'
 
 /** One refused value: which row (index in the request), which column, what went wrong. */
@@ -25,11 +24,13 @@ function jsonTypeOf(value: unknown): string {
   return typeof value
 }
 
-/** A value nested past the input bounds (docs/decisions/0701-input-bounds.md), which nothing recursive may meet. */
-function depthProblem(value: unknown): string | null {
-  const path = jsonDepthPath(value)
-  if (!path) return null
-  return `expected at most ${inputBounds.jsonDepthMax} levels of nesting, received more (at ${shortPath(path)})`
+/**
+ * A value past the input bounds (docs/decisions/0701-input-bounds.md): nested too deep for anything recursive to
+ * meet, or holding a `__proto__` key no JavaScript client could read back.
+ */
+function boundsProblem(value: unknown): string | null {
+  const found = jsonBoundsProblem(value)
+  return found ? describeJsonBoundsProblem(found) : null
 }
 
 function nestedProblem(spec: { type: string } | undefined, value: unknown): string | null {
@@ -42,8 +43,8 @@ function nestedProblem(spec: { type: string } | undefined, value: unknown): stri
 
 /**
  * Checks one non-null value against its column: JSON type, `date-time` format, `pattern`, `enum`,
- * array `items` type and object `properties` types (one level), and for objects and arrays at most 64 levels of
- * nesting (the value itself counting as one). Returns the problem, or `null`.
+ * array `items` type and object `properties` types (one level), and for objects and arrays the input bounds: at
+ * most 64 levels of nesting (the value itself counting as one) and no key `__proto__`. Returns the problem, or `null`.
  *
  * @example
  * ```ts
@@ -66,8 +67,8 @@ export function valueProblem(target: TableColumn, value: unknown): string | null
       return typeof value === 'boolean' ? null : typeProblem('boolean', value)
     case 'array': {
       if (!Array.isArray(value)) return typeProblem('array', value)
-      const tooDeep = depthProblem(value)
-      if (tooDeep) return tooDeep
+      const outOfBounds = boundsProblem(value)
+      if (outOfBounds) return outOfBounds
       for (let i = 0; i < value.length; i++) {
         const problem = nestedProblem(column.items, value[i])
         if (problem) return `item ${i}: ${problem}`
@@ -76,8 +77,8 @@ export function valueProblem(target: TableColumn, value: unknown): string | null
     }
     case 'object': {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return typeProblem('object', value)
-      const tooDeep = depthProblem(value)
-      if (tooDeep) return tooDeep
+      const outOfBounds = boundsProblem(value)
+      if (outOfBounds) return outOfBounds
       for (const [key, spec] of Object.entries(column.properties ?? {})) {
         const problem = nestedProblem(spec, Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined)
         if (problem) return `property "${key}": ${problem}`

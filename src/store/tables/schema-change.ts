@@ -4,7 +4,7 @@ import { columnKind, type ColumnKind } from './column-kinds.js'
 import { normalizeDateTime } from './date-time.js'
 import { invalidSchema, TablesStoreError } from './errors.js'
 import { readSchemaInput } from './schema-input.js'
-import { buildTableSchema, finalizeColumn, orderedColumns } from './table-schema.js'
+import { buildTableSchema, finalizeColumn, orderedColumns, schemaColumn } from './table-schema.js'
 
 /** One storage change a schema change needs, besides removals: a new column, or a column whose kind changes. */
 export type SchemaChangeStep =
@@ -35,7 +35,7 @@ export interface SchemaChangePlan {
  */
 export function planSchemaChange(current: TableJsonSchema, input: Record<string, unknown>): SchemaChangePlan {
   const parsed = readSchemaInput(input)
-  const removed = parsed.removed.filter((name) => current.properties[name] !== undefined)
+  const removed = parsed.removed.filter((name) => schemaColumn(current, name) !== undefined)
   const columns = orderedColumns(current).filter((c) => !removed.includes(c.name))
   let required = (current.required ?? []).filter((name) => !removed.includes(name))
   const steps: SchemaChangeStep[] = []

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { detectSchemaForm, readColumnDefinition, readSchemaInput } from './schema-input.js'
+import { checkColumnName, detectSchemaForm, readColumnDefinition, readSchemaInput } from './schema-input.js'
 
 describe('detectSchemaForm', () => {
   it('recognises a JSON schema by its properties object', () => {
@@ -54,5 +54,11 @@ describe('readSchemaInput', () => {
     expect(() => readSchemaInput({ type: 'object', properties: { o: deep } })).toThrow(
       'schema.properties.o.properties.a.properties.a.properties…: expected at most 64 levels of nesting, received more',
     )
+  })
+
+  it('refuses "__proto__" as a column name, and keeps other prototype names', () => {
+    expect(() => readSchemaInput(JSON.parse('{"__proto__":{"type":"string"}}'))).toThrow('schema.__proto__: expected a key other than "__proto__"')
+    expect(() => checkColumnName('__proto__', 'newName')).toThrow(/^newName: column name "__proto__" is not allowed/)
+    expect(readSchemaInput({ constructor: { type: 'string' }, toString: 'x' }).columns.map((c) => c.name)).toEqual(['constructor', 'toString'])
   })
 })

@@ -34,6 +34,21 @@ export function finalizeColumn(draft: ColumnDraft, index: number): Column {
 }
 
 /**
+ * The column of a schema named `name`, or `undefined`: an own property only, so a name such as `toString` or
+ * `constructor` is a column name like any other and never finds the prototype's members
+ * (docs/decisions/0701-input-bounds.md).
+ *
+ * @example
+ * ```ts
+ * schemaColumn(table.schema, 'email')?.type // 'string'
+ * schemaColumn(table.schema, 'toString') // undefined, unless the table has such a column
+ * ```
+ */
+export function schemaColumn(schema: Pick<TableJsonSchema, 'properties'>, name: string): Column | undefined {
+  return Object.hasOwn(schema.properties, name) ? schema.properties[name] : undefined
+}
+
+/**
  * The columns of a normalized schema in `x-zui.index` order (the order users gave them).
  *
  * @example
