@@ -31,6 +31,8 @@ export const tablesLimits = {
   listTablesPageMax: 1000,
   /** Table tags. */
   tagKeyMax: 50,
+  /** Most tag keys in the `tags` filter of `listTables` (docs/decisions/0701-input-bounds.md). */
+  tagFilterKeysMax: 50,
   tagValueMax: 255,
   /** Largest row id (int32). */
   maxRowId: 2147483647,

@@ -39,7 +39,8 @@ const WriteNoticesShape = {
 export const GroupRowSchema = z.record(z.string(), z.unknown())
 
 /**
- * Query of `listTables`: equality tag filter, cursor pagination (`nextToken`, `pageSize` 1–1000, default 1000).
+ * Query of `listTables`: equality tag filter (at most 50 keys, docs/decisions/0701-input-bounds.md), cursor
+ * pagination (`nextToken`, `pageSize` 1–1000, default 1000).
  *
  * @example
  * ```ts
@@ -47,7 +48,12 @@ export const GroupRowSchema = z.record(z.string(), z.unknown())
  * ```
  */
 export const ListTablesQuerySchema = z.strictObject({
-  tags: z.record(z.string(), z.string()).optional(),
+  tags: z
+    .record(z.string(), z.string())
+    .refine((tags) => Object.keys(tags).length <= tablesLimits.tagFilterKeysMax, {
+      error: (issue) => `expected at most ${tablesLimits.tagFilterKeysMax} tag keys, received ${Object.keys(issue.input as object).length}`,
+    })
+    .optional(),
   nextToken: z.string().optional(),
   pageSize: z.number().int().min(1).max(tablesLimits.listTablesPageMax).optional(),
 })

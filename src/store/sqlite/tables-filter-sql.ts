@@ -39,6 +39,16 @@ function jsonTypeGuard(typeSql: string, operand: FilterOperand): string {
   return operand.type === 'number' ? `${typeSql} IN ('integer', 'real')` : `${typeSql} = 'text'`
 }
 
+/**
+ * Joins terms with AND or OR as a balanced tree of parentheses, so the SQL expression is O(log n) deep and a long
+ * `$or` stays far below SQLite's expression depth limit (1000), where a flat chain of n terms is n deep.
+ */
+function balanced(terms: readonly string[], operator: ' AND ' | ' OR '): string {
+  if (terms.length === 1) return terms[0]!
+  const half = terms.length >> 1
+  return `(${balanced(terms.slice(0, half), operator)}${operator}${balanced(terms.slice(half), operator)})`
+}
+
 class FilterCompiler {
   readonly params: unknown[] = []
 
@@ -50,7 +60,11 @@ class FilterCompiler {
         return '1'
       case 'and':
       case 'or':
-        return node.nodes.length === 1 ? this.compile(node.nodes[0]!) : `(${node.nodes.map((n) => this.compile(n)).join(node.type === 'and' ? ' AND ' : ' OR ')})`
+        // Compiled in order, so the parameters follow the SQL text.
+        return balanced(
+          node.nodes.map((n) => this.compile(n)),
+          node.type === 'and' ? ' AND ' : ' OR ',
+        )
       case 'not':
         return `(NOT ${this.compile(node.node)})`
       case 'contains': {

@@ -165,4 +165,12 @@ describe('parseFilter: refused filters, with the path in the message', () => {
     const regexes = { $or: Array.from({ length: 2501 }, () => ({ name: { $regex: 'a' } })) }
     expect(message(regexes)).toBe('filter: too large (5002 values; at most 5000)')
   })
+
+  it('bounds the terms of a filter: conditions and the operators combining them', () => {
+    const or = (n: number) => ({ $or: Array.from({ length: n }, (_, i) => ({ age: i })) })
+    expect(() => parseFilter(or(999), kindOf)).not.toThrow()
+    expect(message(or(1000))).toBe('filter: too large (1001 conditions and operators; at most 1000); use $in for many values of one column')
+    const nested = { $and: Array.from({ length: 400 }, () => ({ age: { $gt: 1, $lt: 9 } })) }
+    expect(message(nested)).toBe('filter: too large (1201 conditions and operators; at most 1000); use $in for many values of one column')
+  })
 })
