@@ -98,8 +98,8 @@ class FilterCompiler {
         this.params.push(node.size)
         return `(${column} IS NOT NULL AND json_array_length(${column}) = ?)`
       case 'regex':
-        this.params.push(node.pattern, node.flags)
-        return `(${column} IS NOT NULL AND ${REGEXP_FUNCTION}(?, ?, ${column}) = 1)`
+        this.params.push(node.pattern, node.flags, node.path)
+        return `(${column} IS NOT NULL AND ${REGEXP_FUNCTION}(?, ?, ?, ${column}) = 1)`
     }
   }
 
@@ -120,8 +120,8 @@ class FilterCompiler {
         this.params.push(node.size)
         return `(${typeSql} = 'array' AND json_array_length(${sql}) = ?)`
       case 'regex':
-        this.params.push(node.pattern, node.flags)
-        return `(${typeSql} = 'text' AND ${REGEXP_FUNCTION}(?, ?, ${sql}) = 1)`
+        this.params.push(node.pattern, node.flags, node.path)
+        return `(${typeSql} = 'text' AND ${REGEXP_FUNCTION}(?, ?, ?, ${sql}) = 1)`
     }
   }
 }
@@ -129,7 +129,8 @@ class FilterCompiler {
 /**
  * Compiles a validated filter (`parseFilter`) to a parameterized SQLite boolean expression that is never NULL,
  * so `NOT` means what it says for rows without a value. Values are always parameters; JSON paths are literals
- * built from checked segments; `$regex` calls the RE2 function `botshelf_regexp`.
+ * built from checked segments; `$regex` calls the RE2 function `botshelf_regexp`, to be run under a query budget
+ * (`TablesContext.withRegexBudget`).
  *
  * @example
  * ```ts

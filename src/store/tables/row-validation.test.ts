@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { RegexBudget } from './regex-budget.js'
 import { rowProblemsError, validateRows } from './row-validation.js'
 import { tableColumns } from './table-columns.js'
 import { newTableSchema } from './table-schema.js'
@@ -43,6 +44,20 @@ describe('validateRows', () => {
     expect(validateRows(typedColumns, [{ o: { toString: 'x' } }], 'insert', 1).problems).toEqual([])
     expect(validateRows(typedColumns, [{ o: {} }], 'insert', 1).problems[0]?.message).toBe('property "toString": expected string, received missing')
     expect(validateRows(typedColumns, [{ o: { toString: 1 } }], 'insert', 1).problems[0]?.message).toBe('property "toString": expected string, received number (1)')
+  })
+
+  it('checks column patterns under the budget of the call, a value that could overrun it being a problem', () => {
+    const budget = new RegexBudget({ baseMs: 1, now: () => 0 })
+    const result = validateRows(columns, [{ name: 'a', code: 'ABC' }, { name: 'b', code: 'A'.repeat(5000) }], 'insert', 2, undefined, budget)
+    expect(result.problems).toEqual([
+      {
+        row: 1,
+        column: 'code',
+        message:
+          'checking the column pattern needs more work than allowed: 1 value took 0.000 ms so far and the next, a pattern of 6 instructions against a value of 5000 characters may take up to 3.8 ms; at most 1.0 ms are allowed; write fewer or shorter values per call, or use a simpler pattern',
+      },
+    ])
+    expect(validateRows(columns, [{ name: 'b', code: 'A'.repeat(5000) }], 'insert', 2).problems).toEqual([])
   })
 
   it('measures the whole row a patch leads to against 4 KB × factor', () => {

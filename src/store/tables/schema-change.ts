@@ -4,7 +4,7 @@ import { columnKind, type ColumnKind } from './column-kinds.js'
 import { normalizeDateTime } from './date-time.js'
 import { invalidSchema, TablesStoreError } from './errors.js'
 import { readSchemaInput } from './schema-input.js'
-import { buildTableSchema, finalizeColumn, orderedColumns, schemaColumn } from './table-schema.js'
+import { buildTableSchema, checkColumnPatterns, finalizeColumn, orderedColumns, schemaColumn } from './table-schema.js'
 
 /** One storage change a schema change needs, besides removals: a new column, or a column whose kind changes. */
 export type SchemaChangeStep =
@@ -61,6 +61,7 @@ export function planSchemaChange(current: TableJsonSchema, input: Record<string,
   for (const name of required) {
     if (!columns.some((c) => c.name === name)) throw invalidSchema(`schema.required: "${name}" is not a column`)
   }
+  checkColumnPatterns(columns)
   return { removed, steps, schema: buildTableSchema(columns, required, parsed.$schema ?? current.$schema) }
 }
 

@@ -31,6 +31,9 @@ describe('readColumnDefinition', () => {
 
   it('refuses bad patterns, enums and computed actions, naming the path', () => {
     expect(() => readColumnDefinition({ type: 'string', pattern: '(' }, 'schema.a')).toThrow('schema.a.pattern')
+    expect(() => readColumnDefinition({ type: 'string', pattern: '(.*a){1000}' }, 'schema.a')).toThrow(
+      'schema.a.pattern: the pattern is too complex: it would compile to about 6000 instructions, at most 1000 are allowed',
+    )
     expect(() => readColumnDefinition({ type: 'string', enum: [1] }, 'schema.a')).toThrow('schema.a.enum')
     expect(() => readColumnDefinition({ type: 'string', 'x-zui': { computed: { action: 'magic' } } }, 'schema.a')).toThrow('schema.a.x-zui.computed.action')
   })

@@ -5,7 +5,7 @@ import { describeValue, shortPath } from '../../issues/index.js'
 import { isIsoDateTime } from './date-time.js'
 import { invalidSchema, TablesStoreError } from './errors.js'
 import { jsonBoundsProblem } from './json-bounds.js'
-import { compileSafeRegex } from './safe-regex.js'
+import { compileSafeRegex, RegexTooComplexError } from './safe-regex.js'
 
 /** Which of the three input forms a `schema` was recognised as (decision 0402). */
 export type SchemaInputForm = 'json-schema' | 'column-map' | 'example'
@@ -165,6 +165,7 @@ export function readColumnDefinition(raw: unknown, path: string): ColumnDraft | 
       try {
         compileSafeRegex(pattern, 'u')
       } catch (error) {
+        if (error instanceof RegexTooComplexError) throw invalidSchema(`${path}.pattern: the pattern is too complex: ${error.message}`)
         throw invalidSchema(
           `${path}.pattern: ${JSON.stringify(pattern)} is not a valid regular expression in RE2 syntax (no backreferences or lookarounds): ${(error as Error).message}`,
         )

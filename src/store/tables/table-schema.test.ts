@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { newTableSchema, orderedColumns } from './table-schema.js'
+import { planSchemaChange } from './schema-change.js'
+import { checkColumnPatterns, newTableSchema, orderedColumns } from './table-schema.js'
 
 describe('newTableSchema', () => {
   it('numbers columns in input order and keeps required and $schema', () => {
@@ -11,5 +12,17 @@ describe('newTableSchema', () => {
   it('refuses a removal and a required name that is not a column', () => {
     expect(() => newTableSchema({ a: { type: 'string' }, b: null })).toThrow('schema: column "b" has type null; a column needs a type (null removes a column only in updateTable)')
     expect(() => newTableSchema({ properties: { a: { type: 'string' } }, required: ['b'] })).toThrow('schema.required: "b" is not a column')
+  })
+})
+
+describe('checkColumnPatterns', () => {
+  it('bounds the instructions of all the column patterns of a table together', () => {
+    expect(() => newTableSchema({ a: { type: 'string', pattern: '(.*a){150}' }, b: { type: 'string', pattern: '^x' } })).not.toThrow()
+    expect(() => newTableSchema({ a: { type: 'string', pattern: '(.*a){150}' }, b: { type: 'string', pattern: '(.*a){60}' } })).toThrow(
+      'schema.b.pattern: the pattern is too complex: the column patterns of the table compile to 1054 instructions together, at most 1000 are allowed',
+    )
+    const schema = newTableSchema({ a: { type: 'string', pattern: '(.*a){150}' } })
+    expect(() => planSchemaChange(schema, { b: { type: 'string', pattern: '(.*a){60}' } })).toThrow('compile to 1054 instructions together')
+    expect(() => checkColumnPatterns(orderedColumns(schema))).not.toThrow()
   })
 })

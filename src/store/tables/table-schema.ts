@@ -1,5 +1,7 @@
 import type { Column, TableJsonSchema } from '../../api/tables/index.js'
 import { invalidSchema } from './errors.js'
+import { regexLimits } from './regex-limits.js'
+import { compileSafeRegex } from './safe-regex.js'
 import { readSchemaInput, type ColumnDraft } from './schema-input.js'
 
 /**
@@ -63,6 +65,29 @@ export function orderedColumns(schema: TableJsonSchema): Array<{ name: string; c
 }
 
 /**
+ * Refuses column patterns that compile to more than `regexLimits.programMax` (1000) instructions together: every
+ * write compiles the table's patterns (from a cache), so their total bounds what any request spends compiling
+ * them (docs/decisions/0701-input-bounds.md). Each pattern was checked alone when the schema was read.
+ *
+ * @example
+ * ```ts
+ * checkColumnPatterns(orderedColumns(schema)) // throws InvalidJsonSchema past 1000 instructions in all
+ * ```
+ */
+export function checkColumnPatterns(columns: ReadonlyArray<{ name: string; column: Column }>): void {
+  let instructions = 0
+  for (const { name, column } of columns) {
+    if (column.pattern === undefined) continue
+    instructions += compileSafeRegex(column.pattern, 'u').programSize
+    if (instructions > regexLimits.programMax) {
+      throw invalidSchema(
+        `schema.${name}.pattern: the pattern is too complex: the column patterns of the table compile to ${instructions} instructions together, at most ${regexLimits.programMax} are allowed`,
+      )
+    }
+  }
+}
+
+/**
  * The normalized schema of a new table from any of the three input forms (decision 0402). A column given as
  * `null` is refused here (it means "remove" only in `updateTable`), and `required` must name columns.
  *
@@ -81,5 +106,6 @@ export function newTableSchema(input: Record<string, unknown>): TableJsonSchema 
   for (const name of required) {
     if (!columns.some((c) => c.name === name)) throw invalidSchema(`schema.required: "${name}" is not a column`)
   }
+  checkColumnPatterns(columns)
   return buildTableSchema(columns, required, parsed.$schema)
 }

@@ -36,8 +36,9 @@ export function countFilterTerms(node: FilterNode): number {
 }
 
 /**
- * How many values a filter binds in a query: one per operand, two for `$mod` (divisor and remainder) and for
- * `$regex` (pattern and flags), none for `$exists`; a boolean at a path is matched by its JSON type alone.
+ * How many values a filter binds in a query: one per operand, two for `$mod` (divisor and remainder), three for
+ * `$regex` (pattern, flags and the path errors name), none for `$exists`; a boolean at a path is matched by its
+ * JSON type alone.
  *
  * @example
  * ```ts
@@ -60,8 +61,9 @@ export function countFilterValues(node: FilterNode): number {
     case 'contains':
       return node.operands.length
     case 'mod':
-    case 'regex':
       return 2
+    case 'regex':
+      return 3
     case 'size':
       return 1
   }
