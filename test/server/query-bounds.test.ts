@@ -62,6 +62,18 @@ describe('tag filters of the list operations', () => {
   })
 })
 
+describe('select of findTableRows', () => {
+  it('takes at most 100 columns or paths (each is copied out of every row returned)', async () => {
+    const ok = await service.request('POST', '/v1/tables/taggedTable/rows/find', { body: { select: Array.from({ length: 100 }, () => 'n') } })
+    expect(ok.status, ok.text).toBe(200)
+    expect400(
+      await service.request('POST', '/v1/tables/taggedTable/rows/find', { body: { select: Array.from({ length: 200_000 }, () => 'n.x') } }),
+      'InvalidPayload',
+      'Invalid request body: select: expected at most 100 items, received 200000 items',
+    )
+  })
+})
+
 describe('terms of a row filter', () => {
   const or = (n: number) => ({ $or: Array.from({ length: n }, (_, i) => ({ n: i + 2 })) })
 

@@ -125,7 +125,8 @@ export const RenameTableColumnBodySchema = z.strictObject({
 })
 
 /**
- * Body of `findTableRows`.
+ * Body of `findTableRows`. `select` lists at most 100 columns or dot paths (docs/decisions/0701-input-bounds.md):
+ * each is copied out of every row returned.
  *
  * @example
  * ```ts
@@ -138,7 +139,7 @@ export const FindTableRowsBodySchema = z.strictObject({
   filter: RowFilterSchema.optional(),
   group: GroupSchema.optional(),
   search: z.string().max(tablesLimits.searchMax).optional(),
-  select: z.array(z.string().min(1)).optional(),
+  select: z.array(z.string().min(1)).max(tablesLimits.selectMax).optional(),
   orderBy: z.string().min(1).optional(),
   orderDirection: z.enum(['asc', 'desc']).optional(),
 })
