@@ -42,6 +42,21 @@ export class RegexTooComplexError extends Error {
   }
 }
 
+/** Options of `compileSafeRegex`. */
+export interface CompileRegexOptions {
+  /**
+   * Whether to refuse a pattern past `regexLimits.estimateMax` / `programMax` (default true). Patterns already
+   * accepted (a column pattern in the catalog, possibly from before the limits; a `$regex` checked when its
+   * filter was read) are compiled unbounded where they run: their matches are bounded by a `RegexBudget`.
+   *
+   * @example
+   * ```ts
+   * compileSafeRegex(column.pattern, 'u', { bounded: false })
+   * ```
+   */
+  bounded?: boolean
+}
+
 const cache = new Map<string, SafeRegex>()
 const CACHE_SIZE = 500
 
@@ -55,7 +70,7 @@ const RE2_FLAGS: Readonly<Record<string, number>> = {
 
 /**
  * Compiles (and caches) a pattern with flags among `i`, `m`, `s`, `u`. Throws the RE2 syntax error for an
- * invalid or unsupported pattern, and `RegexTooComplexError` for one estimated past
+ * invalid or unsupported pattern and, unless `bounded: false`, `RegexTooComplexError` for one estimated past
  * `regexLimits.estimateMax` instructions before compiling (so it is never compiled) or compiled past
  * `regexLimits.programMax`. Matching uses RE2's DFA when it can (`RE2JS.test`), the NFA otherwise.
  *
@@ -66,20 +81,22 @@ const RE2_FLAGS: Readonly<Record<string, number>> = {
  * compileSafeRegex('(.*a){1000}', '') // throws RegexTooComplexError: it compiles to 5002 instructions
  * ```
  */
-export function compileSafeRegex(pattern: string, flags: string): SafeRegex {
+export function compileSafeRegex(pattern: string, flags: string, options: CompileRegexOptions = {}): SafeRegex {
+  const bounded = options.bounded ?? true
   const key = `${flags}/${pattern}`
   let regex = cache.get(key)
   if (!regex) {
-    const estimate = estimateRegexSize(pattern)
-    if (estimate > regexLimits.estimateMax) throw new RegexTooComplexError(estimate, true)
+    if (bounded) {
+      const estimate = estimateRegexSize(pattern)
+      if (estimate > regexLimits.estimateMax) throw new RegexTooComplexError(estimate, true)
+    }
     let bits = 0
     for (const flag of flags) bits |= RE2_FLAGS[flag] ?? 0
     const compiled = RE2JS.compile(pattern, bits)
-    const programSize = compiled.programSize()
-    if (programSize > regexLimits.programMax) throw new RegexTooComplexError(programSize, false)
-    regex = { programSize, test: (value) => compiled.test(value) }
+    regex = { programSize: compiled.programSize(), test: (value) => compiled.test(value) }
     if (cache.size > CACHE_SIZE) cache.clear()
     cache.set(key, regex)
   }
+  if (bounded && regex.programSize > regexLimits.programMax) throw new RegexTooComplexError(regex.programSize, false)
   return regex
 }

@@ -61,7 +61,8 @@ export function planSchemaChange(current: TableJsonSchema, input: Record<string,
   for (const name of required) {
     if (!columns.some((c) => c.name === name)) throw invalidSchema(`schema.required: "${name}" is not a column`)
   }
-  checkColumnPatterns(columns)
+  // Only a change that brings a pattern is measured: a table from before the limits keeps working as it is.
+  if (parsed.columns.some(({ draft }) => draft.pattern !== undefined)) checkColumnPatterns(columns)
   return { removed, steps, schema: buildTableSchema(columns, required, parsed.$schema ?? current.$schema) }
 }
 

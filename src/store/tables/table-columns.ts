@@ -76,6 +76,7 @@ export function tableColumns(schema: TableJsonSchema, physicalMap: Record<string
  */
 export function tableColumn(name: string, column: Column, physical: string, required: boolean): TableColumn {
   const compiled: TableColumn = { name, physical, kind: columnKind(column), column, required, nullable: column.nullable !== false }
-  if (column.pattern !== undefined) compiled.pattern = compileSafeRegex(column.pattern, 'u')
+  // Accepted into the catalog already (possibly before the limits of decision 0701): bounded where it runs.
+  if (column.pattern !== undefined) compiled.pattern = compileSafeRegex(column.pattern, 'u', { bounded: false })
   return compiled
 }

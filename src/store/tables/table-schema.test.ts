@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import type { TableJsonSchema } from '../../api/tables/index.js'
 import { planSchemaChange } from './schema-change.js'
+import { tableColumns } from './table-columns.js'
 import { checkColumnPatterns, newTableSchema, orderedColumns } from './table-schema.js'
 
 describe('newTableSchema', () => {
@@ -24,5 +26,13 @@ describe('checkColumnPatterns', () => {
     const schema = newTableSchema({ a: { type: 'string', pattern: '(.*a){150}' } })
     expect(() => planSchemaChange(schema, { b: { type: 'string', pattern: '(.*a){60}' } })).toThrow('compile to 1054 instructions together')
     expect(() => checkColumnPatterns(orderedColumns(schema))).not.toThrow()
+  })
+
+  it('keeps a table whose patterns predate the limits usable: its pattern compiles unbounded where it runs', () => {
+    // A pattern the catalog holds from before decision 0701 (1983 instructions).
+    const legacy = { type: 'object', additionalProperties: true, properties: { code: { type: 'string', pattern: '(?s).{0,990}c', 'x-zui': { index: 0 } } } } as TableJsonSchema
+    expect(tableColumns(legacy, { code: 'c1' }).columns[0]?.pattern?.programSize).toBe(1983)
+    expect(() => planSchemaChange(legacy, { note: { type: 'string' } })).not.toThrow()
+    expect(() => planSchemaChange(legacy, { note: { type: 'string', pattern: '^n' } })).toThrow('the column patterns of the table compile to 1983 instructions together')
   })
 })

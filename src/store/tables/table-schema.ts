@@ -78,7 +78,7 @@ export function checkColumnPatterns(columns: ReadonlyArray<{ name: string; colum
   let instructions = 0
   for (const { name, column } of columns) {
     if (column.pattern === undefined) continue
-    instructions += compileSafeRegex(column.pattern, 'u').programSize
+    instructions += compileSafeRegex(column.pattern, 'u', { bounded: false }).programSize
     if (instructions > regexLimits.programMax) {
       throw invalidSchema(
         `schema.${name}.pattern: the pattern is too complex: the column patterns of the table compile to ${instructions} instructions together, at most ${regexLimits.programMax} are allowed`,
