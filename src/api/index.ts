@@ -2,6 +2,7 @@
 export { errorTypes, errorTypeNames, isErrorType, type ErrorType } from './error-types.js'
 export { ErrorBodySchema, newErrorId, type ErrorBody } from './error-body.js'
 export { ListMetaSchema, type ListMeta } from './pagination.js'
+export { inputBounds } from './input-bounds.js'
 export { defineOperation, type Operation, type HttpMethod } from './operation.js'
 export * from './files/index.js'
 export * from './tables/index.js'

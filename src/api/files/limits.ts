@@ -18,6 +18,13 @@ export const filesLimits = {
   tagValueMaxLength: 1000,
   /** Largest content of one file, in bytes: 1 GB (docs/wire-format.md §5). */
   fileMaxBytes: 1024 * 1024 * 1024,
+  /**
+   * Most tag keys in one tag filter (`listFiles`, `searchFiles`, `listKnowledgeBases`): a file has at most 50
+   * tags, so a filter on more keys could only match nothing (docs/decisions/0701-input-bounds.md).
+   */
+  tagFilterKeysMax: 50,
+  /** Most values one tag key of a tag filter lists, `in` and `not` together. */
+  tagFilterValuesMax: 100,
   /** Most ids in one `listFiles` call (docs/wire-format.md §5). */
   listIdsMax: 50,
   /** Default page size of every Files API list (docs/wire-format.md §4). */

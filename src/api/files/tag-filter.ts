@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { filesLimits } from './limits.js'
 
 const oneOrMany = z.union([z.string(), z.array(z.string())])
 
@@ -17,10 +18,17 @@ export const TagConditionSchema = z.strictObject({
   exists: z.boolean().optional(),
 })
 
+function valueCount(condition: string | string[] | z.infer<typeof TagConditionSchema>): number {
+  const count = (values: string | string[] | undefined) => (values === undefined ? 0 : typeof values === 'string' ? 1 : values.length)
+  if (typeof condition === 'string' || Array.isArray(condition)) return count(condition)
+  return count(condition.in) + count(condition.not)
+}
+
 /**
  * The tag filter of `listFiles`, `searchFiles` and `listKnowledgeBases` (docs/wire-format.md §9):
  * `{k: 'v'}` equality, `{k: ['a','b']}` OR over values, `{k: {not}}`, `{k: {in}}`, `{k: {exists}}`.
- * Several keys are ANDed.
+ * Several keys are ANDed. At most 50 keys, and 100 values per key (`in` and `not` together), so a filter
+ * always fits one database query (docs/decisions/0701-input-bounds.md).
  *
  * @example
  * ```ts
@@ -28,7 +36,21 @@ export const TagConditionSchema = z.strictObject({
  * // on the wire: ?tags.category=Sales&tags.category=Marketing&tags.integrationName.not=webchat&tags.other.exists=false
  * ```
  */
-export const TagFilterSchema = z.record(z.string().min(1), z.union([z.string(), z.array(z.string()), TagConditionSchema]))
+export const TagFilterSchema = z
+  .record(z.string().min(1), z.union([z.string(), z.array(z.string()), TagConditionSchema]))
+  .superRefine((filter, ctx) => {
+    const keys = Object.keys(filter)
+    if (keys.length > filesLimits.tagFilterKeysMax) {
+      ctx.addIssue({ code: 'custom', message: `expected at most ${filesLimits.tagFilterKeysMax} tag keys, received ${keys.length}`, input: filter })
+      return
+    }
+    for (const key of keys) {
+      const values = valueCount(filter[key]!)
+      if (values > filesLimits.tagFilterValuesMax) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `expected at most ${filesLimits.tagFilterValuesMax} values, received ${values}`, input: filter[key] })
+      }
+    }
+  })
 
 /** A tag filter. */
 export type TagFilter = z.infer<typeof TagFilterSchema>

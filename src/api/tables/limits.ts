@@ -22,6 +22,11 @@ export const tablesLimits = {
   /** `findTableRows.limit`: 1 to 1000, default 100. */
   findLimitMax: 1000,
   findLimitDefault: 100,
+  /**
+   * `findTableRows.select`: columns or dot paths, each copied out of every row returned
+   * (docs/decisions/0701-input-bounds.md).
+   */
+  selectMax: 100,
   /** `findTableRows.search`, in characters. */
   searchMax: 1024,
   /** Request body of any Tables API call, in bytes. */
@@ -31,6 +36,8 @@ export const tablesLimits = {
   listTablesPageMax: 1000,
   /** Table tags. */
   tagKeyMax: 50,
+  /** Most tag keys in the `tags` filter of `listTables` (docs/decisions/0701-input-bounds.md). */
+  tagFilterKeysMax: 50,
   tagValueMax: 255,
   /** Largest row id (int32). */
   maxRowId: 2147483647,

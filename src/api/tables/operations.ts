@@ -39,7 +39,8 @@ const WriteNoticesShape = {
 export const GroupRowSchema = z.record(z.string(), z.unknown())
 
 /**
- * Query of `listTables`: equality tag filter, cursor pagination (`nextToken`, `pageSize` 1–1000, default 1000).
+ * Query of `listTables`: equality tag filter (at most 50 keys, docs/decisions/0701-input-bounds.md), cursor
+ * pagination (`nextToken`, `pageSize` 1–1000, default 1000).
  *
  * @example
  * ```ts
@@ -47,7 +48,12 @@ export const GroupRowSchema = z.record(z.string(), z.unknown())
  * ```
  */
 export const ListTablesQuerySchema = z.strictObject({
-  tags: z.record(z.string(), z.string()).optional(),
+  tags: z
+    .record(z.string(), z.string())
+    .refine((tags) => Object.keys(tags).length <= tablesLimits.tagFilterKeysMax, {
+      error: (issue) => `expected at most ${tablesLimits.tagFilterKeysMax} tag keys, received ${Object.keys(issue.input as object).length}`,
+    })
+    .optional(),
   nextToken: z.string().optional(),
   pageSize: z.number().int().min(1).max(tablesLimits.listTablesPageMax).optional(),
 })
@@ -119,7 +125,8 @@ export const RenameTableColumnBodySchema = z.strictObject({
 })
 
 /**
- * Body of `findTableRows`.
+ * Body of `findTableRows`. `select` lists at most 100 columns or dot paths (docs/decisions/0701-input-bounds.md):
+ * each is copied out of every row returned.
  *
  * @example
  * ```ts
@@ -132,7 +139,7 @@ export const FindTableRowsBodySchema = z.strictObject({
   filter: RowFilterSchema.optional(),
   group: GroupSchema.optional(),
   search: z.string().max(tablesLimits.searchMax).optional(),
-  select: z.array(z.string().min(1)).optional(),
+  select: z.array(z.string().min(1)).max(tablesLimits.selectMax).optional(),
   orderBy: z.string().min(1).optional(),
   orderDirection: z.enum(['asc', 'desc']).optional(),
 })

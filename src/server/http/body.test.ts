@@ -43,3 +43,24 @@ describe('readBodyText', () => {
     })
   })
 })
+
+describe('readJsonBody bounds', () => {
+  it('refuses more than 64 levels of nesting before parsing, naming the path', async () => {
+    const deep = `{"metadata":${'{"a":'.repeat(5000)}1${'}'.repeat(5001)}`
+    await expect(readJsonBody(requestWithBody(streamOf([deep])), 1_000_000)).rejects.toMatchObject({
+      type: 'InvalidPayload',
+      message: 'Invalid request body: metadata.a.a.a.a.a.a.a…: expected at most 64 levels of nesting, received more than 64',
+      metadata: { issues: [{ path: 'metadata.a.a.a.a.a.a.a…', expected: 'at most 64 levels of nesting', received: 'more than 64' }] },
+    })
+    const fine = `{"metadata":${'{"a":'.repeat(63)}1${'}'.repeat(64)}`
+    expect(await readJsonBody(requestWithBody(streamOf([fine])), 1_000_000)).toHaveProperty('metadata.a.a')
+  })
+
+  it('refuses a "__proto__" key and keeps other prototype names as ordinary keys', async () => {
+    await expect(readJsonBody(requestWithBody(streamOf(['{"tags":{"__proto__":"x"}}'])), 100)).rejects.toMatchObject({
+      type: 'InvalidPayload',
+      message: 'Invalid request body: tags.__proto__: expected a key other than "__proto__", received "__proto__"',
+    })
+    expect(await readJsonBody(requestWithBody(streamOf(['{"constructor":{"toString":1}}'])), 100)).toEqual({ constructor: { toString: 1 } })
+  })
+})

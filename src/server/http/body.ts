@@ -1,4 +1,5 @@
-import { ServiceError } from '../service-error.js'
+import { invalidFromIssues, ServiceError } from '../service-error.js'
+import { jsonTextIssue } from './json-text-bounds.js'
 
 /**
  * JSON payload limit of the Files API (docs/wire-format.md §5): 1 MB.
@@ -70,7 +71,10 @@ export async function readBodyText(request: Request, limit: number): Promise<str
 
 /**
  * Reads and parses a JSON body within a byte limit. An empty body gives `undefined`; malformed JSON is an
- * `InvalidPayload` naming the parse error.
+ * `InvalidPayload` naming the parse error. Before parsing, the text is checked against the input bounds
+ * (docs/decisions/0701-input-bounds.md): more than 64 levels of nesting, or a key `"__proto__"` anywhere, is an
+ * `InvalidPayload` naming the path (`Invalid request body: metadata.a.a.a…: expected at most 64 levels of
+ * nesting, received more than 64`), so nothing after this point meets a value that recursion cannot handle.
  *
  * @example
  * ```ts
@@ -80,6 +84,8 @@ export async function readBodyText(request: Request, limit: number): Promise<str
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const text = await readBodyText(request, limit)
   if (text.trim() === '') return undefined
+  const issue = jsonTextIssue(text)
+  if (issue) throw invalidFromIssues('Invalid request body', [issue])
   try {
     return JSON.parse(text) as unknown
   } catch (error) {

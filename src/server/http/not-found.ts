@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono'
 import type { AppEnv } from '../env.js'
 import { ServiceError } from '../service-error.js'
+import { handleError } from './error-handler.js'
 
 function patternToRegExp(path: string): RegExp {
   const source = path
@@ -15,9 +16,10 @@ function patternToRegExp(path: string): RegExp {
 }
 
 /**
- * Makes the answer for a request no route handled: `MethodNotFound` (405) when the path exists with other
- * methods (the `Allow` header lists them), otherwise `ResourceNotFound` (404). Reads the app's route table
- * at call time, so routes mounted later count.
+ * Makes the answer for a request no route handled, as the wire error body: `MethodNotFound` (405) when the path
+ * exists with other methods (`metadata.allowed` and the `Allow` header list them), otherwise `ResourceNotFound`
+ * (404). Reads the app's route table at call time, so routes mounted later count. It returns the answer rather
+ * than throwing it: Hono calls this handler outside the error handling of the middleware chain.
  *
  * @example
  * ```ts
@@ -33,10 +35,11 @@ export function notFoundHandler(app: Hono<AppEnv>): (c: Context<AppEnv>) => Resp
       if (patternToRegExp(route.path).test(path)) methods.add(route.method)
     }
     if (methods.size > 0) {
-      throw new ServiceError('MethodNotFound', `Method ${c.req.method} is not allowed on ${path}; allowed: ${[...methods].sort().join(', ')}`, {
-        allowed: [...methods].sort(),
-      })
+      const allowed = [...methods].sort()
+      const response = handleError(new ServiceError('MethodNotFound', `Method ${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { allowed }), c)
+      response.headers.set('allow', allowed.join(', '))
+      return response
     }
-    throw new ServiceError('ResourceNotFound', `No route for ${c.req.method} ${path}`)
+    return handleError(new ServiceError('ResourceNotFound', `No route for ${c.req.method} ${path}`), c)
   }
 }

@@ -39,3 +39,33 @@ describe('parseQuery', () => {
     expect(parseQuery('tags.k%2Ey=v')).toEqual({ tags: { k: { y: 'v' } } }) // the wire ambiguity of dotted tag keys (docs/wire-format.md §2)
   })
 })
+
+describe('parseQuery bounds (docs/decisions/0701-input-bounds.md)', () => {
+  const tags = z.object({ tags: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional() })
+
+  it('keeps names of prototype properties as ordinary names', () => {
+    expect(parseQuery('?tags.toString=v&tags.constructor=w&tags.hasOwnProperty=x', tags)).toEqual({ tags: { toString: 'v', constructor: 'w', hasOwnProperty: 'x' } })
+  })
+
+  it('refuses a parameter named with a __proto__ segment instead of dropping it', () => {
+    for (const search of ['?tags.__proto__=v', '?__proto__.x=1', '?tags[__proto__]=v', '?tags.%5F%5Fproto%5F%5F=v']) {
+      expect(() => parseQuery(search, tags)).toThrow(/^Invalid query parameters: .*expected a parameter name without "__proto__"/)
+    }
+  })
+
+  it('refuses too many parameters or values instead of dropping some', () => {
+    const many = Array.from({ length: 2001 }, (_, i) => `k${i}=1`).join('&')
+    expect(() => parseQuery(many)).toThrow('Invalid query parameters: (root): expected at most 2000 parameters, received more')
+    const values = Array.from({ length: 1001 }, (_, i) => `ids=${i}`).join('&')
+    expect(() => parseQuery(values)).toThrow('Invalid query parameters: (root): expected at most 1000 values of one parameter, received more')
+  })
+
+  it('checks a JSON object value before parsing it, naming the parameter', () => {
+    const deep = `?tags=${encodeURIComponent(`{"k":${'['.repeat(100)}${']'.repeat(100)}}`)}`
+    expect(() => parseQuery(deep, tags)).toThrow('Invalid query parameters: tags.k.0.0.0.0.0.0…: expected at most 64 levels of nesting, received more than 64')
+    expect(() => parseQuery(`?tags=${encodeURIComponent('{"__proto__":"x"}')}`, tags)).toThrow(
+      'Invalid query parameters: tags.__proto__: expected a key other than "__proto__", received "__proto__"',
+    )
+    expect(parseQuery(`?tags=${encodeURIComponent('{"toString":"x"}')}`, tags)).toEqual({ tags: { toString: 'x' } })
+  })
+})

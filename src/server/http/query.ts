@@ -1,5 +1,15 @@
 import qs from 'qs'
 import type { z } from 'zod'
+import { inputBounds } from '../../api/input-bounds.js'
+import type { ReadableIssue } from '../../issues/index.js'
+import { invalidFromIssues } from '../service-error.js'
+import { jsonTextIssue } from './json-text-bounds.js'
+
+type Path = ReadonlyArray<string | number>
+
+function queryError(issue: ReadableIssue): Error {
+  return invalidFromIssues('Invalid query parameters', [issue])
+}
 
 type Def = { type: string; [key: string]: unknown }
 
@@ -50,7 +60,9 @@ function looksLikeJsonObject(value: string): boolean {
  * Coerces one value parsed from a query string towards what its zod schema wants: `"true"`/`"false"` to
  * booleans, numeric strings to numbers, a scalar to a one-item array, a JSON object string to an object
  * (where an object is wanted). Values the schema cannot guide are left as they are, so validation reports
- * them with their real received value.
+ * them with their real received value. A JSON object string is checked against the input bounds before it is
+ * parsed (docs/decisions/0701-input-bounds.md): more than 64 levels of nesting or a `"__proto__"` key is an
+ * `InvalidPayload` naming the parameter (`Invalid query parameters: tags.__proto__: …`).
  *
  * @example
  * ```ts
@@ -59,6 +71,10 @@ function looksLikeJsonObject(value: string): boolean {
  * ```
  */
 export function coerceToSchema(value: unknown, schema: unknown): unknown {
+  return coerce(value, schema, [])
+}
+
+function coerce(value: unknown, schema: unknown, path: Path): unknown {
   const inner = unwrap(schema)
   const def = defOf(inner)
   if (!def) return value
@@ -70,57 +86,59 @@ export function coerceToSchema(value: unknown, schema: unknown): unknown {
       return typeof value === 'string' ? coerceScalar(value, def.type) : value
     case 'array': {
       const items = Array.isArray(value) ? value : value === undefined ? value : [value]
-      return Array.isArray(items) ? items.map((item) => coerceToSchema(item, def.element)) : items
+      return Array.isArray(items) ? items.map((item, i) => coerce(item, def.element, [...path, i])) : items
     }
     case 'object': {
-      const parsed = typeof value === 'string' && looksLikeJsonObject(value) ? tryJson(value) : value
+      const parsed = typeof value === 'string' && looksLikeJsonObject(value) ? tryJson(value, path) : value
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return parsed
       const shape = (def.shape ?? {}) as Record<string, unknown>
       const out: Record<string, unknown> = {}
-      for (const [key, item] of Object.entries(parsed)) out[key] = key in shape ? coerceToSchema(item, shape[key]) : item
+      for (const [key, item] of Object.entries(parsed)) out[key] = Object.hasOwn(shape, key) ? coerce(item, shape[key], [...path, key]) : item
       return out
     }
     case 'record': {
-      const parsed = typeof value === 'string' && looksLikeJsonObject(value) ? tryJson(value) : value
+      const parsed = typeof value === 'string' && looksLikeJsonObject(value) ? tryJson(value, path) : value
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return parsed
       const out: Record<string, unknown> = {}
-      for (const [key, item] of Object.entries(parsed)) out[key] = coerceToSchema(item, def.valueType)
+      for (const [key, item] of Object.entries(parsed)) out[key] = coerce(item, def.valueType, [...path, key])
       return out
     }
     case 'union': {
       const options = (def.options ?? []) as unknown[]
       if (typeof value === 'string' && looksLikeJsonObject(value) && options.some((o) => ['object', 'record'].includes(kindOf(o)))) {
-        const parsed = tryJson(value)
+        const parsed = tryJson(value, path)
         const target = options.find((o) => ['object', 'record'].includes(kindOf(o)))
-        return coerceToSchema(parsed, target)
+        return coerce(parsed, target, path)
       }
       if (Array.isArray(value)) {
         const target = options.find((o) => kindOf(o) === 'array')
-        return target ? coerceToSchema(value, target) : value
+        return target ? coerce(value, target, path) : value
       }
       if (typeof value === 'string') {
         if (options.some((o) => kindOf(o) === 'string' || kindOf(o) === 'enum' || kindOf(o) === 'literal')) return value
         const scalar = options.find((o) => ['boolean', 'number', 'int'].includes(kindOf(o)))
         if (scalar) return coerceScalar(value, kindOf(scalar))
         const array = options.find((o) => kindOf(o) === 'array')
-        if (array) return coerceToSchema(value, array)
+        if (array) return coerce(value, array, path)
         return value
       }
       if (value !== null && typeof value === 'object') {
         const target = options.find((o) => ['object', 'record'].includes(kindOf(o)))
-        return target ? coerceToSchema(value, target) : value
+        return target ? coerce(value, target, path) : value
       }
       return value
     }
     case 'any':
     case 'unknown':
-      return typeof value === 'string' && looksLikeJsonObject(value) ? (tryJson(value) ?? value) : value
+      return typeof value === 'string' && looksLikeJsonObject(value) ? (tryJson(value, path) ?? value) : value
     default:
       return value
   }
 }
 
-function tryJson(text: string): unknown {
+function tryJson(text: string, path: Path): unknown {
+  const issue = jsonTextIssue(text, { prefix: path })
+  if (issue) throw queryError(issue)
   try {
     return JSON.parse(text) as unknown
   } catch {
@@ -128,9 +146,41 @@ function tryJson(text: string): unknown {
   }
 }
 
+const QS_OPTIONS = {
+  allowDots: true,
+  depth: 10,
+  arrayLimit: 1000,
+  parameterLimit: 2000,
+  // Objects without a prototype: `tags.toString=x` is a tag named "toString", not dropped as a prototype name.
+  plainObjects: true,
+  // Past a limit, refuse instead of silently dropping parameters or turning a list into an object.
+  throwOnLimitExceeded: true,
+} as const
+
+/** The first query parameter whose name has a `__proto__` segment (qs would drop it silently), if any. */
+function forbiddenParameter(search: string): string | undefined {
+  for (const name of new URLSearchParams(search).keys()) {
+    if (name.split(/[.[\]]/).includes(inputBounds.forbiddenKey)) return name
+  }
+  return undefined
+}
+
+function limitIssue(error: unknown): ReadableIssue {
+  const text = error instanceof Error ? error.message : String(error)
+  const parameters = /Only (\d+) parameters/.exec(text)
+  if (parameters) return { path: '(root)', expected: `at most ${parameters[1]} parameters`, received: 'more', message: `(root): expected at most ${parameters[1]} parameters, received more`, code: 'too_big' }
+  const elements = /Only (\d+) elements/.exec(text)
+  const limit = elements ? elements[1] : String(QS_OPTIONS.arrayLimit)
+  return { path: '(root)', expected: `at most ${limit} values of one parameter`, received: 'more', message: `(root): expected at most ${limit} values of one parameter, received more`, code: 'too_big' }
+}
+
 /**
  * Parses a query string the way `@botpress/client` writes it (`qs`, dot notation, repeated keys), then
- * coerces it towards the operation's query schema (see `coerceToSchema`). Validation is left to the caller.
+ * coerces it towards the operation's query schema (see `coerceToSchema`). Validation is left to the caller,
+ * except for what the parsing itself cannot represent, answered as `InvalidPayload` ("Invalid query
+ * parameters: …"): a parameter name with a `__proto__` segment, more than 2000 parameters or 1000 values of one
+ * parameter, and a JSON value past the input bounds (docs/decisions/0701-input-bounds.md). Names of prototype
+ * properties (`tags.toString`) are ordinary names.
  *
  * @example
  * ```ts
@@ -139,12 +189,20 @@ function tryJson(text: string): unknown {
  * ```
  */
 export function parseQuery(search: string, schema?: z.ZodType): Record<string, unknown> {
-  const raw = qs.parse(search.startsWith('?') ? search.slice(1) : search, {
-    allowDots: true,
-    depth: 10,
-    arrayLimit: 1000,
-    parameterLimit: 2000,
-  }) as Record<string, unknown>
+  const text = search.startsWith('?') ? search.slice(1) : search
+  const forbidden = forbiddenParameter(text)
+  if (forbidden !== undefined) {
+    const expected = `a parameter name without "${inputBounds.forbiddenKey}"`
+    const received = JSON.stringify(forbidden.length > 60 ? `${forbidden.slice(0, 60)}…` : forbidden)
+    throw queryError({ path: forbidden, expected, received, message: `${forbidden}: expected ${expected}, received ${received}`, code: 'forbidden_key' })
+  }
+  let raw: Record<string, unknown>
+  try {
+    raw = qs.parse(text, QS_OPTIONS) as Record<string, unknown>
+  } catch (error) {
+    if (error instanceof RangeError) throw queryError(limitIssue(error))
+    throw error
+  }
   if (!schema) return raw
   const coerced = coerceToSchema(raw, schema)
   return (coerced ?? {}) as Record<string, unknown>

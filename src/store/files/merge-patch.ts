@@ -1,5 +1,7 @@
 /**
- * Applies a merge patch: a value sets the key, `null` deletes it, absent keys stay.
+ * Applies a merge patch: a value sets the key, `null` deletes it, absent keys stay. Keys are data, never
+ * properties of a prototype: the merge goes through a `Map` and the result is built with `Object.fromEntries`,
+ * so `constructor` or `toString` are keys like any other (docs/decisions/0701-input-bounds.md).
  *
  * @example
  * ```ts
@@ -8,10 +10,10 @@
  */
 export function mergePatch<T>(current: Record<string, T>, patch: Record<string, T | null> | undefined): Record<string, T> {
   if (!patch) return current
-  const merged: Record<string, T> = { ...current }
+  const merged = new Map<string, T>(Object.entries(current))
   for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete merged[key]
-    else merged[key] = value
+    if (value === null) merged.delete(key)
+    else merged.set(key, value)
   }
-  return merged
+  return Object.fromEntries(merged)
 }

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3'
+import type { RegexBudget } from '../tables/regex-budget.js'
 import type { Sqlite } from './open-database.js'
 import { registerRegexFunction } from './tables-regex-function.js'
 import { StatementCache } from './tables-statements.js'
@@ -19,11 +20,21 @@ export interface TablesContext {
   now(): Date
   /** `now()` as an ISO string, the form every timestamp is stored in. */
   timestamp(): string
+  /**
+   * Runs statements that match patterns (`$regex` filters, pattern checks) with `budget` counting every match
+   * (docs/decisions/0701-input-bounds.md).
+   *
+   * @example
+   * ```ts
+   * const raw = context.withRegexBudget(queryRegexBudget(), () => context.prepare(sql).all(...params))
+   * ```
+   */
+  withRegexBudget<T>(budget: RegexBudget, fn: () => T): T
 }
 
 /**
  * The context of a tables store on a connection: a fresh statement cache, the clock, and the `$regex` function
- * registered on the connection.
+ * registered on the connection with its budgets.
  *
  * @example
  * ```ts
@@ -32,8 +43,8 @@ export interface TablesContext {
  */
 export function openTablesContext(db: Sqlite, now: () => Date): TablesContext {
   const statements = new StatementCache(db)
-  registerRegexFunction(db)
-  return { db, prepare: (sql) => statements.prepare(sql), now, timestamp: () => now().toISOString() }
+  const regex = registerRegexFunction(db)
+  return { db, prepare: (sql) => statements.prepare(sql), now, timestamp: () => now().toISOString(), withRegexBudget: (budget, fn) => regex.withBudget(budget, fn) }
 }
 
 /**

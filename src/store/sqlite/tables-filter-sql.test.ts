@@ -31,6 +31,15 @@ function matching(filter: Record<string, unknown>): number[] {
 }
 
 describe('compileFilterSql', () => {
+  it('nests long $and and $or lists as balanced trees, far below SQLite\'s expression depth limit', () => {
+    const or = { $or: Array.from({ length: 999 }, (_, i) => ({ age: 2 * i - 1000 })) } // even ages: 36, not 41 or -7
+    expect(matching(or)).toEqual([1])
+    const and = { $and: Array.from({ length: 999 }, () => ({ age: { $gt: 0 } })) }
+    expect(matching(and)).toEqual([1, 2])
+    const { sql } = compile({ $or: [{ age: 1 }, { age: 2 }, { age: 3 }] })
+    expect(sql).toBe('((age IS NOT NULL AND age = ?) OR ((age IS NOT NULL AND age = ?) OR (age IS NOT NULL AND age = ?)))')
+  })
+
   it('uses parameters, never inlines values', () => {
     const { sql, params } = compile({ name: "x' OR 1=1 --" })
     expect(sql).toBe('(name IS NOT NULL AND name = ?)')

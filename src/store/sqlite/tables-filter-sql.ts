@@ -39,6 +39,16 @@ function jsonTypeGuard(typeSql: string, operand: FilterOperand): string {
   return operand.type === 'number' ? `${typeSql} IN ('integer', 'real')` : `${typeSql} = 'text'`
 }
 
+/**
+ * Joins terms with AND or OR as a balanced tree of parentheses, so the SQL expression is O(log n) deep and a long
+ * `$or` stays far below SQLite's expression depth limit (1000), where a flat chain of n terms is n deep.
+ */
+function balanced(terms: readonly string[], operator: ' AND ' | ' OR '): string {
+  if (terms.length === 1) return terms[0]!
+  const half = terms.length >> 1
+  return `(${balanced(terms.slice(0, half), operator)}${operator}${balanced(terms.slice(half), operator)})`
+}
+
 class FilterCompiler {
   readonly params: unknown[] = []
 
@@ -50,7 +60,11 @@ class FilterCompiler {
         return '1'
       case 'and':
       case 'or':
-        return node.nodes.length === 1 ? this.compile(node.nodes[0]!) : `(${node.nodes.map((n) => this.compile(n)).join(node.type === 'and' ? ' AND ' : ' OR ')})`
+        // Compiled in order, so the parameters follow the SQL text.
+        return balanced(
+          node.nodes.map((n) => this.compile(n)),
+          node.type === 'and' ? ' AND ' : ' OR ',
+        )
       case 'not':
         return `(NOT ${this.compile(node.node)})`
       case 'contains': {
@@ -84,8 +98,8 @@ class FilterCompiler {
         this.params.push(node.size)
         return `(${column} IS NOT NULL AND json_array_length(${column}) = ?)`
       case 'regex':
-        this.params.push(node.pattern, node.flags)
-        return `(${column} IS NOT NULL AND ${REGEXP_FUNCTION}(?, ?, ${column}) = 1)`
+        this.params.push(node.pattern, node.flags, node.path)
+        return `(${column} IS NOT NULL AND ${REGEXP_FUNCTION}(?, ?, ?, ${column}) = 1)`
     }
   }
 
@@ -106,8 +120,8 @@ class FilterCompiler {
         this.params.push(node.size)
         return `(${typeSql} = 'array' AND json_array_length(${sql}) = ?)`
       case 'regex':
-        this.params.push(node.pattern, node.flags)
-        return `(${typeSql} = 'text' AND ${REGEXP_FUNCTION}(?, ?, ${sql}) = 1)`
+        this.params.push(node.pattern, node.flags, node.path)
+        return `(${typeSql} = 'text' AND ${REGEXP_FUNCTION}(?, ?, ?, ${sql}) = 1)`
     }
   }
 }
@@ -115,7 +129,8 @@ class FilterCompiler {
 /**
  * Compiles a validated filter (`parseFilter`) to a parameterized SQLite boolean expression that is never NULL,
  * so `NOT` means what it says for rows without a value. Values are always parameters; JSON paths are literals
- * built from checked segments; `$regex` calls the RE2 function `botshelf_regexp`.
+ * built from checked segments; `$regex` calls the RE2 function `botshelf_regexp`, to be run under a query budget
+ * (`TablesContext.withRegexBudget`).
  *
  * @example
  * ```ts

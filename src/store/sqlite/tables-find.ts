@@ -1,6 +1,7 @@
 import type { Row } from '../../api/tables/index.js'
 import type { FindPlan, GroupFindPlan, GroupOutput, RowsFindPlan, SortDirection } from '../tables/find/index.js'
 import { planFind, projectRow } from '../tables/find/index.js'
+import { queryRegexBudget } from '../tables/regex-budget.js'
 import type { FindQuery, FindResult } from '../tables/types.js'
 import { loadTable } from './tables-catalog.js'
 import { runtimeOf } from './tables-catalog-records.js'
@@ -126,7 +127,8 @@ export function compileFind(rt: TableRuntime, plan: FindPlan): CompiledFind {
 
 /**
  * Finds rows (filter, search, select, order, limit/offset) or groups (`group`): the query is validated into a
- * plan, compiled to one SQL statement, and its result decoded.
+ * plan, compiled to one SQL statement run under a query budget for `$regex` (50 ms of matching; decision 0701),
+ * and its result decoded.
  *
  * @example
  * ```ts
@@ -137,7 +139,8 @@ export function findRows(context: TablesContext, botId: string, ref: string, que
   const rt = runtimeOf(loadTable(context, botId, ref))
   const plan = planFind(rt, query)
   const compiled = compileFind(rt, plan)
-  const raw = context.prepare(compiled.sql).all(...compiled.params) as Array<Record<string, unknown>>
+  const statement = context.prepare(compiled.sql)
+  const raw = context.withRegexBudget(queryRegexBudget(), () => statement.all(...compiled.params)) as Array<Record<string, unknown>>
   const result: FindResult = { rows: raw.slice(0, plan.limit).map(compiled.decode) as Row[], hasMore: raw.length > plan.limit, offset: plan.offset, limit: plan.limit }
   if (plan.warnings.length > 0) result.warnings = plan.warnings
   return result

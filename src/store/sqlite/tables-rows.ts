@@ -1,6 +1,7 @@
 import type { Row } from '../../api/tables/index.js'
 import { tablesLimits } from '../../api/tables/index.js'
 import type { TablesStoreError } from '../tables/errors.js'
+import { queryRegexBudget } from '../tables/regex-budget.js'
 import { checkDeleteMode, checkRowBatch, keyConflict, missingRows, rowIdsExhausted, rowNotFound } from '../tables/row-rules.js'
 import { rowProblemsError, validateRows } from '../tables/row-validation.js'
 import type { RowsWriteResult, TableRecord } from '../tables/types.js'
@@ -173,7 +174,8 @@ export function deleteRows(
     }
     if (input.filter !== undefined) {
       const where = filterWhere(rt, input.filter)
-      return { deletedRows: context.db.prepare(`DELETE FROM ${table} WHERE ${where.sql}`).run(...where.params).changes }
+      const statement = context.db.prepare(`DELETE FROM ${table} WHERE ${where.sql}`)
+      return { deletedRows: context.withRegexBudget(queryRegexBudget(), () => statement.run(...where.params)).changes }
     }
     return { deletedRows: context.db.prepare(`DELETE FROM ${table}`).run().changes }
   })()

@@ -56,7 +56,7 @@ export function columnSqlOf(rt: TableRuntime, alias?: string): ColumnSql {
   return (name) => {
     const user = rt.byName.get(name)
     if (user) return `${prefix}${quoteIdent(user.physical)}`
-    const system = systemColumns[name]
+    const system = Object.hasOwn(systemColumns, name) ? systemColumns[name] : undefined
     if (!system) throw new Error(`No column "${name}" in ${rt.physical}`)
     return `${prefix}${system.sql}`
   }

@@ -1,3 +1,4 @@
+import { schemaRegexBudget } from '../tables/regex-budget.js'
 import { convertColumnValue, planSchemaChange, unconvertibleValues, valuesMissing, valuesNotMatching, valuesOutsideEnum } from '../tables/schema-change.js'
 import { tableColumn, type TableColumn } from '../tables/table-columns.js'
 import type { TableRecord } from '../tables/types.js'
@@ -40,8 +41,12 @@ function convertColumn(context: TablesContext, record: TableRecord, old: TableCo
   return physical
 }
 
-/** Refuses a schema change that existing rows would violate: required/non-nullable with nulls, enum, pattern. */
-function checkExistingValues(context: TablesContext, rt: TableRuntime): void {
+/**
+ * Refuses a schema change that existing rows would violate: required/non-nullable with nulls, enum, pattern. A
+ * pattern is checked only when it is new or changed (the values were checked against an unchanged one when
+ * written), under a budget proportional to the values checked (decision 0701).
+ */
+function checkExistingValues(context: TablesContext, rt: TableRuntime, before: TableRuntime): void {
   const table = quoteIdent(rt.physical)
   const count = (sql: string, ...params: unknown[]) => context.db.prepare(`SELECT COUNT(*) FROM ${table} WHERE ${sql}`).pluck().get(...params) as number
   for (const column of rt.columns) {
@@ -54,8 +59,13 @@ function checkExistingValues(context: TablesContext, rt: TableRuntime): void {
       const bad = count(`${col} IS NOT NULL AND ${col} NOT IN (${column.column.enum.map(() => '?').join(', ')})`, ...column.column.enum)
       if (bad > 0) throw valuesOutsideEnum(column.name, bad)
     }
-    if (column.column.pattern !== undefined) {
-      const bad = count(`${col} IS NOT NULL AND ${REGEXP_FUNCTION}(?, 'u', ${col}) = 0`, column.column.pattern)
+    const previous = before.byName.get(column.name)
+    const unchanged = previous !== undefined && previous.physical === column.physical && previous.column.pattern === column.column.pattern
+    if (column.column.pattern !== undefined && !unchanged) {
+      const pattern = column.column.pattern
+      const bad = context.withRegexBudget(schemaRegexBudget(), () =>
+        count(`${col} IS NOT NULL AND ${REGEXP_FUNCTION}(?, 'u', ?, ${col}) = 0`, pattern, `schema.${column.name}.pattern`),
+      )
       if (bad > 0) throw valuesNotMatching(column.name, bad)
     }
   }
@@ -100,6 +110,6 @@ export function applySchemaChange(context: TablesContext, record: TableRecord, s
   }
   record.schema = plan.schema
   const after = runtimeOf(record)
-  checkExistingValues(context, after)
+  checkExistingValues(context, after, before)
   createSearch(db, after)
 }

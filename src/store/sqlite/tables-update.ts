@@ -1,5 +1,6 @@
 import type { Table } from '../../api/tables/index.js'
 import { checkKeyColumn, checkTableUpdate, keyColumnNotUnique, normalizeKeyColumn } from '../tables/table-rules.js'
+import { schemaColumn } from '../tables/table-schema.js'
 import { tableToWire } from '../tables/table-wire.js'
 import type { TableRecord, UpdateTableInput } from '../tables/types.js'
 import { checkNameFree, loadTable } from './tables-catalog.js'
@@ -42,7 +43,7 @@ export function updateTable(context: TablesContext, botId: string, ref: string, 
     }
     if (input.schema !== undefined) applySchemaChange(context, record, input.schema)
     // A key column the schema change removed goes away with it.
-    const keyStillThere = record.keyColumn !== null && record.schema.properties[record.keyColumn] !== undefined
+    const keyStillThere = record.keyColumn !== null && schemaColumn(record.schema, record.keyColumn) !== undefined
     if (keyColumn !== undefined || (record.keyColumn !== null && !keyStillThere)) {
       applyKeyColumn(context, record, keyColumn === undefined ? (keyStillThere ? record.keyColumn : null) : keyColumn)
     }

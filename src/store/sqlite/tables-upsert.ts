@@ -1,4 +1,5 @@
 import type { Row } from '../../api/tables/index.js'
+import { writeRegexBudget, type RegexBudget } from '../tables/regex-budget.js'
 import { checkRowBatch, missingRows, upsertKey } from '../tables/row-rules.js'
 import { rowProblemsError, validateRows, type RowProblem } from '../tables/row-validation.js'
 import type { TableColumn } from '../tables/table-columns.js'
@@ -13,12 +14,21 @@ import type { TableRuntime } from './tables-runtime.js'
 /** The existing row a row to upsert matches, `undefined` for a new one, or the problem that stops it. */
 type Match = { id: number | undefined } | { problem: RowProblem }
 
-function matchByKey(context: TablesContext, record: TableRecord, rt: TableRuntime, key: TableColumn, row: Record<string, unknown>, index: number): Match {
-  const value = row[key.name]
+function matchByKey(
+  context: TablesContext,
+  record: TableRecord,
+  rt: TableRuntime,
+  key: TableColumn,
+  row: Record<string, unknown>,
+  index: number,
+  budget: RegexBudget,
+): Match {
+  // An own key only: a key column named `toString` must not find the prototype's method on a row without it.
+  const value = Object.hasOwn(row, key.name) ? row[key.name] : undefined
   if (value === undefined || value === null) {
     return { problem: { row: index, column: key.name, message: 'the key column needs a value, received ' + (value === null ? 'null' : 'missing') } }
   }
-  const problem = validateRows([key], [{ [key.name]: value }], 'patch', record.factor).problems[0]
+  const problem = validateRows([key], [{ [key.name]: value }], 'patch', record.factor, undefined, budget).problems[0]
   if (problem) return { problem: { ...problem, row: index } }
   const matches = context
     .prepare(`SELECT id FROM ${quoteIdent(rt.physical)} WHERE ${quoteIdent(key.physical)} = ? LIMIT 2`)
@@ -64,8 +74,10 @@ export function upsertRows(
     const now = context.timestamp()
     const insertedIds: number[] = []
     const updatedIds: number[] = []
+    // One budget for the pattern checks of the whole call, as for the other writes.
+    const budget = writeRegexBudget()
     input.forEach((row, index) => {
-      const match = key ? matchByKey(context, record, rt, key, row, index) : matchById(context, record, rt, row, index)
+      const match = key ? matchByKey(context, record, rt, key, row, index, budget) : matchById(context, record, rt, row, index)
       if ('problem' in match) {
         problems.push(match.problem)
         return
@@ -73,12 +85,19 @@ export function upsertRows(
       const existingId = match.id
       const raw = existingId === undefined ? undefined : selectRows(context, rt, [existingId]).get(existingId)!
       const validated = raw
-        ? validateRows(rt.columns, [row], 'patch', record.factor, (_i, changes) => {
-            const merged = { ...userData(rt, raw), ...changes }
-            for (const [k, v] of Object.entries(row)) if (v === null) delete merged[k]
-            return merged
-          })
-        : validateRows(rt.columns, [row], 'insert', record.factor)
+        ? validateRows(
+            rt.columns,
+            [row],
+            'patch',
+            record.factor,
+            (_i, changes) => {
+              const merged = { ...userData(rt, raw), ...changes }
+              for (const [k, v] of Object.entries(row)) if (v === null) delete merged[k]
+              return merged
+            },
+            budget,
+          )
+        : validateRows(rt.columns, [row], 'insert', record.factor, undefined, budget)
       validated.warnings.forEach((w) => warnings.add(w))
       if (validated.problems.length > 0) problems.push(...validated.problems.map((p) => ({ ...p, row: index })))
       // After a problem nothing more is written; the rows are still checked so every problem is reported.

@@ -1,6 +1,6 @@
 // The tables port and everything about tables that does not depend on a database engine: schema input and
 // changes, row validation, the filter language (validated into a FilterNode) and find plans, the rules of the
-// catalog and of row writes, ids and errors. Adapters (src/store/sqlite/, later PostgreSQL) add storage and SQL.
+// catalog and of row writes, the bounds of stored JSON and of regex work, ids and errors. Adapters (src/store/sqlite/, later PostgreSQL) add storage and SQL.
 
 // Port and records
 export type { TableJobChange, TableJobRecord, TablesPort } from './tables-port.js'
@@ -15,11 +15,15 @@ export { isTableId, newTableId, newTableJobId } from './ids.js'
 export { columnKind, orderedKinds, scalarKinds, type ColumnKind } from './column-kinds.js'
 export { isSystemColumn, systemColumnKinds, tableColumn, tableColumns, type TableColumn, type TableColumns } from './table-columns.js'
 export { isIsoDateTime, normalizeDateTime } from './date-time.js'
-export { compileSafeRegex, type SafeRegex } from './safe-regex.js'
+export { compileSafeRegex, RegexTooComplexError, type CompileRegexOptions, type SafeRegex } from './safe-regex.js'
+export { estimateRegexSize } from './regex-size.js'
+export { regexLimits } from './regex-limits.js'
+export { queryRegexBudget, RegexBudget, RegexBudgetExceeded, schemaRegexBudget, writeRegexBudget, type RegexBudgetOptions } from './regex-budget.js'
+export { describeJsonBoundsProblem, jsonBoundsProblem, type JsonBoundsProblem } from './json-bounds.js'
 
 // Schemas
-export { detectSchemaForm, readColumnDefinition, readSchemaInput, type ColumnDraft, type SchemaInput, type SchemaInputForm } from './schema-input.js'
-export { buildTableSchema, finalizeColumn, newTableSchema, orderedColumns } from './table-schema.js'
+export { checkColumnName, detectSchemaForm, readColumnDefinition, readSchemaInput, type ColumnDraft, type SchemaInput, type SchemaInputForm } from './schema-input.js'
+export { buildTableSchema, checkColumnPatterns, finalizeColumn, newTableSchema, orderedColumns, schemaColumn } from './table-schema.js'
 export {
   convertColumnValue,
   planSchemaChange,
@@ -53,6 +57,8 @@ export { rowProblemsError, validateRows, valueProblem, type RowProblem, type Val
 // Queries
 export {
   checkRegex,
+  compileFilterRegexes,
+  countFilterTerms,
   countFilterValues,
   filterLimits,
   parseFilter,

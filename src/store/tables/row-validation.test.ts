@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { RegexBudget } from './regex-budget.js'
 import { rowProblemsError, validateRows } from './row-validation.js'
 import { tableColumns } from './table-columns.js'
 import { newTableSchema } from './table-schema.js'
@@ -26,6 +27,37 @@ describe('validateRows', () => {
       { row: 1, column: 'code', message: 'expected a string matching /^[A-Z]+$/, received "abc"' },
       { row: 1, column: 'name', message: 'required, received null' },
     ])
+  })
+
+  it('refuses object and array values nested past 64 levels before measuring them', () => {
+    const nested = newTableSchema({ type: 'object', properties: { o: { type: 'object' }, list: { type: 'array' } } })
+    const deepColumns = tableColumns(nested, { o: 'c1', list: 'c2' }).columns
+    let deep: unknown = 1
+    for (let i = 0; i < 10_000; i++) deep = { a: deep }
+    const result = validateRows(deepColumns, [{ o: deep, list: [[[1]]] }], 'insert', 30)
+    expect(result.problems).toEqual([{ row: 0, column: 'o', message: 'expected at most 64 levels of nesting, received more (at a.a.a.a.a.a.a.a…)' }])
+  })
+
+  it('reads only own properties of an object value against the column properties', () => {
+    const typed = newTableSchema({ type: 'object', properties: { o: { type: 'object', properties: { toString: { type: 'string' } } } } })
+    const typedColumns = tableColumns(typed, { o: 'c1' }).columns
+    expect(validateRows(typedColumns, [{ o: { toString: 'x' } }], 'insert', 1).problems).toEqual([])
+    expect(validateRows(typedColumns, [{ o: {} }], 'insert', 1).problems[0]?.message).toBe('property "toString": expected string, received missing')
+    expect(validateRows(typedColumns, [{ o: { toString: 1 } }], 'insert', 1).problems[0]?.message).toBe('property "toString": expected string, received number (1)')
+  })
+
+  it('checks column patterns under the budget of the call, a value that could overrun it being a problem', () => {
+    const budget = new RegexBudget({ baseMs: 1, now: () => 0 })
+    const result = validateRows(columns, [{ name: 'a', code: 'ABC' }, { name: 'b', code: 'A'.repeat(5000) }], 'insert', 2, undefined, budget)
+    expect(result.problems).toEqual([
+      {
+        row: 1,
+        column: 'code',
+        message:
+          'checking the column pattern needs more work than allowed: 1 value took 0.000 ms so far and the next, a pattern of 6 instructions against a value of 5000 characters may take up to 3.8 ms; at most 1.0 ms are allowed; write fewer or shorter values per call, or use a simpler pattern',
+      },
+    ])
+    expect(validateRows(columns, [{ name: 'b', code: 'A'.repeat(5000) }], 'insert', 2).problems).toEqual([])
   })
 
   it('measures the whole row a patch leads to against 4 KB × factor', () => {

@@ -2,6 +2,8 @@ import { reservedColumnNames, tablesLimits } from '../../api/tables/index.js'
 import { describeValue } from '../../issues/index.js'
 import { normalizeDateTime } from './date-time.js'
 import { TablesStoreError } from './errors.js'
+import { describeJsonBoundsProblem, jsonBoundsProblem } from './json-bounds.js'
+import { RegexBudgetExceeded, writeRegexBudget, type RegexBudget } from './regex-budget.js'
 import type { TableColumn } from './table-columns.js'
 
 /** One refused value: which row (index in the request), which column, what went wrong. */
@@ -23,6 +25,25 @@ function jsonTypeOf(value: unknown): string {
   return typeof value
 }
 
+/**
+ * A value past the input bounds (docs/decisions/0701-input-bounds.md): nested too deep for anything recursive to
+ * meet, or holding a `__proto__` key no JavaScript client could read back.
+ */
+function boundsProblem(value: unknown): string | null {
+  const found = jsonBoundsProblem(value)
+  return found ? describeJsonBoundsProblem(found) : null
+}
+
+/** The problem of a string that its column's `pattern` does not match, or that would cost too much to check. */
+function patternProblem(target: TableColumn, value: string, budget: RegexBudget): string | null {
+  try {
+    return budget.test(target.pattern!, value, target.name) ? null : typeProblem(`a string matching /${target.column.pattern}/`, value)
+  } catch (error) {
+    if (!(error instanceof RegexBudgetExceeded)) throw error
+    return `checking the column pattern needs more work than allowed: ${error.reason}; write fewer or shorter values per call, or use a simpler pattern`
+  }
+}
+
 function nestedProblem(spec: { type: string } | undefined, value: unknown): string | null {
   if (spec === undefined || value === null) return null
   const actual = jsonTypeOf(value)
@@ -33,21 +54,27 @@ function nestedProblem(spec: { type: string } | undefined, value: unknown): stri
 
 /**
  * Checks one non-null value against its column: JSON type, `date-time` format, `pattern`, `enum`,
- * array `items` type and object `properties` types (one level). Returns the problem, or `null`.
+ * array `items` type and object `properties` types (one level), and for objects and arrays the input bounds: at
+ * most 64 levels of nesting (the value itself counting as one) and no key `__proto__`. Returns the problem, or `null`.
+ * `budget` bounds the work of `pattern` checks across the values of one request (default: a budget for this
+ * value alone; docs/decisions/0701-input-bounds.md).
  *
  * @example
  * ```ts
  * valueProblem(ageColumn, 'abc') // 'expected number, received "abc"'
  * ```
  */
-export function valueProblem(target: TableColumn, value: unknown): string | null {
+export function valueProblem(target: TableColumn, value: unknown, budget: RegexBudget = writeRegexBudget()): string | null {
   const column = target.column
   switch (target.kind) {
     case 'string':
     case 'date':
       if (typeof value !== 'string') return typeProblem(target.kind === 'date' ? 'an ISO 8601 date-time string' : 'string', value)
       if (target.kind === 'date' && normalizeDateTime(value) === undefined) return typeProblem('an ISO 8601 date-time string', value)
-      if (target.pattern && !target.pattern.test(value)) return typeProblem(`a string matching /${column.pattern}/`, value)
+      if (target.pattern) {
+        const problem = patternProblem(target, value, budget)
+        if (problem) return problem
+      }
       if (column.enum && !column.enum.includes(value)) return typeProblem(column.enum.map((v) => JSON.stringify(v)).join(' | '), value)
       return null
     case 'number':
@@ -56,6 +83,8 @@ export function valueProblem(target: TableColumn, value: unknown): string | null
       return typeof value === 'boolean' ? null : typeProblem('boolean', value)
     case 'array': {
       if (!Array.isArray(value)) return typeProblem('array', value)
+      const outOfBounds = boundsProblem(value)
+      if (outOfBounds) return outOfBounds
       for (let i = 0; i < value.length; i++) {
         const problem = nestedProblem(column.items, value[i])
         if (problem) return `item ${i}: ${problem}`
@@ -64,8 +93,10 @@ export function valueProblem(target: TableColumn, value: unknown): string | null
     }
     case 'object': {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return typeProblem('object', value)
+      const outOfBounds = boundsProblem(value)
+      if (outOfBounds) return outOfBounds
       for (const [key, spec] of Object.entries(column.properties ?? {})) {
-        const problem = nestedProblem(spec, (value as Record<string, unknown>)[key])
+        const problem = nestedProblem(spec, Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined)
         if (problem) return `property "${key}": ${problem}`
       }
       return null
@@ -85,8 +116,9 @@ export interface ValidatedRows {
  * Checks rows for a write against the table's columns (decision 0403). `mode` `insert` fills every column
  * (missing = null) and checks `required`; `patch` only touches the columns a row names. System keys are
  * skipped; keys that are not columns are ignored with one warning per name. The JSON size of each resulting
- * row is checked against 4 KB × factor (`merged` gives the whole row a patch leads to). Problems are numbered
- * by the row's index in `input`.
+ * row is checked against 4 KB × factor (`merged` gives the whole row a patch leads to). Column patterns are
+ * checked under `budget` (default one for this call: 50 ms plus 100 ns per character checked), a value that would
+ * overrun it being a problem like any other. Problems are numbered by the row's index in `input`.
  *
  * @example
  * ```ts
@@ -99,6 +131,7 @@ export function validateRows(
   mode: 'insert' | 'patch',
   factor: number,
   merged?: (index: number, changes: Record<string, unknown>) => Record<string, unknown>,
+  budget: RegexBudget = writeRegexBudget(),
 ): ValidatedRows {
   const byName = new Map(columns.map((c) => [c.name, c]))
   const ignored = new Set<string>()
@@ -122,7 +155,7 @@ export function validateRows(
         values.set(key, null)
         continue
       }
-      const problem = valueProblem(column, value)
+      const problem = valueProblem(column, value, budget)
       if (problem) problems.push({ row: index, column: key, message: problem })
       else {
         values.set(key, column.kind === 'date' ? normalizeDateTime(value) : value)

@@ -4,7 +4,7 @@ import { columnKind, type ColumnKind } from './column-kinds.js'
 import { normalizeDateTime } from './date-time.js'
 import { invalidSchema, TablesStoreError } from './errors.js'
 import { readSchemaInput } from './schema-input.js'
-import { buildTableSchema, finalizeColumn, orderedColumns } from './table-schema.js'
+import { buildTableSchema, checkColumnPatterns, finalizeColumn, orderedColumns, schemaColumn } from './table-schema.js'
 
 /** One storage change a schema change needs, besides removals: a new column, or a column whose kind changes. */
 export type SchemaChangeStep =
@@ -35,7 +35,7 @@ export interface SchemaChangePlan {
  */
 export function planSchemaChange(current: TableJsonSchema, input: Record<string, unknown>): SchemaChangePlan {
   const parsed = readSchemaInput(input)
-  const removed = parsed.removed.filter((name) => current.properties[name] !== undefined)
+  const removed = parsed.removed.filter((name) => schemaColumn(current, name) !== undefined)
   const columns = orderedColumns(current).filter((c) => !removed.includes(c.name))
   let required = (current.required ?? []).filter((name) => !removed.includes(name))
   const steps: SchemaChangeStep[] = []
@@ -61,6 +61,8 @@ export function planSchemaChange(current: TableJsonSchema, input: Record<string,
   for (const name of required) {
     if (!columns.some((c) => c.name === name)) throw invalidSchema(`schema.required: "${name}" is not a column`)
   }
+  // Only a change that brings a pattern is measured: a table from before the limits keeps working as it is.
+  if (parsed.columns.some(({ draft }) => draft.pattern !== undefined)) checkColumnPatterns(columns)
   return { removed, steps, schema: buildTableSchema(columns, required, parsed.$schema ?? current.$schema) }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { detectSchemaForm, readColumnDefinition, readSchemaInput } from './schema-input.js'
+import { checkColumnName, detectSchemaForm, readColumnDefinition, readSchemaInput } from './schema-input.js'
 
 describe('detectSchemaForm', () => {
   it('recognises a JSON schema by its properties object', () => {
@@ -31,6 +31,9 @@ describe('readColumnDefinition', () => {
 
   it('refuses bad patterns, enums and computed actions, naming the path', () => {
     expect(() => readColumnDefinition({ type: 'string', pattern: '(' }, 'schema.a')).toThrow('schema.a.pattern')
+    expect(() => readColumnDefinition({ type: 'string', pattern: '(.*a){1000}' }, 'schema.a')).toThrow(
+      'schema.a.pattern: the pattern is too complex: it would compile to about 6000 instructions, at most 1000 are allowed',
+    )
     expect(() => readColumnDefinition({ type: 'string', enum: [1] }, 'schema.a')).toThrow('schema.a.enum')
     expect(() => readColumnDefinition({ type: 'string', 'x-zui': { computed: { action: 'magic' } } }, 'schema.a')).toThrow('schema.a.x-zui.computed.action')
   })
@@ -46,5 +49,19 @@ describe('readSchemaInput', () => {
 
   it('refuses a null example value with a clear message', () => {
     expect(() => readSchemaInput({ a: 'x', b: null, c: 1 })).toThrow('schema.b: cannot infer a column type from null')
+  })
+
+  it('refuses a schema nested past 64 levels, naming the path', () => {
+    let deep: unknown = { type: 'string' }
+    for (let i = 0; i < 5000; i++) deep = { type: 'object', properties: { a: deep } }
+    expect(() => readSchemaInput({ type: 'object', properties: { o: deep } })).toThrow(
+      'schema.properties.o.properties.a.properties.a.properties…: expected at most 64 levels of nesting, received more',
+    )
+  })
+
+  it('refuses "__proto__" as a column name, and keeps other prototype names', () => {
+    expect(() => readSchemaInput(JSON.parse('{"__proto__":{"type":"string"}}'))).toThrow('schema.__proto__: expected a key other than "__proto__"')
+    expect(() => checkColumnName('__proto__', 'newName')).toThrow(/^newName: column name "__proto__" is not allowed/)
+    expect(readSchemaInput({ constructor: { type: 'string' }, toString: 'x' }).columns.map((c) => c.name)).toEqual(['constructor', 'toString'])
   })
 })

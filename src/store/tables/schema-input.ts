@@ -1,9 +1,11 @@
 import type { Column } from '../../api/tables/index.js'
 import { columnNamePattern, columnTypes, reservedColumnNames, tablesLimits } from '../../api/tables/index.js'
-import { describeValue } from '../../issues/index.js'
+import { inputBounds } from '../../api/input-bounds.js'
+import { describeValue, shortPath } from '../../issues/index.js'
 import { isIsoDateTime } from './date-time.js'
 import { invalidSchema, TablesStoreError } from './errors.js'
-import { compileSafeRegex } from './safe-regex.js'
+import { jsonBoundsProblem } from './json-bounds.js'
+import { compileSafeRegex, RegexTooComplexError } from './safe-regex.js'
 
 /** Which of the three input forms a `schema` was recognised as (decision 0402). */
 export type SchemaInputForm = 'json-schema' | 'column-map' | 'example'
@@ -29,7 +31,7 @@ const JSON_TYPES: ReadonlySet<string> = new Set([...columnTypes, 'integer'])
 function looksLikeColumnSchema(value: unknown): boolean {
   if (value === null) return true
   if (!isPlainObject(value)) return false
-  if ('x-zui' in value) return true
+  if (Object.hasOwn(value, 'x-zui')) return true
   const type = value['type']
   if (typeof type === 'string') return JSON_TYPES.has(type)
   return Array.isArray(type) && type.length > 0 && type.every((t) => typeof t === 'string' && JSON_TYPES.has(t))
@@ -55,11 +57,25 @@ export function detectSchemaForm(input: Record<string, unknown>): SchemaInputFor
   return 'example'
 }
 
-function checkColumnName(name: string, path: string): void {
+/**
+ * Refuses a column name that breaks the rules of decision 0401 (1 to 30 characters, no `.`, not starting with
+ * `$`, no control characters, not reserved) or is `__proto__` (docs/decisions/0701-input-bounds.md), naming
+ * `path`.
+ *
+ * @example
+ * ```ts
+ * checkColumnName('email', 'schema.email') // ok
+ * checkColumnName('a.b', 'newName') // throws InvalidJsonSchema
+ * ```
+ */
+export function checkColumnName(name: string, path: string): void {
   if (!columnNamePattern.test(name)) {
     throw invalidSchema(
       `${path}: column name ${JSON.stringify(name)} is invalid: expected 1 to ${tablesLimits.columnNameMax} characters, no ".", not starting with "$"`,
     )
+  }
+  if (name === inputBounds.forbiddenKey) {
+    throw invalidSchema(`${path}: column name "${name}" is not allowed: a row could not hold it as a key (docs/decisions/0701-input-bounds.md)`)
   }
   if ((reservedColumnNames as readonly string[]).includes(name)) {
     throw invalidSchema(`${path}: column name ${JSON.stringify(name)} is reserved (${reservedColumnNames.join(', ')})`)
@@ -149,6 +165,7 @@ export function readColumnDefinition(raw: unknown, path: string): ColumnDraft | 
       try {
         compileSafeRegex(pattern, 'u')
       } catch (error) {
+        if (error instanceof RegexTooComplexError) throw invalidSchema(`${path}.pattern: the pattern is too complex: ${error.message}`)
         throw invalidSchema(
           `${path}.pattern: ${JSON.stringify(pattern)} is not a valid regular expression in RE2 syntax (no backreferences or lookarounds): ${(error as Error).message}`,
         )
@@ -174,7 +191,8 @@ export function readColumnDefinition(raw: unknown, path: string): ColumnDraft | 
 
 /**
  * Reads a `schema` input of any of the three forms into column drafts, removals and `required`.
- * Checks names (1–30 characters, not reserved, no `.`) and the 20-column limit of the input itself.
+ * Checks names (1–30 characters, not reserved, no `.`, not `__proto__`), the 20-column limit of the input itself,
+ * and the input bounds (at most 64 levels of nesting, no key `__proto__` anywhere).
  *
  * @example
  * ```ts
@@ -182,6 +200,13 @@ export function readColumnDefinition(raw: unknown, path: string): ColumnDraft | 
  * ```
  */
 export function readSchemaInput(input: Record<string, unknown>, path = 'schema'): SchemaInput {
+  // Column definitions are stored as given (nested `items`, `properties`, `x-zui`): bound them before anything
+  // recursive meets them (docs/decisions/0701-input-bounds.md).
+  const outOfBounds = jsonBoundsProblem(input)
+  if (outOfBounds?.problem === 'too-deep') {
+    throw invalidSchema(`${shortPath([path, ...outOfBounds.path])}: expected at most ${inputBounds.jsonDepthMax} levels of nesting, received more`)
+  }
+  if (outOfBounds) throw invalidSchema(`${shortPath([path, ...outOfBounds.path])}: expected a key other than "${inputBounds.forbiddenKey}", received "${inputBounds.forbiddenKey}"`)
   const form = detectSchemaForm(input)
   const result: SchemaInput = { form, columns: [], removed: [] }
   let entries: Array<[string, unknown]>

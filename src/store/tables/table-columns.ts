@@ -59,7 +59,10 @@ export function tableColumns(schema: TableJsonSchema, physicalMap: Record<string
   const required = new Set(schema.required ?? [])
   const columns = Object.entries(schema.properties)
     .sort((a, b) => a[1]['x-zui'].index - b[1]['x-zui'].index)
-    .map(([name, column]) => tableColumn(name, column, physicalMap[name]!, required.has(name)))
+    .map(([name, column]) => {
+      if (!Object.hasOwn(physicalMap, name)) throw new Error(`The catalog maps no backend column to column "${name}"`)
+      return tableColumn(name, column, physicalMap[name]!, required.has(name))
+    })
   return { columns, byName: new Map(columns.map((c) => [c.name, c])), searchable: columns.filter((c) => c.column['x-zui'].searchable === true) }
 }
 
@@ -73,6 +76,7 @@ export function tableColumns(schema: TableJsonSchema, physicalMap: Record<string
  */
 export function tableColumn(name: string, column: Column, physical: string, required: boolean): TableColumn {
   const compiled: TableColumn = { name, physical, kind: columnKind(column), column, required, nullable: column.nullable !== false }
-  if (column.pattern !== undefined) compiled.pattern = compileSafeRegex(column.pattern, 'u')
+  // Accepted into the catalog already (possibly before the limits of decision 0701): bounded where it runs.
+  if (column.pattern !== undefined) compiled.pattern = compileSafeRegex(column.pattern, 'u', { bounded: false })
   return compiled
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { TablesStoreError } from './errors.js'
 import { thrownTablesError as thrown } from './thrown-error.test-support.js'
-import { checkTableUpdate, copyNameCandidates, renamedColumnRecord } from './table-rules.js'
+import { checkKeyColumn, checkTableUpdate, copyNameCandidates, renamedColumnRecord } from './table-rules.js'
 import { newTableSchema } from './table-schema.js'
 import type { TableRecord } from './types.js'
 
@@ -36,8 +36,24 @@ describe('renamedColumnRecord', () => {
     expect(renamedColumnRecord(record, 'name', 'name')).toBeNull()
     expect(thrown(() => renamedColumnRecord({ ...record, frozen: true }, 'name', 'x')).type).toBe('ResourceLockedConflict')
     expect(thrown(() => renamedColumnRecord(record, 'nope', 'x')).message).toBe('name: column "nope" not found in table "peopleTable"')
-    expect(thrown(() => renamedColumnRecord(record, 'name', 'id')).message).toContain('newName.id')
+    expect(thrown(() => renamedColumnRecord(record, 'name', 'id')).message).toContain('newName: column name "id" is reserved')
     expect(thrown(() => renamedColumnRecord(record, 'name', 'email')).message).toBe('newName: column "email" already exists')
+  })
+})
+
+describe('prototype names (docs/decisions/0701-input-bounds.md)', () => {
+  it('are not columns unless the table has them, for key columns and renames', () => {
+    for (const name of ['toString', 'constructor', '__proto__']) {
+      expect(thrown(() => checkKeyColumn(record.schema, name)).message).toBe(`keyColumn: "${name}" is not a column of the table`)
+      expect(thrown(() => renamedColumnRecord(record, name, 'x')).message).toBe(`name: column "${name}" not found in table "peopleTable"`)
+    }
+    const withToString = { ...record, schema: newTableSchema({ toString: { type: 'string' } }), physicalMap: { toString: 'c1' } }
+    expect(() => checkKeyColumn(withToString.schema, 'toString')).not.toThrow()
+    expect(Object.keys(renamedColumnRecord(withToString, 'toString', 'constructor')!.schema.properties)).toEqual(['constructor'])
+  })
+
+  it('refuses "__proto__" as a new name', () => {
+    expect(thrown(() => renamedColumnRecord(record, 'name', '__proto__')).message).toMatch(/^newName: column name "__proto__" is not allowed/)
   })
 })
 

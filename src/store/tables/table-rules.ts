@@ -2,8 +2,8 @@ import type { TableJsonSchema } from '../../api/tables/index.js'
 import { tableNamePattern } from '../../api/tables/index.js'
 import { columnKind, scalarKinds } from './column-kinds.js'
 import { invalidSchema, TablesStoreError } from './errors.js'
-import { readSchemaInput } from './schema-input.js'
-import { buildTableSchema, orderedColumns } from './table-schema.js'
+import { checkColumnName } from './schema-input.js'
+import { buildTableSchema, orderedColumns, schemaColumn } from './table-schema.js'
 import type { TableRecord, UpdateTableInput } from './types.js'
 
 /**
@@ -88,7 +88,7 @@ export function normalizeKeyColumn(value: string | null | undefined): string | n
  */
 export function checkKeyColumn(schema: TableJsonSchema, keyColumn: string | null): void {
   if (keyColumn === null) return
-  const column = schema.properties[keyColumn]
+  const column = schemaColumn(schema, keyColumn)
   if (!column) throw invalidSchema(`keyColumn: "${keyColumn}" is not a column of the table`)
   const kind = columnKind(column)
   if (!scalarKinds.has(kind)) throw invalidSchema(`keyColumn: "${keyColumn}" is a ${kind} column; a key column must be a string, number, boolean or date column`)
@@ -177,10 +177,10 @@ export function checkCopyFactor(sourceFactor: number, factor: number, schemaOnly
  */
 export function renamedColumnRecord(record: TableRecord, name: string, newName: string): TableRecord | null {
   if (record.frozen) throw frozenError(record.name)
-  if (!record.schema.properties[name]) throw new TablesStoreError('ResourceNotFound', 'INVALID_REQUEST', `name: column "${name}" not found in table "${record.name}"`)
+  if (!schemaColumn(record.schema, name)) throw new TablesStoreError('ResourceNotFound', 'INVALID_REQUEST', `name: column "${name}" not found in table "${record.name}"`)
   if (name === newName) return null
-  readSchemaInput({ [newName]: 'x' }, 'newName')
-  if (record.schema.properties[newName]) throw new TablesStoreError('AlreadyExists', 'INVALID_REQUEST', `newName: column "${newName}" already exists`)
+  checkColumnName(newName, 'newName')
+  if (schemaColumn(record.schema, newName)) throw new TablesStoreError('AlreadyExists', 'INVALID_REQUEST', `newName: column "${newName}" already exists`)
   const rename = (n: string) => (n === name ? newName : n)
   const columns = orderedColumns(record.schema).map((c) => ({ ...c, name: rename(c.name) }))
   return {

@@ -1,5 +1,7 @@
 import type { Column, TableJsonSchema } from '../../api/tables/index.js'
 import { invalidSchema } from './errors.js'
+import { regexLimits } from './regex-limits.js'
+import { compileSafeRegex } from './safe-regex.js'
 import { readSchemaInput, type ColumnDraft } from './schema-input.js'
 
 /**
@@ -34,6 +36,21 @@ export function finalizeColumn(draft: ColumnDraft, index: number): Column {
 }
 
 /**
+ * The column of a schema named `name`, or `undefined`: an own property only, so a name such as `toString` or
+ * `constructor` is a column name like any other and never finds the prototype's members
+ * (docs/decisions/0701-input-bounds.md).
+ *
+ * @example
+ * ```ts
+ * schemaColumn(table.schema, 'email')?.type // 'string'
+ * schemaColumn(table.schema, 'toString') // undefined, unless the table has such a column
+ * ```
+ */
+export function schemaColumn(schema: Pick<TableJsonSchema, 'properties'>, name: string): Column | undefined {
+  return Object.hasOwn(schema.properties, name) ? schema.properties[name] : undefined
+}
+
+/**
  * The columns of a normalized schema in `x-zui.index` order (the order users gave them).
  *
  * @example
@@ -45,6 +62,29 @@ export function orderedColumns(schema: TableJsonSchema): Array<{ name: string; c
   return Object.entries(schema.properties)
     .map(([name, column]) => ({ name, column }))
     .sort((a, b) => a.column['x-zui'].index - b.column['x-zui'].index)
+}
+
+/**
+ * Refuses column patterns that compile to more than `regexLimits.programMax` (1000) instructions together: every
+ * write compiles the table's patterns (from a cache), so their total bounds what any request spends compiling
+ * them (docs/decisions/0701-input-bounds.md). Each pattern was checked alone when the schema was read.
+ *
+ * @example
+ * ```ts
+ * checkColumnPatterns(orderedColumns(schema)) // throws InvalidJsonSchema past 1000 instructions in all
+ * ```
+ */
+export function checkColumnPatterns(columns: ReadonlyArray<{ name: string; column: Column }>): void {
+  let instructions = 0
+  for (const { name, column } of columns) {
+    if (column.pattern === undefined) continue
+    instructions += compileSafeRegex(column.pattern, 'u', { bounded: false }).programSize
+    if (instructions > regexLimits.programMax) {
+      throw invalidSchema(
+        `schema.${name}.pattern: the pattern is too complex: the column patterns of the table compile to ${instructions} instructions together, at most ${regexLimits.programMax} are allowed`,
+      )
+    }
+  }
 }
 
 /**
@@ -66,5 +106,6 @@ export function newTableSchema(input: Record<string, unknown>): TableJsonSchema 
   for (const name of required) {
     if (!columns.some((c) => c.name === name)) throw invalidSchema(`schema.required: "${name}" is not a column`)
   }
+  checkColumnPatterns(columns)
   return buildTableSchema(columns, required, parsed.$schema)
 }

@@ -51,15 +51,17 @@ export class CsvRowBuilder {
       return undefined
     }
     if (record.fieldCount === 1 && !record.fieldQuoted(0) && record.fieldText(0) === '') return undefined
-    const row: Record<string, unknown> = {}
+    // Header names are data: `Object.fromEntries` keeps even `__proto__` as a key, for the store to ignore with a
+    // warning like any other name that is not a column (an assignment would replace the row's prototype).
+    const entries: Array<[string, unknown]> = []
     const cells = Math.min(this.header.length, record.fieldCount)
     for (let i = 0; i < cells; i++) {
       const cell = this.header[i]!
       if (cell.ignored) continue
       const text = record.fieldText(i)
       const value = cell.kind === undefined ? text : csvCellValue(cell.kind, text, record.fieldQuoted(i))
-      if (value !== undefined) row[cell.name] = value
+      if (value !== undefined) entries.push([cell.name, value])
     }
-    return row
+    return Object.fromEntries(entries)
   }
 }

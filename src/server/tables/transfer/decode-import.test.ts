@@ -86,6 +86,14 @@ describe('decodeImport', () => {
     expect(sameKinds).toBe(true)
   })
 
+  it('keeps CSV header names of prototype members, "__proto__" included, as keys for the store to judge', async () => {
+    const text = Buffer.from('name,__proto__,toString\r\nAda,{"polluted":true},x\r\n')
+    const row = (await decodeBatches(chunksOf(text, () => 64)))[0]?.[0]
+    expect(Object.keys(row!)).toEqual(['name', '__proto__', 'toString'])
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype)
+    expect(row!['toString']).toBe('x')
+  })
+
   it('reads every format, gzipped or not, exactly as parseImport does, however the input is cut', async () => {
     const random = seededRandom(20260101)
     for (const [name, plain] of Object.entries(inputs)) {

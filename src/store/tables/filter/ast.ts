@@ -51,7 +51,8 @@ export type ComparisonOperator = 'eq' | 'gt' | 'gte' | 'lt' | 'lte'
  * - `contains`: a scalar `$eq` or `$in` on an array column: some element equals one of `values`.
  * - `mod`: `$mod` (the integer part of the value, truncated toward zero, modulo `divisor`).
  * - `size`: `$size` (array length).
- * - `regex`: `$regex` with its `$options`, an RE2 pattern already compiled once to check it.
+ * - `regex`: `$regex` with its `$options`, an RE2 pattern already compiled once to check it, and the path of the
+ *   `$regex` in the filter (`filter.name.$regex`), which errors raised while matching name.
  *
  * The language has no `$nor`: a top-level `$not` takes a filter and means the same.
  */
@@ -66,4 +67,4 @@ export type FilterNode =
   | { type: 'contains'; target: ColumnTarget; operands: ElementOperand[] }
   | { type: 'mod'; target: FilterTarget; divisor: number; remainder: number }
   | { type: 'size'; target: FilterTarget; size: number }
-  | { type: 'regex'; target: FilterTarget; pattern: string; flags: string }
+  | { type: 'regex'; target: FilterTarget; pattern: string; flags: string; path: string }

@@ -1,5 +1,5 @@
 export type { ColumnTarget, ComparisonOperator, ElementOperand, FilterNode, FilterOperand, FilterTarget, PathTarget } from './ast.js'
-export { countFilterValues, filterLimits } from './limits.js'
+export { countFilterTerms, countFilterValues, filterLimits } from './limits.js'
 export { parseFilter } from './parse-filter.js'
-export { checkRegex } from './regex-operand.js'
+export { checkRegex, compileFilterRegexes } from './regex-operand.js'
 export { queryColumns, resolveTarget, type ColumnKindLookup } from './targets.js'

@@ -138,7 +138,7 @@ export function parseCondition(target: ColumnTarget, condition: Record<string, u
         break
       }
       case '$options':
-        if (!('$regex' in condition)) throw invalidQuery(`${opPath}: "$options" needs a sibling "$regex"`)
+        if (!Object.hasOwn(condition, '$regex')) throw invalidQuery(`${opPath}: "$options" needs a sibling "$regex"`)
         break
       case '$not':
         if (!isPlainObject(operand)) throw operandProblem(opPath, 'an operator object', operand)

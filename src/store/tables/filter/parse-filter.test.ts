@@ -76,7 +76,7 @@ describe('parseFilter: valid filters', () => {
 
   it('keeps $mod, $regex with its options, and $not conditions', () => {
     expect(parse({ age: { $mod: [3, -1] } })).toEqual({ type: 'mod', target: age, divisor: 3, remainder: -1 })
-    expect(parse({ name: { $options: 'i', $regex: '^a' } })).toEqual({ type: 'regex', target: name, pattern: '^a', flags: 'i' })
+    expect(parse({ name: { $options: 'i', $regex: '^a' } })).toEqual({ type: 'regex', target: name, pattern: '^a', flags: 'i', path: 'filter.name.$regex' })
     expect(parse({ age: { $not: { $gt: 40 } } })).toEqual({ type: 'not', node: { type: 'compare', target: age, op: 'gt', operand: { type: 'number', value: 40 } } })
     expect(parse({ age: { $gte: 1, $lt: 9 } })).toEqual({
       type: 'and',
@@ -162,7 +162,28 @@ describe('parseFilter: refused filters, with the path in the message', () => {
     expect(message({ 'attrs.price': condition })).toMatch(/^filter\.attrs\.price(\.\$not)+: conditions nest at most 16 levels deep$/)
     const wide = { $or: Array.from({ length: 6 }, () => ({ age: { $in: Array.from({ length: 1000 }, (_, i) => i) } })) }
     expect(message(wide)).toBe('filter: too large (6000 values; at most 5000)')
-    const regexes = { $or: Array.from({ length: 2501 }, () => ({ name: { $regex: 'a' } })) }
-    expect(message(regexes)).toBe('filter: too large (5002 values; at most 5000)')
+    const regexes = { $or: Array.from({ length: 1667 }, () => ({ name: { $regex: 'a' } })) }
+    expect(message(regexes)).toBe('filter: too large (5001 values; at most 5000)')
+  })
+
+  it('compiles the $regex patterns once the filter is read, naming the path of a bad or too complex one', () => {
+    expect(message({ age: 1, $or: [{ name: { $regex: 'ok' } }, { name: { $regex: '(a)\\1' } }] })).toMatch(
+      /^filter\.\$or\.1\.name\.\$regex: invalid or unsupported regular expression "\(a\)\\\\1" .*RE2 syntax: no backreferences or lookarounds$/,
+    )
+    expect(message({ name: { $regex: '(.*a){1000}' } })).toBe(
+      'filter.name.$regex: the pattern is too complex: it would compile to about 6000 instructions, at most 1000 are allowed; lower repetition counts such as {1000}',
+    )
+    expect(() => parseFilter({ name: { $regex: '(.*a){190}' } }, kindOf)).not.toThrow() // 952 instructions
+    expect(message({ $or: [{ name: { $regex: '(.*a){150}' } }, { name: { $regex: '(.*a){60}' } }] })).toBe(
+      'filter.$or.1.name.$regex: the pattern is too complex: the $regex patterns of this filter compile to 1054 instructions together, at most 1000 are allowed',
+    )
+  })
+
+  it('bounds the terms of a filter: conditions and the operators combining them', () => {
+    const or = (n: number) => ({ $or: Array.from({ length: n }, (_, i) => ({ age: i })) })
+    expect(() => parseFilter(or(999), kindOf)).not.toThrow()
+    expect(message(or(1000))).toBe('filter: too large (1001 conditions and operators; at most 1000); use $in for many values of one column')
+    const nested = { $and: Array.from({ length: 400 }, () => ({ age: { $gt: 1, $lt: 9 } })) }
+    expect(message(nested)).toBe('filter: too large (1201 conditions and operators; at most 1000); use $in for many values of one column')
   })
 })

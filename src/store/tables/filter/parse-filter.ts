@@ -1,9 +1,10 @@
 import { invalidQuery } from '../errors.js'
 import type { FilterNode } from './ast.js'
-import { countFilterValues, filterLimits } from './limits.js'
+import { countFilterTerms, countFilterValues, filterLimits } from './limits.js'
 import { isPlainObject, operandProblem } from './operands.js'
 import { allOf, parseCondition, parseEquality } from './parse-condition.js'
 import { parsePathCondition } from './parse-path-condition.js'
+import { compileFilterRegexes } from './regex-operand.js'
 import { resolveTarget, type ColumnKindLookup } from './targets.js'
 
 function isOperatorObject(value: Record<string, unknown>): boolean {
@@ -49,7 +50,8 @@ function parseNode(filter: unknown, kindOf: ColumnKindLookup, path: string, dept
  * against a table's columns and turns it into a `FilterNode`. Everything is checked here, before any query
  * is built: unknown columns and operators, operators that do not apply to the column, operands of the wrong
  * type, regex syntax and flags, nesting (16 levels), `$in` lists (1000 values) and the whole filter (5000
- * values). Errors are `InvalidQuery` naming the path (`filter.$or.1.age.$gt: expected a number, received "5"`).
+ * values, 1000 terms: conditions and the operators combining them), and `$regex` patterns (RE2 syntax, 1000
+ * compiled instructions for all of them; `compileFilterRegexes`). Errors are `InvalidQuery` naming the path (`filter.$or.1.age.$gt: expected a number, received "5"`).
  *
  * @example
  * ```ts
@@ -64,5 +66,10 @@ export function parseFilter(filter: unknown, kindOf: ColumnKindLookup, path = 'f
   const node = parseNode(filter, kindOf, path, 0)
   const values = countFilterValues(node)
   if (values > filterLimits.maxValues) throw invalidQuery(`${path}: too large (${values} values; at most ${filterLimits.maxValues})`)
+  const terms = countFilterTerms(node)
+  if (terms > filterLimits.maxTerms) {
+    throw invalidQuery(`${path}: too large (${terms} conditions and operators; at most ${filterLimits.maxTerms}); use $in for many values of one column`)
+  }
+  compileFilterRegexes(node)
   return node
 }

@@ -78,7 +78,7 @@ export function parsePathCondition(target: PathTarget, condition: unknown, path:
         nodes.push({ type: 'regex', target, ...checkRegex(operand, condition['$options'], path) })
         break
       case '$options':
-        if (!('$regex' in condition)) throw invalidQuery(`${opPath}: "$options" needs a sibling "$regex"`)
+        if (!Object.hasOwn(condition, '$regex')) throw invalidQuery(`${opPath}: "$options" needs a sibling "$regex"`)
         break
       case '$not':
         nodes.push({ type: 'not', node: parsePathCondition(target, operand, opPath, depth + 1) })

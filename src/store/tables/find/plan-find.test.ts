@@ -106,6 +106,19 @@ describe('planFind: group', () => {
   })
 })
 
+describe('projectRow with prototype names', () => {
+  it('reads own properties only', () => {
+    const row = { id: 1, createdAt: 'c', updatedAt: 'u', computed: {}, a: { toString: 'own' }, b: {} }
+    expect(projectRow(row, [['a', 'toString'], ['b', 'toString'], ['b', 'constructor', 'name'], ['toString']])).toEqual({
+      id: 1,
+      createdAt: 'c',
+      updatedAt: 'u',
+      computed: {},
+      a: { toString: 'own' },
+    })
+  })
+})
+
 describe('projectRow and searchWords', () => {
   it('copies selected paths and the system fields only', () => {
     const row = { id: 1, createdAt: 'c', updatedAt: 'u', computed: {}, a: { b: 1, c: 2 }, d: 3 }

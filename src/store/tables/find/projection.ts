@@ -29,8 +29,14 @@ export function planProjection(table: Pick<TableColumns, 'columns' | 'byName'>, 
 
 const ALWAYS_KEPT = ['id', 'createdAt', 'updatedAt', 'computed', 'stale', 'similarity']
 
+/** The own property `key` of an object value, or `undefined` (never a prototype's member such as `toString`). */
+function ownValue(source: unknown, key: string): unknown {
+  return source !== null && typeof source === 'object' && Object.hasOwn(source, key) ? (source as Record<string, unknown>)[key] : undefined
+}
+
 /**
- * Copies the selected paths of a row, keeping the system fields; a path with no value is left out.
+ * Copies the selected paths of a row, keeping the system fields; a path with no value is left out. Path parts
+ * read own properties only, so `select: ['attrs.toString']` finds a key named `toString` or nothing.
  *
  * @example
  * ```ts
@@ -40,15 +46,15 @@ const ALWAYS_KEPT = ['id', 'createdAt', 'updatedAt', 'computed', 'stale', 'simil
  */
 export function projectRow(row: Record<string, unknown>, paths: readonly string[][]): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const key of ALWAYS_KEPT) if (key in row) out[key] = row[key]
+  for (const key of ALWAYS_KEPT) if (Object.hasOwn(row, key)) out[key] = row[key]
   for (const path of paths) {
     let source: unknown = row
-    for (const part of path) source = source !== null && typeof source === 'object' ? (source as Record<string, unknown>)[part] : undefined
+    for (const part of path) source = ownValue(source, part)
     if (source === undefined) continue
     let target = out
     path.slice(0, -1).forEach((part) => {
-      const next = target[part]
-      if (next === null || typeof next !== 'object') target[part] = {}
+      const next = ownValue(target, part)
+      if (next === undefined || next === null || typeof next !== 'object') target[part] = {}
       target = target[part] as Record<string, unknown>
     })
     target[path[path.length - 1]!] = source
