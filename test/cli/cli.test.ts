@@ -308,7 +308,7 @@ describe('botshelf serve options', () => {
   })
 
   describe('--rate-limit', () => {
-    it('applies the spec: the banner shows the limits in force and the 429 names them', async () => {
+    it('applies --rate-limit: the banner shows the limits in force and the 429 names them', async () => {
       const { serveCommand } = await import('../../src/cli/serve.js')
       const dataDir = await tempDir()
       let err = ''

@@ -80,7 +80,14 @@ export interface ResolvedRateLimits {
   readonly store: RateLimitStore
 }
 
-/** A `--rate-limit` spec or a `rateLimit` option that cannot be used; the message says why. */
+/**
+ * A `--rate-limit` spec or a `rateLimit` option that cannot be used; the message says why.
+ *
+ * @example
+ * ```ts
+ * try { parseRateLimitSpec('fast') } catch (error) { if (error instanceof RateLimitOptionError) console.error(error.message) }
+ * ```
+ */
 export class RateLimitOptionError extends Error {
   override readonly name = 'RateLimitOptionError'
 }
