@@ -154,6 +154,18 @@ describe('rate limiting per IP address (routes without a token)', () => {
     expect(await get('127.0.0.2')).toBe(429)
   })
 
+  it('is listed in the OpenAPI document: every route without a token documents its 429 and Retry-After', async () => {
+    const service = await start({ now: createFakeClock().now })
+    const doc = (await service.request('GET', '/v1/openapi.json', { token: null })).body
+    const tokenless = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown[]; responses: Record<string, any> }>>).flatMap(
+      ([path, methods]) => Object.entries(methods).filter(([, item]) => Array.isArray(item.security) && item.security.length === 0).map(([method, item]) => ({ path, method, item })),
+    )
+    expect(tokenless.map(({ path }) => path)).toEqual(expect.arrayContaining(['/', '/health', '/v1/openapi.json', '/v1/content/upload/{fileId}', '/v1/content/files/{fileId}']))
+    for (const { path, method, item } of tokenless) {
+      expect(item.responses['429'], `${method} ${path}`).toMatchObject({ headers: { 'Retry-After': expect.anything() } })
+    }
+  })
+
   it('does not limit by address when the app is called without one (in process)', async () => {
     const service = await start({ now: createFakeClock().now, rateLimit: { ip: { perSecond: 1, burst: 1 } } })
     for (let i = 0; i < 5; i++) expect((await service.app.fetch(new Request(`${service.url}/health`))).status).toBe(200)
