@@ -1,5 +1,8 @@
 import { request as httpRequest } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
+import { createApp } from '../../src/server/app.js'
+import { silentLogger } from '../../src/server/http/logger.js'
+import { MemoryRateLimitStore, RateLimitOptionError } from '../../src/server/rate-limit/index.js'
 import { createFakeClock } from '../../src/testing/fake-clock.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 
@@ -98,6 +101,25 @@ describe('rate limiting per token (authenticated /v1 routes)', () => {
     expect(withDefaults[500]).toBe(429)
     expect(new Set(await statuses(off))).toEqual(new Set([200]))
     expect(off.app.rateLimits).toBeNull()
+  })
+})
+
+describe('rate limit options', () => {
+  it('refuses a limit that cannot work before opening anything', async () => {
+    await expect(createApp({ memory: true, logger: silentLogger, rateLimit: 'fast' })).rejects.toThrow(RateLimitOptionError)
+    await expect(createApp({ memory: true, logger: silentLogger, rateLimit: { token: { perSecond: 5, burst: 0 } } })).rejects.toThrow(
+      'rateLimit.token: burst must be a whole number from 1',
+    )
+  })
+
+  it('counts in the store it is given, so servers can share one', async () => {
+    const store = new MemoryRateLimitStore()
+    const clock = createFakeClock('2026-11-22T00:00:00Z')
+    const service = await start({ now: clock.now, rateLimit: { token: { perSecond: 1, burst: 1 }, store } })
+    const tokenId = (await service.app.admin.listTokens({ botId: service.botId })).find((t) => t.role === 'bot')!.id
+    // Another server sharing the store spent this token's request already.
+    store.take(`token:${tokenId}`, 1, clock.now().getTime(), { perSecond: 1, burst: 1 })
+    expect((await service.request('GET', '/v1/files')).status).toBe(429)
   })
 })
 

@@ -289,6 +289,27 @@ describe('slow clients are cut within their bound', () => {
   })
 })
 
+describe('timeout options', () => {
+  it('refuses a bound that is not a whole number of milliseconds, naming it, before opening anything', async () => {
+    await expect(createServer({ memory: true, port: 0, logger: silentLogger, idleTimeoutMs: -1 })).rejects.toThrow(
+      'idleTimeoutMs must be a whole number of milliseconds from 0 (0 switches it off), received -1',
+    )
+    await expect(createServer({ memory: true, port: 0, logger: silentLogger, headersTimeoutMs: 1.5 })).rejects.toThrow('headersTimeoutMs must be')
+    await expect(createApp({ memory: true, logger: silentLogger, bodyTimeoutMs: Number.NaN })).rejects.toThrow('bodyTimeoutMs must be')
+  })
+
+  it('sets the node:http bounds it documents, and checks them often enough to honour them', async () => {
+    const { server } = await start({ headersTimeoutMs: 20_000, idleTimeoutMs: 120_000 })
+    expect(server.httpServer.headersTimeout).toBe(20_000)
+    expect(server.httpServer.requestTimeout).toBe(3_600_000)
+    expect(server.httpServer.timeout).toBe(120_000)
+    const defaults = await createServer({ memory: true, port: 0, logger: silentLogger })
+    servers.push(defaults)
+    expect(defaults.httpServer.timeout).toBe(120_000)
+    expect(defaults.httpServer.headersTimeout).toBe(20_000)
+  })
+})
+
 describe("answers of Node's HTTP parser carry the wire error body", () => {
   it('answers an over-long URL with 431 LimitExceeded, a request id and connection: close, and logs it', async () => {
     const { server, logs } = await start()
