@@ -26,7 +26,14 @@ export interface BodyDeadlineOptions {
   readonly streamsBody: (path: string) => boolean
 }
 
-/** The error a guarded body fails with when its deadline passes (what the body reader sees). */
+/**
+ * The error a guarded body fails with when its deadline passes (what the body reader sees).
+ *
+ * @example
+ * ```ts
+ * try { await request.text() } catch (error) { if (error instanceof BodyTimeoutError) console.log('too slow') }
+ * ```
+ */
 export class BodyTimeoutError extends Error {
   override readonly name = 'BodyTimeoutError'
 }
