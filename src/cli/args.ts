@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { parseRateLimitSpec, RateLimitOptionError, type RateLimitOptions } from '../server/rate-limit/index.js'
 import { UsageError } from './io.js'
 
 /** What `parseCommandArgs` returns: parseArgs' values typed by the option table, and the positionals. */
@@ -72,4 +73,26 @@ export function parseShutdownGrace(value: string | undefined, fallbackMs: number
     )
   }
   return Math.round(seconds * 1000)
+}
+
+/**
+ * Reads `--rate-limit`: `off`, or comma-separated settings (`100/s`, `burst=500`, `token=off`, `ip=200/s`,
+ * `ip=off`, `ip-burst=1000`); `undefined` when the flag is absent (the defaults apply). A spec that cannot be
+ * read is a `UsageError` (exit 2) naming the faulty setting.
+ *
+ * @example
+ * ```ts
+ * parseRateLimit('50/s,burst=200') // { token: { perSecond: 50, burst: 200 } }
+ * parseRateLimit('off') // false
+ * parseRateLimit('lots') // throws UsageError: --rate-limit: "lots" is not a setting; expected ...
+ * ```
+ */
+export function parseRateLimit(value: string | undefined): RateLimitOptions | false | undefined {
+  if (value === undefined) return undefined
+  try {
+    return parseRateLimitSpec(value)
+  } catch (error) {
+    if (!(error instanceof RateLimitOptionError)) throw error
+    throw new UsageError(`--rate-limit: ${error.message} (received ${JSON.stringify(value)})\nRun "botshelf serve --help" for usage.`)
+  }
 }

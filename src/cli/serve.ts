@@ -1,6 +1,7 @@
 import { createServer, type RunningServer } from '../server/server.js'
 import { createJsonLogger } from '../server/http/logger.js'
-import { parseCommandArgs, parsePort, parseShutdownGrace } from './args.js'
+import { describeRateLimits } from '../server/rate-limit/index.js'
+import { parseCommandArgs, parsePort, parseRateLimit, parseShutdownGrace } from './args.js'
 import { UsageError, type CliIo } from './io.js'
 
 /**
@@ -11,7 +12,7 @@ import { UsageError, type CliIo } from './io.js'
  * process.stdout.write(serveHelp)
  * ```
  */
-export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10]
+export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC]
 
 Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data).
 The first start creates a workspace, a bot and a bot token, and prints them once.
@@ -25,6 +26,16 @@ Options:
   --shutdown-grace <s>
                       seconds SIGINT/SIGTERM lets requests in flight (long uploads) finish before
                       cutting their connections (default 10; 0 cuts at once; decimals allowed)
+  --rate-limit <spec> request rate limits: "off", or comma-separated settings:
+                        <n>/s, <n>/m or <n>/h   sustained rate per token (default 100/s)
+                        burst=<n>               requests a token may send at once (default 500;
+                                                five seconds' worth when only a rate is given)
+                        token=off               no limit per token
+                        ip=<rate> | ip=off      rate per client IP address on the routes without
+                                                a token: signed content URLs, /, /health (default 200/s)
+                        ip-burst=<n>            (default 1000)
+                      e.g. --rate-limit 50/s,burst=200   --rate-limit ip=off   --rate-limit off
+                      Over the limit: 429 RateLimited with Retry-After.
   -h, --help          show this help
 
 Request logs are JSON lines on standard output; messages go to standard error.
@@ -61,6 +72,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       'public-url': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
       'shutdown-grace': { type: 'string' },
+      'rate-limit': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     'serve',
@@ -71,6 +83,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   }
   const port = parsePort(values.port, 3000)
   const shutdownGraceMs = parseShutdownGrace(values['shutdown-grace'], 10_000)
+  const rateLimit = parseRateLimit(values['rate-limit'])
   const host = values.host ?? '127.0.0.1'
   const dataDir = values.data ?? './.botshelf'
   const publicUrl = values['public-url']?.replace(/\/+$/, '')
@@ -92,10 +105,16 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
     logger: createJsonLogger(io.stdout),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(corsOrigins.length > 0 ? { corsOrigins } : {}),
+    ...(rateLimit !== undefined ? { rateLimit } : {}),
   })
   const boot = await server.app.admin.bootstrap()
   const base = publicUrl ?? server.url
-  const lines = [`botshelf is listening on ${server.url}`, `  data folder: ${server.app.services.dataDir}`, `  bot id:      ${boot.bot.id}`]
+  const lines = [
+    `botshelf is listening on ${server.url}`,
+    `  data folder: ${server.app.services.dataDir}`,
+    `  rate limits: ${describeRateLimits(server.app.rateLimits)}`,
+    `  bot id:      ${boot.bot.id}`,
+  ]
   if (boot.token) {
     lines.push(
       `  bot token:   ${boot.token.token}`,

@@ -5,7 +5,8 @@ import { JobRunner } from '../jobs/index.js'
 import type { Backend, BotRecord, CreateTokenInput, CreatedToken, JobRecord, TokenRecord } from '../store/index.js'
 import { openBackend } from '../store/open-backend.js'
 import { authMiddleware } from './auth/middleware.js'
-import type { AppEnv, AppServices, ServiceFeature } from './env.js'
+import { bodyDeadline, checkTimeout, defaultTimeouts } from './connections/index.js'
+import type { AppEnv, AppServices, RequestConnection, ServiceFeature } from './env.js'
 import { FilesService } from './files/files-service.js'
 import { handleError } from './http/error-handler.js'
 import { createJsonLogger, type Logger } from './http/logger.js'
@@ -14,6 +15,8 @@ import { requestContext } from './http/request-context.js'
 import { registeredOperations } from './http/register-operation.js'
 import { openApiRoutes } from './openapi/route.js'
 import { describedRawRoutes } from './openapi/raw-route.js'
+import { rawRouteMatcher } from './openapi/raw-route-match.js'
+import { createRateLimiter, resolveRateLimits, type RateLimitOptions, type ResolvedRateLimits } from './rate-limit/index.js'
 import { metaRoutes } from './http/meta-routes.js'
 import { packageVersion } from './package-version.js'
 import { filesFeature } from './files/feature.js'
@@ -141,6 +144,31 @@ export interface AppOptions {
    * ```
    */
   jobs?: { concurrency?: number; pollMs?: number }
+  /**
+   * Rate limits (docs/server.md, "Rate limiting"): a token bucket per token on the authenticated `/v1` routes
+   * (default 100 requests a second, bursts of 500) and per client IP address on the routes without a token
+   * (default 200 a second, bursts of 1000). A refused request is answered 429 `RateLimited` with `Retry-After`.
+   * `false` or `'off'` switches it off; a string is read like `botshelf serve --rate-limit`.
+   *
+   * @example
+   * ```ts
+   * await createApp({ memory: true, rateLimit: { token: { perSecond: 20, burst: 100 } } })
+   * await createApp({ memory: true, rateLimit: '50/s,burst=200,ip=off' })
+   * await createApp({ memory: true, rateLimit: false })
+   * ```
+   */
+  rateLimit?: RateLimitOptions | false | string
+  /**
+   * How long the body of a request may take to arrive once its headers are in, in ms, for every request but
+   * uploads (which stream their body and keep the server's request timeout). Past it: 408 `OperationTimeout`
+   * and the connection is closed. Default 60 000; 0 switches it off.
+   *
+   * @example
+   * ```ts
+   * await createApp({ memory: true, bodyTimeoutMs: 30_000 })
+   * ```
+   */
+  bodyTimeoutMs?: number
 }
 
 /** Result of `admin.bootstrap()`. */
@@ -236,12 +264,23 @@ export interface AppAdmin {
  * ```
  */
 export interface BotshelfApp {
-  /** The Hono fetch handler: `Request` in, `Response` out. */
-  fetch(request: Request): Promise<Response>
+  /**
+   * The Hono fetch handler: `Request` in, `Response` out. `connection` tells the app who is calling (the per-IP
+   * rate limit keys on `remoteAddress`); `createServer` passes it, and so should an embedder serving the app
+   * from its own HTTP stack. Without it, the per-IP limit does not apply.
+   *
+   * @example
+   * ```ts
+   * await app.fetch(new Request('http://local/health'), { remoteAddress: '203.0.113.7' })
+   * ```
+   */
+  fetch(request: Request, connection?: RequestConnection): Promise<Response>
   readonly admin: AppAdmin
   readonly services: AppServices
   /** The Hono app itself (its route table is `app.hono.routes`); to serve it, prefer `fetch`. */
   readonly hono: Hono<AppEnv>
+  /** The rate limits in force (`null` when off), with their store. */
+  readonly rateLimits: ResolvedRateLimits | null
   /** Stops the job runner and background tasks, then closes the backend if the app opened it. */
   close(): Promise<void>
 }
@@ -265,6 +304,8 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
   if (shortcuts === 0) throw new Error('createApp: give a backend, a dataDir (for example "./.botshelf") or memory: true')
   if (options.backend && options.now) throw new Error('createApp: give the clock to the backend (openSqliteBackend({ now })), not to createApp')
   const features = options.features ?? defaultFeatures
+  const rateLimits = resolveRateLimits(options.rateLimit)
+  const bodyTimeoutMs = checkTimeout('bodyTimeoutMs', options.bodyTimeoutMs ?? defaultTimeouts.bodyTimeoutMs)
   const ownsBackend = options.backend === undefined
   const clock = options.now ? { now: options.now } : {}
   const backend =
@@ -323,14 +364,22 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     )
   }
   const meta = metaRoutes(packageVersion())
+  const publicRouters = (): Array<Hono<AppEnv>> => [meta, openApi, ...features.flatMap((feature) => (feature.publicRoutes ? [feature.publicRoutes] : []))]
   const openApi = openApiRoutes(
     () => features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : [])),
-    () => [meta, openApi, ...features.flatMap((feature) => (feature.publicRoutes ? [feature.publicRoutes] : []))].flatMap(describedRawRoutes),
+    () => publicRouters().flatMap(describedRawRoutes),
   )
+  // The routes without a token (signed content URLs, `/`, `/health`, the OpenAPI document), as their RawRoute
+  // descriptions name them; those with a raw request body (uploads) stream it.
+  const tokenlessRoute = rawRouteMatcher(publicRouters().flatMap(describedRawRoutes))
+  hono.use('*', bodyDeadline({ timeoutMs: bodyTimeoutMs, streamsBody: (path) => tokenlessRoute(path)?.requestBody !== undefined }))
+  const limiter = rateLimits ? createRateLimiter({ limits: rateLimits, now: () => services.now(), logger: services.logger }) : undefined
+  if (limiter) hono.use('*', limiter.byAddress((path) => tokenlessRoute(path) !== undefined))
   hono.route('/', meta)
   hono.route('/', openApi)
   for (const feature of features) if (feature.publicRoutes) hono.route('/', feature.publicRoutes)
   hono.use('/v1/*', authMiddleware(backend.auth))
+  if (limiter) hono.use('/v1/*', limiter.byToken)
   for (const feature of features) if (feature.routes) hono.route('/', feature.routes)
 
   const stops: Array<() => void | Promise<void>> = []
@@ -358,10 +407,11 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
 
   let closed: Promise<void> | undefined
   return {
-    fetch: async (request) => hono.fetch(request),
+    fetch: async (request, connection) => hono.fetch(request, connection ? { connection } : {}),
     admin,
     services,
     hono,
+    rateLimits,
     close() {
       closed ??= (async () => {
         await services.jobs.stop()

@@ -38,7 +38,29 @@ export interface AppServices {
 }
 
 /**
- * Hono environment of the service: what middleware puts on the context.
+ * What the HTTP layer knows of the connection a request came on. `createServer` passes it with every request;
+ * an embedder serving `app.fetch` from its own HTTP stack passes it as `app.fetch(request, { remoteAddress })`.
+ *
+ * @example
+ * ```ts
+ * const connection: RequestConnection = { remoteAddress: '203.0.113.7' }
+ * ```
+ */
+export interface RequestConnection {
+  /**
+   * The peer's IP address (what `socket.remoteAddress` gives); the per-IP rate limit keys on it.
+   *
+   * @example
+   * ```ts
+   * { remoteAddress: '::ffff:127.0.0.1' }
+   * ```
+   */
+  readonly remoteAddress?: string
+}
+
+/**
+ * Hono environment of the service: what middleware puts on the context, and the connection (`c.env`; absent
+ * when the app is called without one).
  * Create feature routers with `new Hono<AppEnv>()`.
  *
  * @example
@@ -48,6 +70,7 @@ export interface AppServices {
  * ```
  */
 export type AppEnv = {
+  Bindings: { connection?: RequestConnection }
   Variables: {
     /** Set by the auth middleware, on `/v1` routes only (not on the unauthenticated content routes). */
     principal: Principal

@@ -7,7 +7,20 @@ export {
   type BotshelfApp,
 } from './app.js'
 export { createServer, type RunningServer, type ServerOptions } from './server.js'
-export type { AppEnv, AppServices, ServiceFeature } from './env.js'
+export type { AppEnv, AppServices, RequestConnection, ServiceFeature } from './env.js'
+export {
+  MemoryRateLimitStore,
+  RateLimitOptionError,
+  defaultRateLimits,
+  parseRateLimitSpec,
+  type BucketLimit,
+  type MemoryRateLimitStoreOptions,
+  type RateLimitDecision,
+  type RateLimitOptions,
+  type RateLimitStore,
+  type ResolvedRateLimits,
+} from './rate-limit/index.js'
+export { defaultTimeouts, type Timeouts } from './connections/index.js'
 export { ServiceError, invalidFromIssues } from './service-error.js'
 export { memberRoles, tokenRoles, type MemberRole, type Principal, type TokenRole } from './principal.js'
 export { createJsonLogger, silentLogger, type Logger, type LogLevel } from './http/logger.js'

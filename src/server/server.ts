@@ -1,7 +1,17 @@
-import type { Server } from 'node:http'
+import { createServer as createHttpServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
+import { getRequestListener, RequestError } from '@hono/node-server'
 import { createApp, type AppOptions, type BotshelfApp } from './app.js'
+import {
+  checkTimeout,
+  clientErrorListener,
+  defaultTimeouts,
+  idleConnectionListener,
+  InFlightRequests,
+  newRequestId,
+  type InFlightRequest,
+  refusalResponse,
+} from './connections/index.js'
 
 /** Options of `createServer`: the app's options plus where to listen. */
 export interface ServerOptions extends AppOptions {
@@ -34,8 +44,9 @@ export interface ServerOptions extends AppOptions {
    */
   shutdownGraceMs?: number
   /**
-   * Longest time a single request may take, body included, in ms. Default 3 600 000 (1 hour), so a 1 GB upload
-   * over a slow link is not cut by Node's 5-minute default. Headers must still arrive within 60 s.
+   * Longest time a single request may take to arrive, body included, in ms: the bound of uploads. Default
+   * 3 600 000 (1 hour), so a 1 GB upload over a slow link is not cut by Node's 5-minute default. Other bodies
+   * must arrive within `bodyTimeoutMs` (60 s), headers within `headersTimeoutMs` (20 s). 0 switches it off.
    *
    * @example
    * ```ts
@@ -43,6 +54,27 @@ export interface ServerOptions extends AppOptions {
    * ```
    */
   requestTimeoutMs?: number
+  /**
+   * Longest time a request's headers may take to arrive, in ms, from its first byte (a new connection: from
+   * the connection). Past it the client gets 408 `OperationTimeout` and the connection is closed. Default
+   * 20 000; never more than `requestTimeoutMs`.
+   *
+   * @example
+   * ```ts
+   * await createServer({ dataDir: './.botshelf', headersTimeoutMs: 10_000 })
+   * ```
+   */
+  headersTimeoutMs?: number
+  /**
+   * Longest time a connection with a request in progress may stay silent (no byte either way), in ms: a stalled
+   * upload or a client that stopped reading its download is cut. Default 120 000; 0 switches it off.
+   *
+   * @example
+   * ```ts
+   * await createServer({ dataDir: './.botshelf', idleTimeoutMs: 300_000 })
+   * ```
+   */
+  idleTimeoutMs?: number
 }
 
 /** A listening server. */
@@ -81,19 +113,56 @@ const HANDLER_SETTLE_MS = 5_000
  * ```
  */
 export async function createServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const { port = 3000, host = '127.0.0.1', shutdownGraceMs = 10_000, requestTimeoutMs = 3_600_000, ...appOptions } = options
+  const {
+    port = 3000,
+    host = '127.0.0.1',
+    shutdownGraceMs = 10_000,
+    requestTimeoutMs = defaultTimeouts.requestTimeoutMs,
+    headersTimeoutMs = defaultTimeouts.headersTimeoutMs,
+    idleTimeoutMs = defaultTimeouts.idleTimeoutMs,
+    ...appOptions
+  } = options
+  checkTimeout('requestTimeoutMs', requestTimeoutMs)
+  checkTimeout('headersTimeoutMs', headersTimeoutMs)
+  checkTimeout('idleTimeoutMs', idleTimeoutMs)
+  // Node refuses a headers timeout over the request timeout; 0 (off) becomes a day for headers.
+  const headersTimeout = Math.min(headersTimeoutMs || 86_400_000, requestTimeoutMs || Number.POSITIVE_INFINITY)
   const app = await createApp(appOptions)
+  const { logger } = app.services
+  const now = (): Date => app.services.now()
+  const inFlight = new InFlightRequests()
   // Handlers still running (an upload reading its body): close() lets them finish before closing the database.
   let handlersRunning = 0
   let onHandlersSettled: (() => void) | undefined
-  const trackedFetch = async (request: Request): Promise<Response> => {
+  const trackedFetch = async (request: Request, incoming: IncomingMessage, outgoing: ServerResponse): Promise<Response> => {
+    const socket = incoming.socket
+    // Node leaves an HTTP/1.1 request without Host to us (requireHostHeader is off): answer it with a wire error.
+    if (incoming.httpVersion === '1.1' && incoming.headers.host === undefined) return refuseRequest('HTTP/1.1 requests must carry a Host header', socket.remoteAddress)
+    const flight: InFlightRequest = { method: incoming.method ?? 'GET', path: (incoming.url ?? '/').split('?')[0] ?? '/', startedAt: Date.now() }
+    inFlight.start(socket, flight)
+    outgoing.once('close', () => inFlight.end(socket, flight))
     handlersRunning += 1
     try {
-      return await app.fetch(request)
+      const response = await app.fetch(request, socket.remoteAddress !== undefined ? { remoteAddress: socket.remoteAddress } : {})
+      flight.requestId = response.headers.get('x-request-id') ?? undefined
+      return response
     } finally {
       handlersRunning -= 1
       if (handlersRunning === 0) onHandlersSettled?.()
     }
+  }
+  // A request @hono/node-server could not turn into a `Request` (a bad Host header, a backslash in the path).
+  const refuseRequest = (reason: string, remoteAddress: string | undefined): Response => {
+    const requestId = newRequestId()
+    logger.log('warn', 'request refused', { requestId, status: 400, reason, code: null, remoteAddress: remoteAddress ?? null })
+    return refusalResponse({ status: 400, type: 'InvalidPayload', message: `The request cannot be read: ${reason}` }, now(), requestId)
+  }
+  const onListenerError = (error: unknown): Response => {
+    if (error instanceof RequestError) return refuseRequest(error.message, undefined)
+    const requestId = newRequestId()
+    const detail = error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) }
+    logger.log('error', 'unhandled error', { requestId, ...detail })
+    return refusalResponse({ status: 500, type: 'Internal', message: 'An internal error occurred' }, now(), requestId)
   }
   const handlersSettled = (): Promise<void> =>
     handlersRunning === 0
@@ -108,20 +177,35 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
   let server: Server
   try {
     server = await new Promise<Server>((resolvePromise, reject) => {
-      const created = serve({
-        fetch: trackedFetch,
-        port,
-        hostname: host,
-        serverOptions: { requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs > 0 ? Math.min(66_000, requestTimeoutMs) : 66_000 },
-      }) as Server
+      const listener = getRequestListener(
+        (request, env) => {
+          const { incoming, outgoing } = env as { incoming: IncomingMessage; outgoing: ServerResponse }
+          return trackedFetch(request, incoming, outgoing)
+        },
+        { hostname: host, errorHandler: onListenerError },
+      )
+      const created = createHttpServer(
+        {
+          requestTimeout: requestTimeoutMs,
+          headersTimeout,
+          // Node checks both timeouts on this interval (30 s by default): check often enough to honour them.
+          connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(headersTimeout / 4))),
+          requireHostHeader: false,
+        },
+        listener,
+      )
       // Keep idle connections longer than clients' keep-alive agents do (4-5 s), so a client never reuses a
       // socket the server is closing at that instant (ECONNRESET under load).
       created.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
+      created.setTimeout(idleTimeoutMs)
+      created.on('timeout', idleConnectionListener({ idleTimeoutMs, inFlight, now, logger }))
+      created.on('clientError', clientErrorListener({ limits: { maxHeaderSize, headersTimeoutMs: headersTimeout, requestTimeoutMs }, inFlight, now, logger }))
       created.once('error', reject)
       created.once('listening', () => {
         created.off('error', reject)
         resolvePromise(created)
       })
+      created.listen(port, host)
     })
   } catch (error) {
     await app.close()

@@ -99,6 +99,9 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
     memory: true,
     publicUrl: IN_PROCESS_ORIGIN,
     logger: silentLogger,
+    // A test of a bot must not depend on how fast it runs: with a fake clock that never moves, the buckets of
+    // the service's rate limit would never refill (docs/decisions/0702-rate-limits-and-timeouts.md).
+    rateLimit: false,
     ...(options.now ? { now: options.now } : {}),
   })
   const clients = new Map<string, Client>()

@@ -306,4 +306,67 @@ describe('botshelf serve options', () => {
       expect((await runCliCaptured(['serve', '--help'])).stdout).toContain('--shutdown-grace <s>')
     })
   })
+
+  describe('--rate-limit', () => {
+    it('applies --rate-limit: the banner shows the limits in force and the 429 names them', async () => {
+      const { serveCommand } = await import('../../src/cli/serve.js')
+      const dataDir = await tempDir()
+      let err = ''
+      const io = { stdout: { write: () => true }, stderr: { write: (t: string) => (err += t) } }
+      const handle = (await serveCommand(['--port', '0', '--data', dataDir, '--rate-limit', '1/m,burst=2,ip=off'], io, false))!
+      try {
+        expect(err).toContain('  rate limits: token 1/m,burst=2; ip off\n')
+        const token = /bot token:\s+(\S+)/.exec(err)![1]!
+        const botId = /bot id:\s+(\S+)/.exec(err)![1]!
+        const statuses = [] as number[]
+        let last!: Response
+        for (let i = 0; i < 3; i++) {
+          last = await call(handle.server.url, token, botId, '/v1/files')
+          statuses.push(last.status)
+        }
+        expect(statuses).toEqual([200, 200, 429])
+        expect(last.headers.get('retry-after')).toBe('60')
+        expect(((await last.json()) as { message: string }).message).toBe(
+          'Rate limit exceeded: this token may send 1 request per minute (bursts of 2); retry in 60 s',
+        )
+        // ip=off: the routes without a token are not limited.
+        for (let i = 0; i < 5; i++) expect((await fetch(`${handle.server.url}/health`)).status).toBe(200)
+      } finally {
+        await handle.stop()
+      }
+    })
+
+    it('prints the default limits, and "off" when switched off', async () => {
+      const { serveCommand } = await import('../../src/cli/serve.js')
+      for (const [args, shown] of [
+        [[], 'token 100/s,burst=500; ip 200/s,burst=1000'],
+        [['--rate-limit', 'off'], 'off'],
+      ] as const) {
+        let err = ''
+        const io = { stdout: { write: () => true }, stderr: { write: (t: string) => (err += t) } }
+        const handle = (await serveCommand(['--port', '0', '--data', await tempDir(), ...args], io, false))!
+        await handle.stop()
+        expect(err).toContain(`  rate limits: ${shown}\n`)
+      }
+    })
+
+    it('refuses a spec it cannot read with exit code 2, naming the faulty setting', async () => {
+      const cases: Array<[string, string]> = [
+        ['fast', '--rate-limit: "fast" is not a setting; expected "off", or comma-separated settings'],
+        ['10/s,burst=0', '--rate-limit: token: burst must be a whole number from 1 to 100000000, received 0 (received "10/s,burst=0")'],
+        ['ip=often', '--rate-limit: ip: expected a rate like 100/s, 30/m or 1000/h, received "often"'],
+        ['0/s', '--rate-limit: token: perSecond must be a number above 0'],
+        ['', '--rate-limit: expected "off", or comma-separated settings'],
+      ]
+      for (const [spec, message] of cases) {
+        const result = await runCliCaptured(['serve', '--port', '0', `--rate-limit=${spec}`])
+        expect(result.code, spec).toBe(2)
+        expect(result.stderr, spec).toContain(message)
+        expect(result.stderr, spec).toContain('Run "botshelf serve --help" for usage.')
+      }
+      const help = (await runCliCaptured(['serve', '--help'])).stdout
+      expect(help).toContain('--rate-limit <spec>')
+      expect(help).toContain('e.g. --rate-limit 50/s,burst=200')
+    })
+  })
 })

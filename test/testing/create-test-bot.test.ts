@@ -67,6 +67,12 @@ describe('createTestBot', () => {
     }
   })
 
+  it('never rate limits the test bot, even with a fake clock that does not move', async () => {
+    bot = await createTestBot({ now: () => new Date('2026-11-22T00:00:00Z') })
+    expect(bot.app.rateLimits).toBeNull()
+    for (let i = 0; i < 600; i++) await bot.client.listFileTags({})
+  })
+
   it('refuses invalid action input before the handler runs', async () => {
     bot = await createTestBot({ actions: [countFiles] })
     // @ts-expect-error prefix must be a string

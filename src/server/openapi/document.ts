@@ -48,9 +48,20 @@ function rawResponse(response: RawRouteResponse, method: string): Record<string,
   }
 }
 
+/**
+ * What every route without a token may answer besides its own statuses: the per-IP rate limit (decision 0702).
+ */
+const rateLimitedResponse: RawRouteResponse = {
+  description: '`RateLimited`: too many requests from this IP address (routes without a token are limited per address).',
+  body: 'error',
+  headers: { 'Retry-After': 'Seconds to wait before the bucket has a request again (a whole number, at least 1).' },
+}
+
 function rawRouteItem(route: RawRoute, method: string): Record<string, unknown> {
   const responses: Record<string, unknown> = {}
-  for (const [status, response] of Object.entries(route.responses)) responses[status] = rawResponse(response, method)
+  for (const [status, response] of Object.entries({ ...route.responses, 429: route.responses[429] ?? rateLimitedResponse })) {
+    responses[status] = rawResponse(response, method)
+  }
   return {
     operationId: route.methods.length > 1 && method !== route.methods[0] ? `${route.operationId}${method[0]}${method.slice(1).toLowerCase()}` : route.operationId,
     summary: route.summary,

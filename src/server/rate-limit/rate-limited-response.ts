@@ -1,0 +1,49 @@
+import { newErrorId, type ErrorBody } from '../../api/error-body.js'
+import { errorTypes } from '../../api/error-types.js'
+import { describeBucketLimit, formatBucketLimit, type BucketLimit } from './bucket-limit.js'
+
+/** Which bucket refused a request: the caller's token, or its IP address (routes without a token). */
+export type RateLimitScope = 'token' | 'ip'
+
+/**
+ * The `Retry-After` of a refusal: whole seconds, at least 1, rounded up so a client that waits exactly that
+ * long finds the tokens back.
+ *
+ * @example
+ * ```ts
+ * retryAfterSeconds(240) // 1
+ * retryAfterSeconds(2_001) // 3
+ * ```
+ */
+export function retryAfterSeconds(retryAfterMs: number): number {
+  return Math.max(1, Math.ceil(retryAfterMs / 1000))
+}
+
+/**
+ * The 429 answer: the wire error body of type `RateLimited` naming the limit and the wait (also in
+ * `metadata`: `scope`, `limit` in the `--rate-limit` grammar, `retryAfterSeconds`), and `Retry-After` in seconds.
+ *
+ * @example
+ * ```ts
+ * const res = rateLimitedResponse('token', { perSecond: 100, burst: 500 }, 240, new Date())
+ * res.status // 429
+ * res.headers.get('retry-after') // '1'
+ * ```
+ */
+export function rateLimitedResponse(scope: RateLimitScope, limit: BucketLimit, retryAfterMs: number, now: Date): Response {
+  const seconds = retryAfterSeconds(retryAfterMs)
+  const who = scope === 'token' ? 'this token may send' : 'one IP address may send, on routes without a token,'
+  const body: ErrorBody = {
+    id: newErrorId(now),
+    code: errorTypes.RateLimited.code,
+    type: 'RateLimited',
+    message: `Rate limit exceeded: ${who} ${describeBucketLimit(limit)}; retry in ${seconds} s`,
+    metadata: { scope, limit: formatBucketLimit(limit), retryAfterSeconds: seconds },
+  }
+  // Every header goes in at construction: @hono/node-server's Response rebuilds from its init when Hono adds
+  // headers later, and would drop one set afterwards.
+  return new Response(JSON.stringify(body), {
+    status: errorTypes.RateLimited.code,
+    headers: { 'content-type': 'application/json; charset=UTF-8', 'retry-after': String(seconds) },
+  })
+}
