@@ -3,5 +3,8 @@ export { BlobError, BlobTooLargeError, BlobSizeMismatchError, BlobNotFoundError 
 export {
   createLocalFolderBlobStore,
   DEFAULT_MAX_BLOB_BYTES,
+  nodeBlobFileSystem,
+  type BlobFileHandle,
+  type BlobFileSystem,
   type LocalFolderBlobStoreOptions,
 } from './local-folder-store.js'

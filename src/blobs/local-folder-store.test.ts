@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from './errors.js'
-import { createLocalFolderBlobStore } from './local-folder-store.js'
+import { createLocalFolderBlobStore, nodeBlobFileSystem, type BlobFileSystem } from './local-folder-store.js'
 import type { BlobStore } from './blob-store.js'
 
 async function* chunks(...parts: string[]): AsyncIterable<Uint8Array> {
@@ -101,5 +101,93 @@ describe('local folder blob store', () => {
     await writeFile(join(root, 'tmp', 'blob_inflight.partial'), 'half')
     expect(await blobs.sweep(() => false, { olderThan: before })).toEqual({ temporaryFiles: 0, orphans: 0 })
     expect(await blobs.stat(fresh.blobId)).toEqual({ size: 5 })
+  })
+})
+
+/** A file system that does the real work and records every call, naming handles by what they were opened on. */
+function recordingFileSystem(calls: string[], fail?: { on: string; error: Error }): BlobFileSystem {
+  const name = (path: string): string => (path.endsWith('.partial') ? 'temp' : /blob_[0-9a-f]{32}$/.test(path) ? 'blob' : path.endsWith('blobs') ? 'blobs-folder' : path)
+  const record = (call: string): void => {
+    calls.push(call)
+    if (fail && call === fail.on) throw fail.error
+  }
+  return {
+    async open(path, flags) {
+      record(`open ${name(path)} ${flags}`)
+      const handle = await nodeBlobFileSystem.open(path, flags)
+      const label = name(path)
+      return {
+        async write(buffer, offset, length) {
+          record(`write ${label}`)
+          return handle.write(buffer, offset, length)
+        },
+        read: (buffer, offset, length, position) => handle.read(buffer, offset, length, position),
+        async sync() {
+          record(`fsync ${label}`)
+          await handle.sync()
+        },
+        stat: () => handle.stat(),
+        async close() {
+          record(`close ${label}`)
+          await handle.close()
+        },
+      }
+    },
+    async rename(from, to) {
+      record(`rename ${name(from)} → ${name(to)}`)
+      await nodeBlobFileSystem.rename(from, to)
+    },
+    async rm(path, options) {
+      record(`rm ${name(path)}`)
+      await nodeBlobFileSystem.rm(path, options)
+    },
+    unlink: (path) => nodeBlobFileSystem.unlink(path),
+    stat: (path) => nodeBlobFileSystem.stat(path),
+    readdir: (path) => nodeBlobFileSystem.readdir(path),
+  }
+}
+
+describe('local folder blob store: durability order (what a crash test cannot see)', () => {
+  let root: string
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'botshelf-blobs-order-'))
+  })
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true })
+  })
+
+  it('writes, fsyncs the file, closes it, renames it into place, then fsyncs the folder: in that order', async () => {
+    const calls: string[] = []
+    const blobs = createLocalFolderBlobStore({ root, fs: recordingFileSystem(calls) })
+    await blobs.write(chunks('hello ', 'world'), { expectedBytes: 11 })
+    expect(calls).toEqual([
+      'open temp wx',
+      'write temp',
+      'write temp',
+      'fsync temp',
+      'close temp',
+      'rename temp → blob',
+      'open blobs-folder r',
+      'fsync blobs-folder',
+      'close blobs-folder',
+    ])
+  })
+
+  it('an empty blob is fsynced and renamed the same way', async () => {
+    const calls: string[] = []
+    const blobs = createLocalFolderBlobStore({ root, fs: recordingFileSystem(calls) })
+    await blobs.write(chunks(), { expectedBytes: 0 })
+    expect(calls).toEqual(['open temp wx', 'fsync temp', 'close temp', 'rename temp → blob', 'open blobs-folder r', 'fsync blobs-folder', 'close blobs-folder'])
+  })
+
+  it('a failing fsync of the file stores nothing: no rename, the temporary file removed, the error passed on', async () => {
+    const calls: string[] = []
+    const eio = Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' })
+    const blobs = createLocalFolderBlobStore({ root, fs: recordingFileSystem(calls, { on: 'fsync temp', error: eio }) })
+    await expect(blobs.write(chunks('abc'), { expectedBytes: 3 })).rejects.toBe(eio)
+    expect(calls).not.toContain('rename temp → blob')
+    expect(calls.slice(-2)).toEqual(['close temp', 'rm temp'])
+    expect(await readdir(join(root, 'tmp'))).toEqual([])
+    expect(await readdir(join(root, 'blobs'))).toEqual([])
   })
 })

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { open, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
-import type { FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, WrittenBlob } from './blob-store.js'
 import { BlobError, BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from './errors.js'
@@ -12,6 +11,63 @@ export const DEFAULT_MAX_BLOB_BYTES = 1024 * 1024 * 1024
 const BLOB_ID = /^blob_[0-9a-f]{32}$/
 const TEMP_SUFFIX = '.partial'
 const READ_CHUNK_BYTES = 256 * 1024
+
+/**
+ * An open file, as the local-folder store uses it: the subset of node's `FileHandle` it calls.
+ *
+ * @example
+ * ```ts
+ * const handle: BlobFileHandle = await nodeBlobFileSystem.open('/tmp/x', 'r')
+ * await handle.close()
+ * ```
+ */
+export interface BlobFileHandle {
+  write(buffer: Uint8Array, offset: number, length: number): Promise<{ bytesWritten: number }>
+  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>
+  /** Flushes the file's data and metadata to the disk (`fsync`). */
+  sync(): Promise<void>
+  stat(): Promise<{ size: number }>
+  close(): Promise<void>
+}
+
+/**
+ * The file-system calls of the local-folder store, so a test can watch them (the order of write, fsync, close,
+ * rename and the folder's fsync, which no crash test can see: the page cache survives a killed process) or make
+ * one fail. The default is {@link nodeBlobFileSystem}.
+ *
+ * @example
+ * ```ts
+ * const calls: string[] = []
+ * const fs: BlobFileSystem = { ...nodeBlobFileSystem, rename: async (from, to) => { calls.push('rename'); await nodeBlobFileSystem.rename(from, to) } }
+ * createLocalFolderBlobStore({ root: './content', fs })
+ * ```
+ */
+export interface BlobFileSystem {
+  /** Opens a file (`'wx'`: create, failing if it exists; `'r'`: read, also used on a folder to fsync it). */
+  open(path: string, flags: 'wx' | 'r'): Promise<BlobFileHandle>
+  rename(from: string, to: string): Promise<void>
+  rm(path: string, options: { force: true }): Promise<void>
+  unlink(path: string): Promise<void>
+  stat(path: string): Promise<{ size: number; mtimeMs: number }>
+  readdir(path: string): Promise<string[]>
+}
+
+/**
+ * {@link BlobFileSystem} on `node:fs/promises`: what the store uses unless told otherwise.
+ *
+ * @example
+ * ```ts
+ * createLocalFolderBlobStore({ root: './content', fs: nodeBlobFileSystem }) // the same as leaving fs out
+ * ```
+ */
+export const nodeBlobFileSystem: BlobFileSystem = {
+  open: (path, flags) => open(path, flags),
+  rename: (from, to) => rename(from, to),
+  rm: (path, options) => rm(path, options),
+  unlink: (path) => unlink(path),
+  stat: (path) => stat(path),
+  readdir: (path) => readdir(path),
+}
 
 /** Options of {@link createLocalFolderBlobStore}. */
 export interface LocalFolderBlobStoreOptions {
@@ -25,14 +81,26 @@ export interface LocalFolderBlobStoreOptions {
    * ```
    */
   root: string
+  /**
+   * The file-system calls to make (default {@link nodeBlobFileSystem}); tests pass a spy to check the durability
+   * order of a write: write → fsync(file) → close → rename → fsync(folder).
+   *
+   * @example
+   * ```ts
+   * const renames: string[] = []
+   * const fs: BlobFileSystem = { ...nodeBlobFileSystem, rename: (from, to) => (renames.push(to), nodeBlobFileSystem.rename(from, to)) }
+   * createLocalFolderBlobStore({ root: './content', fs })
+   * ```
+   */
+  fs?: BlobFileSystem
 }
 
 function newBlobId(): string {
   return `blob_${randomBytes(16).toString('hex')}`
 }
 
-async function fsyncDirectory(path: string): Promise<void> {
-  const handle = await open(path, 'r')
+async function fsyncDirectory(fs: BlobFileSystem, path: string): Promise<void> {
+  const handle = await fs.open(path, 'r')
   try {
     await handle.sync()
   } finally {
@@ -40,7 +108,7 @@ async function fsyncDirectory(path: string): Promise<void> {
   }
 }
 
-function streamFromHandle(handle: FileHandle, start: number, endInclusive: number): ReadableStream<Uint8Array> {
+function streamFromHandle(handle: BlobFileHandle, start: number, endInclusive: number): ReadableStream<Uint8Array> {
   let position = start
   let closed = false
   const close = async (): Promise<void> => {
@@ -90,6 +158,7 @@ function streamFromHandle(handle: FileHandle, start: number, endInclusive: numbe
  * ```
  */
 export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions): BlobStore {
+  const fs = options.fs ?? nodeBlobFileSystem
   const blobsDir = join(options.root, 'blobs')
   const tmpDir = join(options.root, 'tmp')
   mkdirSync(blobsDir, { recursive: true })
@@ -107,7 +176,7 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
     const tempPath = join(tmpDir, `${blobId}${TEMP_SUFFIX}`)
     const hash = createHash('sha256')
     let size = 0
-    const handle = await open(tempPath, 'wx')
+    const handle = await fs.open(tempPath, 'wx')
     let handleOpen = true
     try {
       for await (const chunk of source) {
@@ -126,20 +195,20 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
       await handle.sync()
       await handle.close()
       handleOpen = false
-      await rename(tempPath, join(blobsDir, blobId))
-      await fsyncDirectory(blobsDir)
+      await fs.rename(tempPath, join(blobsDir, blobId))
+      await fsyncDirectory(fs, blobsDir)
       return { blobId, size, sha256: hash.digest('hex') }
     } catch (error) {
       if (handleOpen) await handle.close().catch(() => undefined)
-      await rm(tempPath, { force: true })
+      await fs.rm(tempPath, { force: true })
       throw error
     }
   }
 
   async function read(blobId: string, range?: ByteRange): Promise<OpenedBlob> {
-    let handle: FileHandle
+    let handle: BlobFileHandle
     try {
-      handle = await open(pathOf(blobId), 'r')
+      handle = await fs.open(pathOf(blobId), 'r')
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(blobId)
       throw error
@@ -156,7 +225,7 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
 
   async function statBlob(blobId: string): Promise<{ size: number } | undefined> {
     try {
-      const info = await stat(pathOf(blobId))
+      const info = await fs.stat(pathOf(blobId))
       return { size: info.size }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
@@ -165,32 +234,32 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
   }
 
   async function deleteBlob(blobId: string): Promise<void> {
-    await rm(pathOf(blobId), { force: true })
+    await fs.rm(pathOf(blobId), { force: true })
   }
 
   async function isOld(path: string, olderThan: Date | undefined): Promise<boolean> {
     if (!olderThan) return true
-    const info = await stat(path).catch(() => undefined)
+    const info = await fs.stat(path).catch(() => undefined)
     return info !== undefined && info.mtimeMs < olderThan.getTime()
   }
 
   async function sweep(isReferenced: (blobId: string) => boolean | Promise<boolean>, sweepOptions: { olderThan?: Date } = {}): Promise<SweepReport> {
     let temporaryFiles = 0
     let orphans = 0
-    for (const name of await readdir(tmpDir)) {
+    for (const name of await fs.readdir(tmpDir)) {
       const path = join(tmpDir, name)
       if (!(await isOld(path, sweepOptions.olderThan))) continue
-      await unlink(path).catch(() => undefined)
+      await fs.unlink(path).catch(() => undefined)
       temporaryFiles++
     }
-    for (const name of await readdir(blobsDir)) {
+    for (const name of await fs.readdir(blobsDir)) {
       if (BLOB_ID.test(name) && (await isReferenced(name))) continue
       const path = join(blobsDir, name)
       if (!(await isOld(path, sweepOptions.olderThan))) continue
-      await unlink(path).catch(() => undefined)
+      await fs.unlink(path).catch(() => undefined)
       orphans++
     }
-    if (orphans > 0) await fsyncDirectory(blobsDir)
+    if (orphans > 0) await fsyncDirectory(fs, blobsDir)
     return { temporaryFiles, orphans }
   }
 
