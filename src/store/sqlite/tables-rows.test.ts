@@ -1,8 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { openDatabase, type Sqlite } from './open-database.js'
-import { runMigrations } from './migrations.js'
-import { tablesMigrations } from './tables-migrations.js'
-import { SqliteTablesStore } from './tables-store.js'
+import type { Sqlite } from './open-database.js'
+import type { SqliteTablesStore } from './tables-store.js'
+import { openTestTablesStore, peopleSchema } from './tables-store.test-support.js'
 import { TablesStoreError } from '../tables/errors.js'
 import { thrownTablesError as thrown } from '../tables/thrown-error.test-support.js'
 
@@ -10,27 +9,10 @@ const BOT = 'bot_1'
 
 let db: Sqlite
 let store: SqliteTablesStore
-let clock: number
 
-beforeEach(() => {
-  db = openDatabase(':memory:')
-  runMigrations(db, tablesMigrations)
-  clock = Date.parse('2026-01-01T00:00:00Z')
-  store = new SqliteTablesStore(db, { now: () => new Date((clock += 1000)) })
-})
+beforeEach(() => ({ db, store } = openTestTablesStore()))
 
-const people = {
-  type: 'object',
-  properties: {
-    name: { type: 'string', 'x-zui': { searchable: true } },
-    age: { type: 'number' },
-    email: { type: 'string' },
-    active: { type: 'boolean' },
-    born: { type: 'string', format: 'date-time' },
-    tags: { type: 'array', items: { type: 'string' } },
-  },
-  required: ['name'],
-}
+const people = peopleSchema
 
 describe('rows', () => {
   beforeEach(() => {
