@@ -335,6 +335,15 @@ describe("answers of Node's HTTP parser carry the wire error body", () => {
     })
   })
 
+  it('answers a HEAD request refused by the parser with the status and headers only (a HEAD answer has no body)', async () => {
+    const { server } = await start()
+    const answer = await raw(server, (socket) => void socket.write(`HEAD /v1/files?${'a'.repeat(20_000)} HTTP/1.1\r\nHost: local\r\n\r\n`))
+    expect(answer.status).toBe(431)
+    expect(answer.headers['x-request-id']).toMatch(REQUEST_ID)
+    expect(answer.headers['connection']).toBe('close')
+    expect(answer.body).toBe('')
+  })
+
   it('answers over-large headers with 431 too', async () => {
     const { server } = await start()
     const answer = await raw(server, (socket) => void socket.write(`GET /health HTTP/1.1\r\nHost: local\r\nx-big: ${'b'.repeat(17_000)}\r\n\r\n`))

@@ -107,7 +107,9 @@ export function clientErrorListener(context: ClientErrorContext): (error: Error 
       ...(flight ? { method: flight.method, path: flight.path } : {}),
       remoteAddress: remote.remoteAddress ?? null,
     })
-    socket.end(refusalMessage(refusal, context.now(), requestId))
+    const rawStart = (error as Error & { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1')
+    const headOnly = flight ? flight.method === 'HEAD' : rawStart === 'HEAD '
+    socket.end(refusalMessage(refusal, context.now(), requestId, { headOnly }))
     // The client may keep the connection half open: close it once the answer is flushed.
     socket.once('finish', () => socket.destroy())
   }
