@@ -35,7 +35,7 @@ for (const seed of seeds) {
   const fivexx = Object.entries(report.statuses).filter(([status]) => Number(status) >= 500).reduce((sum, [, n]) => sum + n, 0)
   console.log(
     `seed ${seed}: ${report.requests} requests in ${seconds.toFixed(0)} s (${(report.requests / seconds).toFixed(0)}/s); statuses ${JSON.stringify(report.statuses)}; ` +
-      `5xx ${fivexx}; findings ${report.findings.length}; error log lines ${server.errorLines}; ` +
+      `5xx ${fivexx}; findings ${report.findings.length}; over-limit bodies cut ${report.cutOverLimit}; error log lines ${server.errorLines}; ` +
       `/health ${report.healthProbes} probes, slowest ${report.healthMaxMs.toFixed(1)} ms, failed ${report.healthFailures}; ` +
       `server event-loop delay p50 ${server.eventLoopDelayMs.p50} ms, p99 ${server.eventLoopDelayMs.p99} ms, max ${server.eventLoopDelayMs.max} ms`,
   )

@@ -1,6 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http'
 import { connect } from 'node:net'
 import { performance } from 'node:perf_hooks'
+import { jsonLimitFor } from '../../src/server/http/body.js'
 import { fuzzRandom } from './fuzz-random.js'
 import { nextFuzzRequest, type FuzzRequest, type FuzzTarget } from './fuzz-requests.js'
 import { nextRawRequest } from './raw-requests.js'
@@ -41,6 +42,8 @@ export interface FuzzReport {
   healthMaxMs: number
   /** Probes that failed (no answer, or not 200). */
   healthFailures: number
+  /** Requests with a body over their route's limit whose connection was closed before the client read the 413. */
+  cutOverLimit: number
 }
 
 interface Answer {
@@ -148,7 +151,7 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzReport> {
   const concurrency = options.concurrency ?? 8
   const rawShare = options.rawShare ?? 0.03
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
-  const report: FuzzReport = { seed: options.seed, requests: 0, statuses: {}, findings: [], healthProbes: 0, healthMaxMs: 0, healthFailures: 0 }
+  const report: FuzzReport = { seed: options.seed, requests: 0, statuses: {}, findings: [], healthProbes: 0, healthMaxMs: 0, healthFailures: 0, cutOverLimit: 0 }
   let running = true
   const health = (async () => {
     while (running) {
@@ -182,7 +185,11 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzReport> {
         report.statuses[answer.status] = (report.statuses[answer.status] ?? 0) + 1
         for (const problem of answerProblems(request.method, answer)) report.findings.push({ label: request.label, method: request.method, path: request.path.slice(0, 200), problem })
       } catch (error) {
-        report.findings.push({ label: request.label, method: request.method, path: request.path.slice(0, 200), problem: `no answer: ${(error as Error).message}` })
+        // A body over its route's limit is refused on its Content-Length and the connection closed (decision 0701):
+        // a client still writing it may see EPIPE/ECONNRESET before it reads the 413. Anything else is a finding.
+        const overLimit = (request.body?.byteLength ?? 0) > jsonLimitFor(request.path.split('?')[0] ?? '')
+        if (overLimit && /EPIPE|ECONNRESET|socket hang up/.test((error as Error).message)) report.cutOverLimit += 1
+        else report.findings.push({ label: request.label, method: request.method, path: request.path.slice(0, 200), problem: `no answer: ${(error as Error).message}` })
       }
     }
   }
