@@ -1,0 +1,8 @@
+export type { Embedder, EmbedOptions } from './embedder.js'
+export { EmbedderError, EmbedderUnavailableError, type EmbedderErrorCode } from './embedder-errors.js'
+export { createOpenAiCompatibleEmbedder, type OpenAiCompatibleEmbedderOptions } from './openai-compatible-embedder.js'
+export { embedderOptionsFromEnv, embedderFlags } from './embedder-options-from-env.js'
+export { createOfflineEmbedder, type OfflineEmbedderOptions, defaultWordVectorsPath, STOP_WORDS, wordsOf } from './offline/index.js'
+export { retryAfterMs } from './retry-after.js'
+export { dot, normalizeInPlace } from './vector-math.js'
+export { fuseByReciprocalRank, RRF_K, type FuseOptions, type FusedResult } from '../search-ranking/index.js'
