@@ -24,6 +24,16 @@ describe('fuseByReciprocalRank', () => {
     expect(fuseByReciprocalRank([['a', 'a', 'b']], { k: 0 }).map((r) => [r.id, r.score])).toEqual([['a', 1], ['b', 1 / 3]])
   })
 
+  it('with equal weights, lets only a document both lists found overtake the first lexical match', () => {
+    for (const k of [1, 5, 60]) {
+      const lexical = ['rare-term-match', 'l2', 'shared']
+      const vector = ['v1', 'v2', 'v3', 'shared', 'v5']
+      const fused = fuseByReciprocalRank([lexical, vector], { k }).map((r) => r.id)
+      expect(fused.indexOf('rare-term-match')).toBeLessThanOrEqual(fused.indexOf('v1'))
+      expect(fused.slice(0, fused.indexOf('rare-term-match')).every((id) => lexical.includes(id) && vector.includes(id))).toBe(true)
+    }
+  })
+
   it('keeps the best `limit` and handles empty input', () => {
     expect(fuseByReciprocalRank([['a', 'b', 'c']], { limit: 2 }).map((r) => r.id)).toEqual(['a', 'b'])
     expect(fuseByReciprocalRank([])).toEqual([])

@@ -21,7 +21,7 @@ export interface OfflineEmbedderOptions {
   wordVectorsPath?: string
   /** The SIF smoothing constant `a`: a word of frequency p weighs `a / (a + p)` (default 1e-4), e.g. `{ sifA: 1e-3 }`. */
   sifA?: number
-  /** Share of the hashed character n-gram part, from 0 (word vectors only) to 1 (n-grams only) (default 0.3), e.g. `{ ngramShare: 0 }`. */
+  /** Share of the hashed character n-gram part, from 0 (word vectors only) to 1 (n-grams only) (default 0.15), e.g. `{ ngramShare: 0 }`. */
   ngramShare?: number
   /** Buckets of the hashed n-gram part (default 256), e.g. `{ ngramBuckets: 512 }`. */
   ngramBuckets?: number
@@ -29,7 +29,7 @@ export interface OfflineEmbedderOptions {
   removeCommonDirection?: boolean
 }
 
-const defaults = { sifA: 1e-4, ngramShare: 0.3, ngramBuckets: 256, removeCommonDirection: true }
+const defaults = { sifA: 1e-4, ngramShare: 0.15, ngramBuckets: 256, removeCommonDirection: true }
 
 /** Words in GloVe's vocabulary, used to turn a frequency rank into a probability (Zipf's law). */
 const SOURCE_VOCABULARY = 400_000
