@@ -97,7 +97,7 @@ async function rareTermCheck(embedder: Embedder): Promise<void> {
   const line = (name: string, rank: (i: number) => string[]) => console.log(`| ${name} | ${f(top1(rank))} | ${f(top3(rank))} |`)
   line('BM25', (i) => lex[i]!)
   line(`vector`, (i) => vec[i]!)
-  for (const [k, w] of [[1, 1], [10, 1], [RRF_K, 1], [RRF_K, 2], [10, 2]] as [number, number][]) {
+  for (const [k, w] of [[1, 1], [10, 1], [RRF_K, 1], [RRF_K, 1.5], [RRF_K, 2], [10, 2]] as [number, number][]) {
     line(`hybrid k=${k}, vector × ${w}`, (i) => fuseByReciprocalRank([lex[i]!, vec[i]!], { k, weights: [1, w] }).map((r) => r.id))
   }
 }
