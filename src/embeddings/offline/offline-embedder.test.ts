@@ -103,6 +103,21 @@ describe('createOfflineEmbedder', () => {
     await expect(createOfflineEmbedder({ wordVectorsPath: path, ngramShare: 2 })).rejects.toThrow('ngramShare: expected a number from 0 to 1, received 2')
   })
 
+  it('gives the event loop turns while it embeds many texts', async () => {
+    const turns: number[] = []
+    let done = false
+    const tick = () => {
+      if (done) return
+      turns.push(1)
+      setImmediate(tick)
+    }
+    setImmediate(tick)
+    const vectors = await embedder.embed(Array.from({ length: 200 }, (_, i) => `passage number ${i} about refunds and parcels`))
+    done = true
+    expect(vectors).toHaveLength(200)
+    expect(turns.length).toBeGreaterThanOrEqual(5)
+  })
+
   it('stops when the signal is aborted', async () => {
     await expect(embedder.embed(['a'], { signal: AbortSignal.abort(new Error('stop')) })).rejects.toThrow('stop')
   })

@@ -31,6 +31,9 @@ export interface OfflineEmbedderOptions {
 
 const defaults = { sifA: 1e-4, ngramShare: 0.15, ngramBuckets: 256, removeCommonDirection: true }
 
+/** Texts embedded between two turns of the event loop (a passage takes tens of microseconds). */
+const YIELD_EVERY = 16
+
 /** Words in GloVe's vocabulary, used to turn a frequency rank into a probability (Zipf's law). */
 const SOURCE_VOCABULARY = 400_000
 
@@ -66,18 +69,26 @@ export async function createOfflineEmbedder(options: OfflineEmbedderOptions = {}
       return dimensions
     },
     async embed(texts: readonly string[], embedOptions?: EmbedOptions) {
-      return texts.map((text) => {
+      const vectors: Float32Array[] = []
+      for (const [position, text] of texts.entries()) {
+        // The work is synchronous: give the event loop a turn every few texts so a large document never stalls it.
+        if (position > 0 && position % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve))
         embedOptions?.signal?.throwIfAborted()
-        const words = wordsOf(text).filter((word) => !STOP_WORDS.has(word))
-        const vector = new Float32Array(dimensions)
-        vector.set(model.embed(words).map((v) => v * wordPart))
-        const ngrams = new Float32Array(settings.ngramBuckets)
-        for (const word of words) addCharNgrams(ngrams, word, model.weightOf(word))
-        normalizeInPlace(ngrams)
-        for (let i = 0; i < ngrams.length; i++) vector[table.dimensions + i] = ngrams[i]! * ngramPart
-        return normalizeInPlace(vector)
-      })
+        vectors.push(embedOne(text))
+      }
+      return vectors
     },
+  }
+
+  function embedOne(text: string): Float32Array {
+    const words = wordsOf(text).filter((word) => !STOP_WORDS.has(word))
+    const vector = new Float32Array(dimensions)
+    vector.set(model.embed(words).map((v) => v * wordPart))
+    const ngrams = new Float32Array(settings.ngramBuckets)
+    for (const word of words) addCharNgrams(ngrams, word, model.weightOf(word))
+    normalizeInPlace(ngrams)
+    for (let i = 0; i < ngrams.length; i++) vector[table.dimensions + i] = ngrams[i]! * ngramPart
+    return normalizeInPlace(vector)
   }
 }
 
