@@ -17,8 +17,19 @@ describe('embedderOptionsFromEnv', () => {
         BOTSHELF_EMBEDDINGS_BATCH_SIZE: '16',
         BOTSHELF_EMBEDDINGS_TIMEOUT_MS: '5000',
         BOTSHELF_EMBEDDINGS_MAX_RETRIES: '0',
+        BOTSHELF_EMBEDDINGS_QUERY_PREFIX: 'search_query: ',
+        BOTSHELF_EMBEDDINGS_PASSAGE_PREFIX: 'search_document: ',
       }),
-    ).toEqual({ url: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', apiKey: 'k', batchSize: 16, timeoutMs: 5000, maxRetries: 0 })
+    ).toEqual({
+      url: 'http://127.0.0.1:11434/v1',
+      model: 'nomic-embed-text',
+      apiKey: 'k',
+      batchSize: 16,
+      timeoutMs: 5000,
+      maxRetries: 0,
+      queryPrefix: 'search_query: ',
+      passagePrefix: 'search_document: ',
+    })
   })
 
   it('names the variable, what it expects and what it received', () => {

@@ -22,6 +22,8 @@ export const embedderFlags = {
   },
   'embeddings-model': { type: 'string', env: 'BOTSHELF_EMBEDDINGS_MODEL', description: 'Embedding model name (required with --embeddings-url)' },
   'embeddings-api-key': { type: 'string', env: 'BOTSHELF_EMBEDDINGS_API_KEY', description: 'Sent as "Authorization: Bearer <key>"' },
+  'embeddings-query-prefix': { type: 'string', env: 'BOTSHELF_EMBEDDINGS_QUERY_PREFIX', description: 'Put before every search question (e.g. "search_query: " for nomic-embed-text)' },
+  'embeddings-passage-prefix': { type: 'string', env: 'BOTSHELF_EMBEDDINGS_PASSAGE_PREFIX', description: 'Put before every indexed passage (e.g. "search_document: ")' },
   'embeddings-batch-size': { type: 'string', env: 'BOTSHELF_EMBEDDINGS_BATCH_SIZE', description: 'Texts per request (default 64)' },
   'embeddings-timeout-ms': { type: 'string', env: 'BOTSHELF_EMBEDDINGS_TIMEOUT_MS', description: 'Deadline of one request in ms (default 30000)' },
   'embeddings-max-retries': { type: 'string', env: 'BOTSHELF_EMBEDDINGS_MAX_RETRIES', description: 'Retries after 429, 5xx or a timeout (default 3)' },
@@ -59,6 +61,11 @@ export function embedderOptionsFromEnv(env: Readonly<Record<string, string | und
   const options: OpenAiCompatibleEmbedderOptions = { url, model }
   const apiKey = read(embedderFlags['embeddings-api-key'].env)
   if (apiKey !== undefined) options.apiKey = apiKey
+  // Prefixes keep their spaces ("query: "): read raw, not trimmed.
+  const queryPrefix = env[embedderFlags['embeddings-query-prefix'].env]
+  if (queryPrefix) options.queryPrefix = queryPrefix
+  const passagePrefix = env[embedderFlags['embeddings-passage-prefix'].env]
+  if (passagePrefix) options.passagePrefix = passagePrefix
   const batchSize = integer(embedderFlags['embeddings-batch-size'].env, 1)
   if (batchSize !== undefined) options.batchSize = batchSize
   const timeoutMs = integer(embedderFlags['embeddings-timeout-ms'].env, 1)

@@ -162,6 +162,14 @@ describe('createOpenAiCompatibleEmbedder', () => {
     await expect(pending).rejects.toThrow('caller gave up')
   })
 
+  it('puts the query or passage prefix before each text, and names the prefixes in its id', async () => {
+    const instance = embedder({ queryPrefix: 'search_query: ', passagePrefix: 'search_document: ' })
+    await instance.embed(['how to return'], { purpose: 'query' })
+    await instance.embed(['Returns within 30 days.'])
+    expect(fake.requests.map((r) => r.body.input)).toEqual([['search_query: how to return'], ['search_document: Returns within 30 days.']])
+    expect(instance.id).toBe('openai:test-model:8:prefixes=["search_query: ","search_document: "]')
+  })
+
   it('sends a space for an empty text, which some services refuse', async () => {
     await embedder().embed(['', 'x'])
     expect(fake.requests[0]!.body.input).toEqual([' ', 'x'])

@@ -34,6 +34,16 @@ export interface OpenAiCompatibleEmbedderOptions {
    * `EmbedderUnavailableError` carrying it, so a job can reschedule instead of holding a slot, e.g. `{ maxWaitMs: 5_000 }`.
    */
   maxWaitMs?: number
+  /**
+   * Put before every query text, for models trained with one (nomic-embed-text: `search_query: `, e5: `query: `),
+   * e.g. `{ queryPrefix: 'search_query: ' }`.
+   */
+  queryPrefix?: string
+  /**
+   * Put before every passage text, e.g. `{ passagePrefix: 'search_document: ' }`. It changes the stored vectors, so it
+   * is part of the `id`.
+   */
+  passagePrefix?: string
   /** The fetch implementation (default the global one), e.g. `{ fetch: myProxyFetch }`. */
   fetch?: typeof fetch
   /** Waits between retries (default a real timer); tests pass an instant one, e.g. `{ sleep: async () => {} }`. */
@@ -73,6 +83,10 @@ export function createOpenAiCompatibleEmbedder(options: OpenAiCompatibleEmbedder
   const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => wait(ms, undefined, { signal }))
   const now = options.now ?? systemClock
   let dimension: number | undefined
+  const queryPrefix = options.queryPrefix ?? ''
+  const passagePrefix = options.passagePrefix ?? ''
+  // Prefixes change the vectors: an index built without them must not pass for one built with them.
+  const prefixTag = queryPrefix || passagePrefix ? `:prefixes=${JSON.stringify([queryPrefix, passagePrefix])}` : ''
 
   async function attempt(input: string[], signal: AbortSignal | undefined): Promise<Float32Array[] | TransientFailure> {
     const timeout = AbortSignal.timeout(settings.timeoutMs)
@@ -157,7 +171,7 @@ export function createOpenAiCompatibleEmbedder(options: OpenAiCompatibleEmbedder
       if (dimension === undefined) {
         throw new EmbedderError('EMBEDDER_INVALID_OPTIONS', `the id of the embedder for model "${settings.model}" is known once its dimension is: await embedder.dimensions() first`)
       }
-      return `openai:${settings.model}:${dimension}`
+      return `openai:${settings.model}:${dimension}${prefixTag}`
     },
     label: `${settings.model} via ${endpoint}`,
     async dimensions() {
@@ -168,7 +182,8 @@ export function createOpenAiCompatibleEmbedder(options: OpenAiCompatibleEmbedder
       const vectors: Float32Array[] = []
       for (let start = 0; start < texts.length; start += settings.batchSize) {
         // Some services refuse an empty string; a space embeds to the same "no content" neighbourhood.
-        const batch = texts.slice(start, start + settings.batchSize).map((text) => (text.trim() === '' ? ' ' : text))
+        const prefix = embedOptions?.purpose === 'query' ? queryPrefix : passagePrefix
+        const batch = texts.slice(start, start + settings.batchSize).map((text) => prefix + (text.trim() === '' ? ' ' : text))
         vectors.push(...(await embedBatch(batch, embedOptions?.signal)))
       }
       return vectors
@@ -176,7 +191,7 @@ export function createOpenAiCompatibleEmbedder(options: OpenAiCompatibleEmbedder
   }
 }
 
-function checkOptions(settings: Required<Omit<OpenAiCompatibleEmbedderOptions, 'apiKey' | 'fetch' | 'sleep' | 'now'>>): void {
+function checkOptions(settings: Required<Omit<OpenAiCompatibleEmbedderOptions, 'apiKey' | 'fetch' | 'sleep' | 'now' | 'queryPrefix' | 'passagePrefix'>>): void {
   const invalid = (field: string, expected: string, received: unknown) =>
     new EmbedderError('EMBEDDER_INVALID_OPTIONS', `${field}: expected ${expected}, received ${describe(received)}`)
   let url: URL | undefined
