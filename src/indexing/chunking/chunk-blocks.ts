@@ -66,6 +66,8 @@ class Chunker {
         this.pageNumber = block.pageNumber
         if (block.resetHeadings) this.setHeadings([])
         return
+      case 'break':
+        return this.flush()
       case 'heading':
         return this.addHeading(block.level, normalizeInline(block.text))
       case 'paragraph':
