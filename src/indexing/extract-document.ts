@@ -52,9 +52,10 @@ export async function extractDocumentHere(
   const maximumChunkLength = resolveMaximumChunkLength(options.maximumChunkLength)
   precheckDocument(doc, limits)
   const format = indexableFormat(doc.contentType, doc.key)!
+  const read = await formatReaders[format]()
   let passages: ExtractedPassage[]
   try {
-    const blocks = await formatReaders[format](doc.content, { key: doc.key, contentType: doc.contentType, limits })
+    const blocks = await read(doc.content, { key: doc.key, contentType: doc.contentType, limits })
     passages = chunkBlocks(blocks, { maximumChunkLength, maxOutputChars: limits.maxOutputChars, key: doc.key })
   } catch (error) {
     if (error instanceof ExtractionError) throw error

@@ -56,8 +56,8 @@ export function parseCsvRecords(text: string, delimiter: string, key: string): s
       record.push(field)
       if (i < n && text[i] === delimiter) {
         i++
-        if (i === n) record.push('')
-        continue
+        if (i < n) continue
+        record.push('')
       }
       break
     }

@@ -1,24 +1,19 @@
 import type { DocumentFormat } from '../formats.js'
-import { readCsv } from './csv.js'
-import { readDocx } from './docx.js'
 import type { FormatReader } from './format-reader.js'
-import { readHtml } from './html.js'
-import { readMarkdown } from './markdown.js'
-import { readPdf } from './pdf.js'
-import { readPlainText } from './plain-text.js'
-import { readPptx } from './pptx.js'
-import { readXlsx } from './xlsx.js'
 
-/** The reader of each format. */
-export const formatReaders: Record<DocumentFormat, FormatReader> = {
-  pdf: readPdf,
-  docx: readDocx,
-  pptx: readPptx,
-  xlsx: readXlsx,
-  html: readHtml,
-  markdown: readMarkdown,
-  csv: readCsv,
-  text: readPlainText,
+/**
+ * The reader of each format, loaded on first use: a worker thread loads only the libraries of the formats it
+ * meets (exceljs, mammoth and pdf.js are large), which keeps its start-up and heap small.
+ */
+export const formatReaders: Record<DocumentFormat, () => Promise<FormatReader>> = {
+  pdf: async () => (await import('./pdf.js')).readPdf,
+  docx: async () => (await import('./docx.js')).readDocx,
+  pptx: async () => (await import('./pptx.js')).readPptx,
+  xlsx: async () => (await import('./xlsx.js')).readXlsx,
+  html: async () => (await import('./html.js')).readHtml,
+  markdown: async () => (await import('./markdown.js')).readMarkdown,
+  csv: async () => (await import('./csv.js')).readCsv,
+  text: async () => (await import('./plain-text.js')).readPlainText,
 }
 
 /** How each format is named in messages. */
