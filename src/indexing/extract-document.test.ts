@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
+  blankPagesPdf,
   contentTypes,
   csvDocument,
   deeplyNestedHtml,
@@ -71,6 +72,12 @@ describe('PDF', () => {
       ['title', 3, [], 'Troubleshooting'],
       ['paragraph', 3, ['Troubleshooting'], 'Check the log folder when the service does not start.'],
     ])
+  })
+
+  it('refuses more pages than maxPages before reading any (TOO_MANY_PAGES)', async () => {
+    const error = await failure(extract(await blankPagesPdf(30), { maxPages: 20 }))
+    expect(error.code).toBe('TOO_MANY_PAGES')
+    expect(error.message).toBe('many-pages.pdf has 30 pages, more than the 20 allowed')
   })
 
   it('joins the lines of a wrapped paragraph into one text', async () => {

@@ -7,7 +7,7 @@
  *
  * @example
  * ```ts
- * markdownSections('# A\n\ntext\n\n# B\n\nmore', 5) // ['# A\n', 'text\n', '# B\n', 'more']
+ * markdownSections('# A\n\ntext\n\n# B\n\nmore', 5) // ['# A\n\n', 'text\n\n', '# B\n\n', 'more']
  * ```
  */
 export function markdownSections(source: string, targetLength = 16_384): string[] {
