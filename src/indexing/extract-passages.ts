@@ -1,0 +1,83 @@
+import { resolveMaximumChunkLength } from './chunking/chunk-options.js'
+import { type DocumentInput, precheckDocument } from './extract-document.js'
+import { ExtractionError } from './extraction-error.js'
+import { type ExtractionLimits, resolveLimits } from './limits.js'
+import type { ExtractedPassage } from './passage.js'
+import { ExtractionWorkerPool } from './worker/worker-pool.js'
+
+/** Options of `extractPassages`. */
+export interface ExtractOptions {
+  /** Longest passage in characters, 100..5000 (the wire's `indexing.configuration.chunking`), e.g. `{ maximumChunkLength: 1000 }` (the default). */
+  maximumChunkLength?: number
+  /** Stops the extraction (its worker thread is terminated) with `ABORTED`, e.g. `{ signal: AbortSignal.timeout(5000) }`. */
+  signal?: AbortSignal
+  /** Overrides of `DEFAULT_EXTRACTION_LIMITS`, e.g. `{ limits: { timeMs: 10_000, maxPages: 500 } }`. */
+  limits?: Partial<ExtractionLimits>
+}
+
+let pool: ExtractionWorkerPool | undefined
+let poolSize = 1
+
+function sharedPool(): ExtractionWorkerPool {
+  pool ??= new ExtractionWorkerPool({ size: poolSize })
+  return pool
+}
+
+/**
+ * Turns a document into passages: its format is found (`indexableFormat`), its text extracted and chunked
+ * (`maximumChunkLength`) in a worker thread of a shared pool, under the limits (time, heap, pages, output, zip
+ * bombs, nesting). Fails with an `ExtractionError` whose `message` is fit for a file's `failedStatusReason`.
+ * Cheap checks (empty, too large, unsupported, bad options) are made before any byte is copied to a worker.
+ *
+ * @example
+ * ```ts
+ * const passages = await extractPassages({ content, contentType: 'application/pdf', key: 'guide.pdf' }, { maximumChunkLength: 800 })
+ * passages[0] // { content: 'Installation', meta: { type: 'chunk', subtype: 'title', pageNumber: 1, position: 0 }, breadcrumb: [] }
+ * ```
+ */
+export async function extractPassages(doc: DocumentInput, options: ExtractOptions = {}): Promise<ExtractedPassage[]> {
+  const maximumChunkLength = resolveMaximumChunkLength(options.maximumChunkLength)
+  const limits = resolveLimits(options.limits)
+  if (!(doc.content instanceof Uint8Array)) {
+    throw new ExtractionError('INVALID_OPTIONS', `content: expected a Uint8Array, received ${doc.content === null ? 'null' : typeof doc.content}`)
+  }
+  precheckDocument(doc, limits)
+  if (options.signal?.aborted) throw new ExtractionError('ABORTED', `${doc.key} was not extracted: the extraction was aborted`)
+  return sharedPool().run({ content: doc.content, contentType: doc.contentType, key: doc.key, maximumChunkLength, limits }, options.signal)
+}
+
+/**
+ * Stops the extraction worker threads (documents in progress fail with `ABORTED`); the next extraction starts
+ * them again. Called when the server stops, and by tests.
+ *
+ * @example
+ * ```ts
+ * await closeExtractionWorkers()
+ * ```
+ */
+export async function closeExtractionWorkers(): Promise<void> {
+  const current = pool
+  pool = undefined
+  await current?.close()
+}
+
+/**
+ * Sets how many documents are extracted at once (one worker thread each; default 1). The current threads are
+ * stopped (as by `closeExtractionWorkers`), so call it at start-up, before extracting.
+ *
+ * @example
+ * ```ts
+ * await configureExtractionWorkers({ poolSize: 2 })
+ * ```
+ */
+export async function configureExtractionWorkers(options: {
+  /** Worker threads, 1..64, e.g. `{ poolSize: 2 }` on a machine with cores to spare. */
+  poolSize: number
+}): Promise<void> {
+  const size = options.poolSize
+  if (!Number.isInteger(size) || size < 1 || size > 64) {
+    throw new ExtractionError('INVALID_OPTIONS', `poolSize: expected an integer from 1 to 64, received ${JSON.stringify(size)}`)
+  }
+  await closeExtractionWorkers()
+  poolSize = size
+}
