@@ -35,6 +35,10 @@ export interface FileRecord {
   size: number | null
   sha256: string | null
   blobContentType: string | null
+  /** Bumped by each request to (re)index the file; an indexing job carries the one it serves. */
+  indexGeneration: number
+  /** `v1` once an indexing completed, else `null`. */
+  indexingStack: 'v1' | null
 }
 
 /** Sort fields of `listFiles`. */
