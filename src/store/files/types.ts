@@ -39,6 +39,8 @@ export interface FileRecord {
   indexGeneration: number
   /** `v1` once an indexing completed, else `null`. */
   indexingStack: 'v1' | null
+  /** The `indexing.configuration` of the latest upsertFile (validated by the API), or `null`. */
+  indexingConfiguration: Record<string, unknown> | null
 }
 
 /** Sort fields of `listFiles`. */
@@ -73,6 +75,8 @@ export interface UpsertFileInput {
   accessPolicies: AccessPolicy[]
   index: boolean
   expiresAt: string | null
+  /** The `indexing.configuration` to keep for the indexing job (default none). */
+  indexingConfiguration?: Record<string, unknown> | null
 }
 
 /** A patch of {@link FilesRepository.updateMetadata}: merges with `null` deleting, policies replace. */

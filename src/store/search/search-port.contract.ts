@@ -167,6 +167,9 @@ export function describeSearchPortContract(name: string, open: Open): void {
       const rare = await backend.search.search({ botId: BOT, scope: { kind: 'all' }, text: 'ZX-81 purr', limit: 5, vector: { embedderId: 'test-embedder', values: unit(near) } })
       expect(rare.slice(0, 3).map((hit) => hit.passage.content)).toContain('ZX-81 error code table')
       for (let i = 1; i < rare.length; i++) expect(rare[i - 1]!.score).toBeGreaterThanOrEqual(rare[i]!.score)
+      // A passage with no positive similarity to the query vector is no candidate.
+      const orthogonal = await backend.search.search({ botId: BOT, scope: { kind: 'all' }, text: 'nothing matches this', limit: 5, vector: { embedderId: 'test-embedder', values: unit([0, 0, 1, 0]) } })
+      expect(orthogonal).toEqual([])
       // Vectors of another embedder are ignored: only the lexical ranking answers.
       const otherModel = await backend.search.search({ botId: BOT, scope: { kind: 'all' }, text: 'nothing matches this', limit: 5, vector: { embedderId: 'other', values: unit(near) } })
       expect(otherModel).toEqual([])

@@ -42,6 +42,7 @@ interface FileRow {
   blob_content_type: string | null
   index_generation: number
   indexing_stack: string | null
+  indexing_configuration_json: string | null
 }
 
 const SORT_COLUMNS: Record<FileSortField, string> = {
@@ -78,6 +79,7 @@ function toRecord(row: FileRow): FileRecord {
     blobContentType: row.blob_content_type,
     indexGeneration: row.index_generation,
     indexingStack: row.indexing_stack === 'v1' ? 'v1' : null,
+    indexingConfiguration: row.indexing_configuration_json === null ? null : (JSON.parse(row.indexing_configuration_json) as Record<string, unknown>),
   }
 }
 
@@ -183,7 +185,7 @@ export class FilesRepository {
           .prepare(
             `UPDATE files SET content_type = ?, tags_json = ?, metadata_json = ?, access_policies_json = ?, policy_public = ?,
                policy_integrations = ?, index_requested = ?, status = 'upload_pending', failed_status_reason = NULL,
-               expires_at = ?, updated_at = ?, version = version + 1, declared_size = ? WHERE id = ?`,
+               expires_at = ?, updated_at = ?, version = version + 1, declared_size = ?, indexing_configuration_json = ? WHERE id = ?`,
           )
           .run(
             input.contentType,
@@ -196,6 +198,7 @@ export class FilesRepository {
             input.expiresAt,
             nowIso,
             input.size,
+            input.indexingConfiguration ? JSON.stringify(input.indexingConfiguration) : null,
             id,
           )
       } else {
@@ -227,6 +230,7 @@ export class FilesRepository {
           blobContentType: null,
           indexGeneration: 0,
           indexingStack: null,
+          indexingConfiguration: input.indexingConfiguration ?? null,
         })
       }
       replaceTags(this.db, 'file_tags', id, input.botId, input.tags)
@@ -595,11 +599,11 @@ export class FilesRepository {
         `INSERT INTO files (id, bot_id, key, owner_scope, owner_json, content_type, tags_json, metadata_json,
            access_policies_json, policy_public, policy_integrations, index_requested, status, failed_status_reason,
            expires_at, created_at, updated_at, version, declared_size, content_version, blob_id, size, sha256, blob_content_type,
-           index_generation, indexing_stack)
+           index_generation, indexing_stack, indexing_configuration_json)
          VALUES (@id, @botId, @key, @ownerScope, @ownerJson, @contentType, @tagsJson, @metadataJson,
            @accessPoliciesJson, @policyPublic, @policyIntegrations, @indexRequested, @status, @failedStatusReason,
            @expiresAt, @createdAt, @updatedAt, @version, @declaredSize, @contentVersion, @blobId, @size, @sha256, @blobContentType,
-           @indexGeneration, @indexingStack)`,
+           @indexGeneration, @indexingStack, @indexingConfigurationJson)`,
       )
       .run({
         id: file.id,
@@ -628,6 +632,7 @@ export class FilesRepository {
         blobContentType: file.blobContentType,
         indexGeneration: file.indexGeneration,
         indexingStack: file.indexingStack,
+        indexingConfigurationJson: file.indexingConfiguration ? JSON.stringify(file.indexingConfiguration) : null,
       })
   }
 

@@ -223,15 +223,18 @@ export class SqliteSearchStore {
     return rows.map((row) => String(row.rowid))
   }
 
+  /** Nearest vectors first; a passage with no positive cosine similarity to the query is no candidate at all. */
   private vectorRanking(vector: { embedderId: string; values: Float32Array }, filter: { sql: string; params: unknown[] }): string[] {
+    const bytes = vectorBytes(vector.values)
     const rows = this.db
       .prepare(
         `SELECT p.rowid AS rowid FROM search_passages p
          JOIN files f ON f.id = p.file_id
          WHERE p.embedder_id = ? AND length(p.embedding) = ? AND ${filter.sql}
+           AND vec_distance_cosine(p.embedding, ?) < 1
          ORDER BY vec_distance_cosine(p.embedding, ?), p.rowid LIMIT ?`,
       )
-      .all(vector.embedderId, vector.values.byteLength, ...filter.params, vectorBytes(vector.values), CANDIDATES) as Array<{ rowid: number }>
+      .all(vector.embedderId, vector.values.byteLength, ...filter.params, bytes, bytes, CANDIDATES) as Array<{ rowid: number }>
     return rows.map((row) => String(row.rowid))
   }
 }
