@@ -30,7 +30,7 @@ export function registerSearchRoutes(router: Hono<AppEnv>, indexing: IndexingOpt
     if (!canUseFiles(principal)) throw new ServiceError('Forbidden', 'This role (billing_manager) has no access to files')
     const query = input.query
     if (query.consolidate && query.withContext) {
-      throw new ServiceError('InvalidQuery', 'withContext: consolidated results carry no context; send consolidate or withContext, not both')
+      throw new ServiceError('InvalidPayload', 'withContext: expected false or absent with consolidate (consolidated results carry no context), received true')
     }
     let vector: { embedderId: string; values: Float32Array } | undefined
     const embedder = indexing.embedder
