@@ -228,13 +228,14 @@ export class SqliteSearchStore {
     const bytes = vectorBytes(vector.values)
     const rows = this.db
       .prepare(
-        `SELECT p.rowid AS rowid FROM search_passages p
+        // The distance is computed once per allowed row; rows with no positive similarity sort last and are dropped
+        // here (a `distance < 1` term in SQL would compute it twice).
+        `SELECT p.rowid AS rowid, vec_distance_cosine(p.embedding, ?) AS distance FROM search_passages p
          JOIN files f ON f.id = p.file_id
          WHERE p.embedder_id = ? AND length(p.embedding) = ? AND ${filter.sql}
-           AND vec_distance_cosine(p.embedding, ?) < 1
-         ORDER BY vec_distance_cosine(p.embedding, ?), p.rowid LIMIT ?`,
+         ORDER BY distance, p.rowid LIMIT ?`,
       )
-      .all(vector.embedderId, vector.values.byteLength, ...filter.params, bytes, bytes, CANDIDATES) as Array<{ rowid: number }>
-    return rows.map((row) => String(row.rowid))
+      .all(bytes, vector.embedderId, vector.values.byteLength, ...filter.params, CANDIDATES) as Array<{ rowid: number; distance: number }>
+    return rows.filter((row) => row.distance < 1).map((row) => String(row.rowid))
   }
 }
