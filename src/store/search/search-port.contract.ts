@@ -149,6 +149,10 @@ export function describeSearchPortContract(name: string, open: Open): void {
       expect((await backend.search.search({ botId: BOT, scope: { kind: 'all' }, text: 'expiring', limit: 5 })).length).toBe(1)
       clock = START + 120_000
       expect(await backend.search.search({ botId: BOT, scope: { kind: 'all' }, text: 'expiring', limit: 5 })).toEqual([])
+      // The expiry sweep deletes the file, and its passages with it.
+      const before = (await backend.search.usage([BOT])).passages
+      expect((await backend.files.deleteExpired()).deleted).toBe(1)
+      expect((await backend.search.usage([BOT])).passages).toBe(before - 1)
     })
 
     it('fuses vector and lexical rankings, compares only vectors of the same embedder, and keeps the best lexical match near the top', async () => {

@@ -33,14 +33,19 @@ async function readContent(services: AppServices, file: FileRecord, signal: Abor
     for (;;) {
       signal.throwIfAborted()
       const { done, value } = await reader.read()
-      if (done) break
+      if (done) return content
+      // The blob grew under us (it never should): refuse rather than write past the buffer.
+      if (offset + value.byteLength > size) throw new Error(`the content of file ${file.id} is longer than its recorded ${size} bytes`)
       content.set(value, offset)
       offset += value.byteLength
     }
+  } catch (error) {
+    // Let go of the file handle at once instead of waiting for the stream to be collected.
+    await reader.cancel().catch(() => undefined)
+    throw error
   } finally {
     reader.releaseLock()
   }
-  return content
 }
 
 async function extract(services: AppServices, file: FileRecord, extractor: DocumentExtractor | undefined, signal: AbortSignal): Promise<PreparedPassage[]> {
