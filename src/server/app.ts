@@ -135,15 +135,16 @@ export interface AppOptions {
    */
   features?: ReadonlyArray<ServiceFeature>
   /**
-   * The background job runner: how many jobs run at once (default 2) and how often it looks for due jobs when
-   * nothing woke it (default 1000 ms).
+   * The background job runner: how many jobs run at once (default 2), how often it looks for due jobs when
+   * nothing woke it (default 1000 ms), and the lease of a claimed job (default 30 000 ms: after a crash, another
+   * process takes the job over once it passes).
    *
    * @example
    * ```ts
-   * await createApp({ memory: true, jobs: { concurrency: 4, pollMs: 250 } })
+   * await createApp({ memory: true, jobs: { concurrency: 4, pollMs: 250, leaseMs: 10_000 } })
    * ```
    */
-  jobs?: { concurrency?: number; pollMs?: number }
+  jobs?: { concurrency?: number; pollMs?: number; leaseMs?: number }
   /**
    * Rate limits (docs/server.md, "Rate limiting"): a token bucket per token on the authenticated `/v1` routes
    * (default 100 requests a second, bursts of 500) and per client IP address on the routes without a token
@@ -330,6 +331,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
       logger: { log: (level, message, fields) => level !== 'debug' && logger.log(level, message, fields) },
       ...(options.jobs?.concurrency !== undefined ? { concurrency: options.jobs.concurrency } : {}),
       pollMs: options.jobs?.pollMs ?? 1000,
+      ...(options.jobs?.leaseMs !== undefined ? { leaseMs: options.jobs.leaseMs } : {}),
     })
     services = {
       backend,

@@ -52,7 +52,11 @@ export {
   type FilesFeatureOptions,
   type FilesRoutesOptions,
   type UrlLifetimes,
+  type DocumentExtractor,
+  type ExtractedPassage,
+  type IndexingOptions,
 } from './files/index.js'
+export { EmbedderUnavailableError, type Embedder } from '../store/index.js'
 export { tablesFeature, tablesRoutes, canAccessTables, tablesOperationAccess, type TablesAccess } from './tables/index.js'
 export { openBackend, openSqliteBackend, type BackendTarget, type SqliteBackend, type SqliteBackendOptions } from '../store/open-backend.js'
 export type {

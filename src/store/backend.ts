@@ -3,6 +3,7 @@ import type { AuthPort } from './auth/index.js'
 import type { Clock } from './clock.js'
 import type { FilesPort, KnowledgeBasesPort } from './files/index.js'
 import type { JobQueue } from './jobs/index.js'
+import type { SearchIndexPort } from './search/index.js'
 import type { TablesPort } from './tables/index.js'
 
 /**
@@ -15,6 +16,7 @@ export interface BackendPorts {
   readonly knowledgeBases: KnowledgeBasesPort
   readonly tables: TablesPort
   readonly jobs: JobQueue
+  readonly search: SearchIndexPort
 }
 
 /**

@@ -121,7 +121,39 @@ const scenarios: Record<string, Scenario> = {
     const deleted = await c.deleteKnowledgeBase({ id: created.knowledgeBase.id })
     return { created, updated, listed, deleted }
   },
-  'search is not built: MethodNotFound': async (c) => outcome(() => c.searchFiles({ query: 'anything' })),
+  'setFilePassages, listFilePassages (both ways) and searchFiles': async (c, p) => {
+    await c.uploadFile({ key: `${p}/manual.md`, content: '# Manual', tags: { run: p } })
+    const set = await c.setFilePassages({
+      id: `${p}/manual.md`,
+      passages: [{ content: 'Manual', type: 'title' }, { content: `Zebras ${p} graze at dawn`, pageNumber: 1 }, { content: `Zebras ${p} sleep standing`, type: 'list', pageNumber: 2 }],
+    })
+    let file = (await c.getFile({ id: `${p}/manual.md` })).file
+    for (let i = 0; i < 200 && file.status === 'indexing_pending'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25))
+      file = (await c.getFile({ id: `${p}/manual.md` })).file
+    }
+    const strip = (list: Array<{ id: string; content: string; meta: unknown }>) => list.map(({ content, meta }) => ({ content, meta }))
+    const page = await c.listFilePassages({ id: `${p}/manual.md`, limit: 2 })
+    const all = await c.list.filePassages({ id: `${p}/manual.md`, limit: 1 }).collect()
+    const search = async (query: Parameters<Client['searchFiles']>[0]) =>
+      (await c.searchFiles(query)).passages.map(({ score, file: hit, context, ...rest }) => ({
+        ...rest,
+        key: hit.key,
+        positive: score > 0,
+        ...(context ? { context: context.map(({ id, ...entry }) => ({ ...entry, hasId: typeof id === 'string' })) } : {}),
+      }))
+    return {
+      set,
+      status: file.status,
+      page: strip(page.passages),
+      hasNext: typeof page.meta.nextToken === 'string',
+      all: strip(all),
+      plain: await search({ query: 'zebras', tags: { run: p } }),
+      context: await search({ query: 'graze', tags: { run: p }, withContext: true, includeBreadcrumb: true, contextDepth: 1 }),
+      consolidated: await search({ query: 'zebras', tags: { run: p }, consolidate: true }),
+      tooLong: await outcome(() => c.searchFiles({ query: 'q'.repeat(1025) })),
+    }
+  },
   'invalid input is InvalidPayload naming the field': async (c, p) => outcome(() => c.upsertFile({ key: `${p}/bad.txt`, size: -5 })),
   'an altered nextToken is InvalidQuery': async (c) => outcome(() => c.listFiles({ nextToken: 'bogus' })),
   'tables: create, rows, find, group, update, upsert, delete': async (c, p) => {

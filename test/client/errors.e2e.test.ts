@@ -104,8 +104,9 @@ describe('client e2e: every error type the service produces arrives as its class
     expectApiError(await failure(() => client.createTable({ name: 'errorsTable', schema: { n: 0 } })), AlreadyExistsError, 409, /errorsTable/)
   })
 
-  it('MethodNotFound: an operation botshelf does not offer yet', async () => {
-    expectApiError(await failure(() => client.searchFiles({ query: 'x' })), MethodNotFoundError, 405, 'searchFiles')
+  it('MethodNotFound: a method the path does not allow (a proxy rewrote GET into PATCH)', async () => {
+    const rewritten = service.client('bot', { fetch: (request: Request) => service.app.fetch(new Request(request, { method: 'PATCH' })) })
+    expectApiError(await failure(() => rewritten.listFiles({})), MethodNotFoundError, 405, 'PATCH')
   })
 
   it('InvalidQuery: an altered nextToken, an unknown filter operator', async () => {

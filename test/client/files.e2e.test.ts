@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   AlreadyExistsError,
   ForbiddenError,
-  MethodNotFoundError,
   ResourceNotFoundError,
   type Client,
 } from '../../src/client/index.js'
@@ -118,10 +117,25 @@ describe('client e2e: Files API operations against the real in-process service',
     expect(after.knowledgeBases.map((kb) => kb.id)).not.toContain(knowledgeBase.id)
   })
 
-  it('searchFiles, listFilePassages and setFilePassages reach the service, which answers MethodNotFound (not built)', async () => {
+  it('setFilePassages, listFilePassages, list.filePassages and searchFiles work end to end', async () => {
     await client.uploadFile({ key: 'guide.md', content: '# Guide' })
-    await expect(client.searchFiles({ query: 'guide' })).rejects.toBeInstanceOf(MethodNotFoundError)
-    await expect(client.listFilePassages({ id: 'guide.md' })).rejects.toBeInstanceOf(MethodNotFoundError)
-    await expect(client.setFilePassages({ id: 'guide.md', passages: [{ content: 'x' }] })).rejects.toBeInstanceOf(MethodNotFoundError)
+    const given = Array.from({ length: 5 }, (_, i) => ({ content: `Step ${i}: tighten bolt number ${i}`, pageNumber: i + 1 }))
+    expect(await client.setFilePassages({ id: 'guide.md', passages: [{ content: 'Assembly guide', type: 'title' }, ...given] })).toEqual({})
+    let status = 'indexing_pending'
+    for (let i = 0; i < 200 && status === 'indexing_pending'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25))
+      status = (await client.getFile({ id: 'guide.md' })).file.status
+    }
+    expect(status).toBe('indexing_completed')
+    const page = await client.listFilePassages({ id: 'guide.md', limit: 2 })
+    expect(page.passages.map((p) => p.content)).toEqual(['Assembly guide', 'Step 0: tighten bolt number 0'])
+    expect(page.meta.nextToken).toEqual(expect.any(String))
+    const all = await client.list.filePassages({ id: 'guide.md', limit: 2 }).collect()
+    expect(all.map((p) => p.meta.position)).toEqual([0, 1, 2, 3, 4, 5])
+    expect(all[3]!.meta).toEqual({ type: 'chunk', subtype: 'paragraph', pageNumber: 3, position: 3 })
+    const { passages } = await client.searchFiles({ query: 'bolt', limit: 3 })
+    expect(passages).toHaveLength(3)
+    expect(passages[0]!.file).toMatchObject({ key: 'guide.md', contentType: 'text/markdown' })
+    for (let i = 1; i < passages.length; i++) expect(passages[i - 1]!.score).toBeGreaterThanOrEqual(passages[i]!.score)
   })
 })

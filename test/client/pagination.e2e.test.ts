@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Client, MethodNotFoundError } from '../../src/client/index.js'
+import { type Client, ResourceNotFoundError } from '../../src/client/index.js'
 import { startClientService, type ClientTestService } from './service.js'
 
 describe('client e2e: list collections page through the real service', () => {
@@ -71,8 +71,9 @@ describe('client e2e: list collections page through the real service', () => {
     expect(listRequests('/v1/tables')).toHaveLength(3)
   })
 
-  it('surfaces the service error of a list that is not built (filePassages)', async () => {
-    await expect(client.list.filePassages({ id: 'page/0.txt' }).collect()).rejects.toBeInstanceOf(MethodNotFoundError)
+  it('surfaces the service error of a list (filePassages of a missing file), and an empty list of a file without passages', async () => {
+    await expect(client.list.filePassages({ id: 'page/missing.txt' }).collect()).rejects.toBeInstanceOf(ResourceNotFoundError)
+    expect(await client.list.filePassages({ id: 'page/0.txt' }).collect()).toEqual([])
   })
 
   it('passes the call options (abort signal) to every page request', async () => {

@@ -74,8 +74,9 @@ describe('the official @botpress/client against botshelf', () => {
     await expect(alpha.getFile({ id: 'private-to-bot.txt' })).rejects.toMatchObject({ type: 'ResourceNotFound' })
   })
 
-  it('search answers a typed error the client understands', async () => {
+  it('search answers in the shape the client types, and its errors are typed', async () => {
     const client = service.botpressClient('bot')
-    await expect(client.searchFiles({ query: 'anything' })).rejects.toMatchObject({ type: 'MethodNotFound' })
+    expect(await client.searchFiles({ query: 'anything' })).toEqual({ passages: [] })
+    await expect(client.searchFiles({ query: 'x'.repeat(1025) })).rejects.toMatchObject({ type: 'InvalidPayload' })
   })
 })

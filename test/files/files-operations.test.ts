@@ -46,12 +46,17 @@ describe('upsertFile and getFile', () => {
     expect(missing.body).toMatchObject({ type: 'ResourceNotFound', code: 404 })
   })
 
-  it('refuses index: true with a clear InvalidPayload and leaves nothing pending', async () => {
-    const res = await service.request('PUT', '/v1/files', { body: { key: 'a.pdf', size: 3, index: true } })
-    expect(res.status).toBe(400)
-    expect(res.body.type).toBe('InvalidPayload')
-    expect(res.body.message).toMatch(/index: indexing is not available yet/)
-    expect((await service.request('GET', '/v1/files')).body.files).toEqual([])
+  it('accepts index: true; with no document extractor configured the file ends indexing_failed saying so', async () => {
+    const { file } = await uploadText(service, 'a.md', '# Title', { index: true })
+    expect(file.index).toBe(true)
+    let status = 'indexing_pending'
+    let reason: string | undefined
+    for (let i = 0; i < 200 && status === 'indexing_pending'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25))
+      ;({ status, failedStatusReason: reason } = (await service.request('GET', `/v1/files/${file.id}`)).body.file)
+    }
+    expect(status).toBe('indexing_failed')
+    expect(reason).toMatch(/no document extractor configured/)
   })
 
   it('names unknown keys, bad keys and limits in InvalidPayload messages', async () => {
@@ -257,16 +262,19 @@ describe('listFileTags and listFileTagValues', () => {
 })
 
 describe('search and passages', () => {
-  it('answer MethodNotFound saying they are not available yet', async () => {
+  it('work without an extractor or embedder: given passages are indexed and searched by words', async () => {
     await uploadText(service, 'doc.txt', 'text')
-    const search = await service.request('GET', '/v1/files/search', { query: { query: 'refund' } })
-    expect(search.status).toBe(405)
-    expect(search.body).toMatchObject({ type: 'MethodNotFound' })
-    expect(search.body.message).toMatch(/searchFiles is not available yet/)
-    const passages = await service.request('GET', '/v1/files/doc.txt/passages')
-    expect(passages.body.message).toMatch(/listFilePassages is not available yet/)
-    const set = await service.request('PUT', '/v1/files/doc.txt/passages', { body: { passages: [{ content: 'x' }] } })
-    expect(set.body.message).toMatch(/setFilePassages is not available yet/)
+    expect((await service.request('GET', '/v1/files/search', { query: { query: 'refund' } })).body).toEqual({ passages: [] })
+    expect((await service.request('GET', '/v1/files/doc.txt/passages')).body).toEqual({ passages: [], meta: {} })
+    const set = await service.request('PUT', '/v1/files/doc.txt/passages', { body: { passages: [{ content: 'Refunds within thirty days' }] } })
+    expect(set.status).toBe(200)
+    let found: any[] = []
+    for (let i = 0; i < 200 && found.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25))
+      found = (await service.request('GET', '/v1/files/search', { query: { query: 'refund' } })).body.passages
+    }
+    expect(found.map((p) => p.content)).toEqual(['Refunds within thirty days'])
+    expect((await service.request('GET', '/v1/files/doc.txt')).body.file.status).toBe('indexing_completed')
     const longQuery = await service.request('GET', '/v1/files/search', { query: { query: 'q'.repeat(1025) } })
     expect(longQuery.status).toBe(400)
     expect(longQuery.body.message).toMatch(/query: expected at most 1024 bytes/)

@@ -15,7 +15,7 @@ import { uploadText } from './helpers.js'
  */
 type Expect = 200 | 403 | 404
 type Case = 'botPrivate' | 'alphaPrivate' | 'alphaShared' | 'userPrivate' | 'botPublic' | 'new'
-type Operation = 'getFile' | 'listFiles' | 'listFileTagValues' | 'updateFileMetadata' | 'deleteFile' | 'copyFile' | 'upsertFile'
+type Operation = 'getFile' | 'listFiles' | 'listFileTagValues' | 'updateFileMetadata' | 'deleteFile' | 'copyFile' | 'upsertFile' | 'searchFiles' | 'listFilePassages' | 'setFilePassages'
 const callers = ['bot', 'alpha', 'beta', 'viewer', 'developer', 'manager', 'administrator', 'billing_manager', 'otherBot', 'wsViewer', 'wsDev', 'wsDevOther'] as const
 type Caller = (typeof callers)[number]
 
@@ -47,6 +47,18 @@ const table: Array<[Operation, Case, Expect[]]> = [
   ['deleteFile', 'userPrivate', /*                      */ [200, 404, 404, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
   ['deleteFile', 'botPublic', /*                        */ [200, 404, 404, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
   ['upsertFile', 'new', /*                              */ [200, 200, 200, 403, 200, 200, 200, 403, 200, 403, 200, 200]],
+  // Search and passages: searching is a read (404 = the file's passages are left out of the results), setting
+  // passages an update.
+  ['searchFiles', 'botPrivate', /*                      */ [200, 404, 404, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['searchFiles', 'alphaPrivate', /*                    */ [200, 200, 404, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['searchFiles', 'alphaShared', /*                     */ [200, 200, 200, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['searchFiles', 'userPrivate', /*                     */ [200, 404, 404, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['listFilePassages', 'botPrivate', /*                 */ [200, 404, 404, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['listFilePassages', 'alphaPrivate', /*               */ [200, 200, 404, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['listFilePassages', 'alphaShared', /*                */ [200, 200, 200, 200, 200, 200, 200, 403, 404, 200, 200, 404]],
+  ['setFilePassages', 'botPrivate', /*                  */ [200, 404, 404, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
+  ['setFilePassages', 'alphaPrivate', /*                */ [200, 200, 404, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
+  ['setFilePassages', 'alphaShared', /*                 */ [200, 200, 403, 403, 200, 200, 200, 403, 404, 403, 200, 404]],
 ]
 
 let service: TestService
@@ -111,6 +123,21 @@ async function attempt(operation: Operation, caller: Caller, file: { id: string;
       return (await service.request('POST', `/v1/files/${file.id}/copy-${file.marker}.txt`, { ...as(caller), body: {} })).status
     case 'upsertFile':
       return (await service.request('PUT', '/v1/files', { ...as(caller), body: { key: file.key, size: 1 } })).status
+    case 'searchFiles': {
+      await service.backend.search.replacePassages({
+        fileId: file.id,
+        botId: service.botId,
+        embedderId: null,
+        passages: [{ content: `passage ${file.marker}`, subtype: 'paragraph', breadcrumb: [], vector: null }],
+      })
+      const res = await service.request('GET', '/v1/files/search', { ...as(caller), query: { query: file.marker } })
+      if (res.status !== 200) return res.status
+      return res.body.passages.some((p: { file: { id: string } }) => p.file.id === file.id) ? 200 : 404
+    }
+    case 'listFilePassages':
+      return (await service.request('GET', `/v1/files/${file.id}/passages`, { ...as(caller) })).status
+    case 'setFilePassages':
+      return (await service.request('PUT', `/v1/files/${file.id}/passages`, { ...as(caller), body: { passages: [{ content: 'x' }] } })).status
   }
 }
 

@@ -16,8 +16,8 @@ export const AccessPolicySchema = z.enum(['public_content', 'integrations'])
 export type AccessPolicy = z.infer<typeof AccessPolicySchema>
 
 /**
- * File statuses (docs/wire-format.md §11). botshelf does not index yet, so the `indexing_*` values are never
- * produced, but they belong to the wire format.
+ * File statuses (docs/wire-format.md §11): `upload_*` for the content, `indexing_*` once content of a file with
+ * `index: true` landed (or after `setFilePassages`); docs/search.md, "Status and failures".
  *
  * @example
  * ```ts

@@ -33,6 +33,17 @@ export const filesLimits = {
   pageSizeMax: 100,
   /** Furthest `expiresAt` may be, in days (docs/wire-format.md §5). */
   expiresAtMaxDays: 90,
+  /** Largest content that is indexed, in bytes: 95 MB (docs/wire-format.md §11); larger files fail indexing. */
+  indexableMaxBytes: 95 * 1024 * 1024,
+  /** Default `maximumChunkLength` of indexing, in characters (the wire accepts 100 to 5000). */
+  chunkLengthDefault: 1000,
+  /** Default and largest `limit` of `listFilePassages`. */
+  passagesPageDefault: 20,
+  passagesPageMax: 200,
+  /** Default `limit` of `searchFiles`. */
+  searchResultsDefault: 20,
+  /** Default `contextDepth` of `searchFiles` (passages before and after a hit). */
+  searchContextDepthDefault: 1,
   /** Largest search query, in bytes: 1 KB (docs/wire-format.md §5). */
   searchQueryMaxBytes: 1024,
   /** Most results of one search (docs/wire-format.md §5). */

@@ -107,7 +107,8 @@ export const UpdateFileMetadataBodySchema = z.strictObject({
 export const CopyFileBodySchema = z.strictObject({ overwrite: z.boolean().optional() })
 
 /**
- * Query of `searchFiles` (docs/wire-format.md §7). Search is not available yet in botshelf.
+ * Query of `searchFiles` (docs/wire-format.md §7): the query (1 to 1024 UTF-8 bytes), a tag filter, `limit` 1 to 50
+ * (default 20), `contextDepth` 0 to 10 (default 1), and the shaping flags (docs/search.md).
  *
  * @example
  * ```ts
@@ -274,7 +275,8 @@ export const copyFile = defineOperation({
 })
 
 /**
- * `GET /v1/files/search`: semantic search. Not available yet in botshelf (answers `MethodNotFound`).
+ * `GET /v1/files/search`: hybrid search (words and, with an embedder, meaning) over the indexed files the caller may
+ * search, highest score first (docs/search.md).
  *
  * @example
  * ```ts
@@ -285,13 +287,14 @@ export const searchFiles = defineOperation({
   name: 'searchFiles',
   method: 'GET',
   path: '/v1/files/search',
-  summary: 'Search indexed files (not available yet in botshelf)',
+  summary: 'Search indexed files',
   query: SearchFilesQuerySchema,
   response: z.object({ passages: z.array(SearchPassageSchema) }),
 })
 
 /**
- * `GET /v1/files/{id}/passages`: passages of an indexed file. Not available yet in botshelf.
+ * `GET /v1/files/{id}/passages`: the passages of an indexed file in document order, cursor-paginated (`limit`
+ * default 20, at most 200).
  *
  * @example
  * ```ts
@@ -302,14 +305,15 @@ export const listFilePassages = defineOperation({
   name: 'listFilePassages',
   method: 'GET',
   path: '/v1/files/{id}/passages',
-  summary: 'List the passages of an indexed file (not available yet in botshelf)',
+  summary: 'List the passages of an indexed file',
   params: IdParams,
   query: PageQuerySchema.extend({ limit: z.number().int().min(1).max(200).optional() }),
   response: z.object({ passages: z.array(PassageSchema), meta: ListMetaSchema }),
 })
 
 /**
- * `PUT /v1/files/{id}/passages`: sets the passages of a file. Not available yet in botshelf.
+ * `PUT /v1/files/{id}/passages`: replaces the passages of a file with the given ones and indexes them (the status
+ * goes `indexing_pending`, then `indexing_completed` or `indexing_failed`).
  *
  * @example
  * ```ts
@@ -320,7 +324,7 @@ export const setFilePassages = defineOperation({
   name: 'setFilePassages',
   method: 'PUT',
   path: '/v1/files/{id}/passages',
-  summary: 'Set the passages of a file (not available yet in botshelf)',
+  summary: 'Set the passages of a file',
   params: IdParams,
   body: SetFilePassagesBodySchema,
   response: EmptySchema,

@@ -74,8 +74,9 @@ export const PassageInputSchema = z.strictObject({
 })
 
 /**
- * The indexing configuration of `upsertFile` (docs/wire-format.md §12). Accepted and validated; botshelf does not
- * index yet, so it has no effect.
+ * The indexing configuration of `upsertFile` (docs/wire-format.md §12), validated with the wire's bounds (every object
+ * refuses unknown keys). `chunking.maximumChunkLength` is honoured; the other settings are accepted and have no
+ * effect yet (docs/search.md, "Limits").
  *
  * @example
  * ```ts

@@ -88,7 +88,7 @@ export abstract class FilesClient extends BaseClient {
     this.call(ops.copyFile, input, options)
 
   /**
-   * Searches indexed files in natural language. botshelf answers `MethodNotFoundError` until search is available.
+   * Searches indexed files in natural language: passages highest score first, with their file.
    *
    * @example
    * ```ts

@@ -2,6 +2,8 @@ import type { ServiceFeature } from '../env.js'
 import { filesContentRoutes } from './content-routes.js'
 import { defaultUrlLifetimes, type UrlLifetimes } from './content-urls.js'
 import { expireFilesJob, scheduleExpiry } from './expire-files-job.js'
+import { failDeadIndexingJobs, indexFileJob } from './indexing/index-file-job.js'
+import type { IndexingOptions } from './indexing/indexing-options.js'
 import { filesRoutes } from './routes.js'
 
 /** Options of {@link createFilesFeature}. */
@@ -25,12 +27,22 @@ export interface FilesFeatureOptions {
    * ```
    */
   expirySweepIntervalMs?: number
+  /**
+   * Indexing: the document extractor and the embedder (both optional; see `IndexingOptions`).
+   *
+   * @example
+   * ```ts
+   * createFilesFeature({ indexing: { extractor: extractPassages, embedder } })
+   * ```
+   */
+  indexing?: IndexingOptions
 }
 
 /**
  * The Files API as a service feature: the signed content routes (mounted before auth), the authenticated
- * `/v1/files` routes, the recurring `files.expire` job, and at start a sweep of leftover content (temporary files
- * and blobs no row references, from a crash) plus the first expiry pass.
+ * `/v1/files` routes (search included), the recurring `files.expire` job, the `files.index` job, and at start a sweep
+ * of leftover content (temporary files and blobs no row references, from a crash), the first expiry pass, and the
+ * end of indexing requests whose job died.
  *
  * @example
  * ```ts
@@ -43,8 +55,8 @@ export function createFilesFeature(options: FilesFeatureOptions = {}): ServiceFe
   return {
     name: 'files',
     publicRoutes: filesContentRoutes(),
-    routes: filesRoutes({ urls }),
-    jobs: [expireFilesJob(intervalMs)],
+    routes: filesRoutes({ urls, indexing: options.indexing ?? {} }),
+    jobs: [expireFilesJob(intervalMs), indexFileJob(options.indexing ?? {})],
     async start(services) {
       const { backend, logger } = services
       const startedAt = new Date()
@@ -55,9 +67,16 @@ export function createFilesFeature(options: FilesFeatureOptions = {}): ServiceFe
         })
         .catch((error: unknown) => logger.log('error', 'content sweep failed', { error: String(error) }))
       await scheduleExpiry(services, services.now(), intervalMs)
+      const abandoned = await failDeadIndexingJobs(services)
+      if (abandoned > 0) logger.log('warn', 'ended indexing requests whose job died', { count: abandoned })
+      // The indexing job of new content was queued with its commit: start it now rather than at the next poll.
+      const unsubscribe = services.files.on((event) => {
+        if (event.type === 'content-committed' && event.file.status === 'indexing_pending') services.jobs.wake()
+      })
       services.jobs.wake()
       return {
         async stop() {
+          unsubscribe()
           await leftovers
         },
       }

@@ -36,5 +36,6 @@ export function toWireFile(record: FileRecord, context: FileViewContext): File {
     ...(record.failedStatusReason !== null ? { failedStatusReason: record.failedStatusReason } : {}),
     ...(record.expiresAt !== null ? { expiresAt: record.expiresAt } : {}),
     owner: record.owner,
+    ...(record.status === 'indexing_completed' && record.indexingStack ? { indexingStack: record.indexingStack } : {}),
   }
 }

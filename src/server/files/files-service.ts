@@ -2,6 +2,7 @@ import { filesLimits } from '../../api/files/index.js'
 import type { Backend, FileOwnerRef, FileRecord, UpsertFileInput } from '../../store/index.js'
 import type { Logger } from '../http/logger.js'
 import { ServiceError } from '../service-error.js'
+import { indexAfterContentCommit } from './indexing/enqueue-indexing.js'
 
 /**
  * What happened to a file, after the change committed. `content-committed`: new content became readable (an
@@ -93,7 +94,13 @@ export class FilesService {
     const written = await this.backend.blobs.write(content, { expectedBytes: options.expectedBytes, maxBytes: options.maxBytes ?? filesLimits.fileMaxBytes })
     const previousBlobId = file.blobId
     // Deleted or superseded meanwhile (FilesStoreError, answered 404 / 410) or any failure: the new blob goes.
-    const result = await this.backend.files.completeUpload(file.id, version, written).catch(async (error: unknown) => {
+    // The indexing job of the new content is queued in the same transaction as the commit.
+    const commit = this.backend.transaction(async (tx) => {
+      const committed = await tx.files.completeUpload(file.id, version, written)
+      await indexAfterContentCommit(tx, committed.file)
+      return committed
+    })
+    const result = await commit.catch(async (error: unknown) => {
       await this.releaseBlobs([written.blobId])
       throw error
     })
@@ -131,6 +138,7 @@ export class FilesService {
       outcome = await this.backend.transaction(async (tx) => {
         const { file, unreferencedBlobIds } = await tx.files.upsert({ ...input, size: written.size })
         const committed = await tx.files.completeUpload(file.id, file.version, written)
+        await indexAfterContentCommit(tx, committed.file)
         return { file: committed.file, unreferencedBlobIds: [...unreferencedBlobIds, ...(committed.unreferencedBlobId ? [committed.unreferencedBlobId] : [])] }
       })
     } catch (error) {
@@ -155,7 +163,9 @@ export class FilesService {
     const result = await this.backend.transaction(async (tx) => {
       const existing = (await tx.files.getByKey(destination.botId, destination.key)).find((file) => file.ownerScope === destination.ownerScope)
       check(existing)
-      return { ...(await tx.files.copy(source, destination, existing)), replaced: existing }
+      const copied = await tx.files.copy(source, destination, existing)
+      if (copied.file.status === 'indexing_pending') await indexAfterContentCommit(tx, copied.file)
+      return { ...copied, replaced: existing }
     })
     await this.releaseBlobs(result.unreferencedBlobIds)
     if (result.replaced) await this.emit({ type: 'file-deleted', file: result.replaced })

@@ -15,3 +15,18 @@ export {
 export { EXPIRE_FILES_JOB, expireFilesJob, scheduleExpiry } from './expire-files-job.js'
 export { FilesService, type ExistingFileCheck, type FilesEvent, type FilesEventListener } from './files-service.js'
 export { contentTypeFromKey, isInlineSafe } from './content-type.js'
+export {
+  INDEX_FILE_JOB,
+  enqueueIndexing,
+  failDeadIndexingJobs,
+  indexAfterContentCommit,
+  indexFileJob,
+  prepareGivenPassages,
+  type DocumentExtractor,
+  type ExtractedPassage,
+  type GivenPassage,
+  type IndexFilePayload,
+  type IndexingOptions,
+  type PreparedPassage,
+} from './indexing/index.js'
+export { registerSearchRoutes, shapeResults, resultFile, passageMeta, toWirePassage, type PassagesAround, type ResultShape } from './search/index.js'

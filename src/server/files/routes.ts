@@ -5,13 +5,10 @@ import {
   filesLimits,
   metadataBytes,
   getFile,
-  listFilePassages,
   listFiles,
   listFileTags,
   listFileTagValues,
   normalizeTagFilter,
-  searchFiles,
-  setFilePassages,
   updateFileMetadata,
   upsertFile,
 } from '../../api/files/index.js'
@@ -28,7 +25,9 @@ import { decodeCursor, encodeCursor, isPagePosition, queryFingerprint } from '..
 import { checkExpiresAt } from './expires-at.js'
 import { resolveFile } from './file-resolver.js'
 import { toWireFile, type FileViewContext } from './file-view.js'
+import type { IndexingOptions } from './indexing/indexing-options.js'
 import { registerKnowledgeBaseRoutes } from './knowledge-base-routes.js'
+import { registerSearchRoutes } from './search/search-routes.js'
 import { canAccessFile, canCreateFile, canUseFiles, listScopeFor, ownerFor } from './permissions.js'
 
 /** Options of {@link filesRoutes}. */
@@ -42,20 +41,39 @@ export interface FilesRoutesOptions {
    * ```
    */
   urls?: UrlLifetimes
+  /**
+   * The embedder search embeds queries with (the one indexing used); without one, search ranks by words.
+   *
+   * @example
+   * ```ts
+   * filesRoutes({ indexing: { embedder } })
+   * ```
+   */
+  indexing?: IndexingOptions
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string'
 
-function requireFilesAccess(principal: Principal): void {
-  if (!canUseFiles(principal)) throw new ServiceError('Forbidden', 'This role (billing_manager) has no access to files')
+/**
+ * Whether an upserted file is indexed: as asked, except that a file of an existing knowledge base (tags `source:
+ * knowledge-base` and `kbId`) always is, since opening it from the knowledge base needs its passages; asking
+ * `index: false` for one is refused.
+ */
+async function mustIndex(services: AppServices, botId: string, body: { index?: boolean | undefined; tags?: Record<string, string> | undefined }): Promise<boolean> {
+  const kbId = body.tags?.['kbId']
+  if (body.tags?.['source'] !== 'knowledge-base' || kbId === undefined) return body.index ?? false
+  if (!(await services.backend.knowledgeBases.get(botId, kbId))) return body.index ?? false
+  if (body.index === false) {
+    throw new ServiceError(
+      'InvalidPayload',
+      `index: files of knowledge base ${JSON.stringify(kbId)} (tags source: knowledge-base, kbId) must be indexed; expected true or absent, received false`,
+    )
+  }
+  return true
 }
 
-function notAvailable(operation: string): never {
-  throw new ServiceError(
-    'MethodNotFound',
-    `${operation} is not available yet in botshelf: indexing and semantic search come with a later release`,
-    { operation },
-  )
+function requireFilesAccess(principal: Principal): void {
+  if (!canUseFiles(principal)) throw new ServiceError('Forbidden', 'This role (billing_manager) has no access to files')
 }
 
 /**
@@ -78,10 +96,7 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
     lifetimes,
   })
 
-  registerOperation(router, searchFiles, ({ principal }) => {
-    requireFilesAccess(principal)
-    return notAvailable('searchFiles')
-  })
+  registerSearchRoutes(router, options.indexing ?? {})
 
   registerOperation(router, listFileTags, async ({ input, principal, services }) => {
     requireFilesAccess(principal)
@@ -117,12 +132,7 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
   registerOperation(router, upsertFile, async ({ input, principal, services, c }) => {
     requireFilesAccess(principal)
     const body = input.body
-    if (body.index) {
-      throw new ServiceError(
-        'InvalidPayload',
-        'index: indexing is not available yet in botshelf (it comes with a later release); send index: false or leave it out',
-      )
-    }
+    const index = await mustIndex(services, principal.botId, body)
     const now = services.now()
     const expiresAt = body.expiresAt !== undefined ? checkExpiresAt(body.expiresAt, now) : null
     const { owner, scope } = ownerFor(principal)
@@ -137,8 +147,9 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
         tags: body.tags ?? {},
         metadata: body.metadata ?? {},
         accessPolicies: [...new Set(body.accessPolicies ?? [])],
-        index: false,
+        index,
         expiresAt,
+        indexingConfiguration: body.indexing?.configuration ?? null,
       },
       (existing) => {
         if (existing) {
@@ -178,16 +189,6 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
       files: page.items.map((file) => toWireFile(file, context)),
       meta: page.next ? { nextToken: encodeCursor(services.signingKey, fingerprint, page.next) } : {},
     }
-  })
-
-  registerOperation(router, listFilePassages, async ({ input, principal, services }) => {
-    await resolveFile(services.backend.files, principal, input.params.id, 'search')
-    return notAvailable('listFilePassages')
-  })
-
-  registerOperation(router, setFilePassages, async ({ input, principal, services }) => {
-    await resolveFile(services.backend.files, principal, input.params.id, 'update')
-    return notAvailable('setFilePassages')
   })
 
   registerOperation(router, getFile, async ({ input, principal, services, c }) => {

@@ -443,7 +443,9 @@ export function describeFilesPortContract(name: string, open: (now: Clock) => Pr
           metadata: { a: 1 },
           accessPolicies: ['integrations'],
           index: true,
-          status: 'upload_completed',
+          // The copy has content of its own to index: it waits for its own indexing (generation 1).
+          status: 'indexing_pending',
+          indexGeneration: 1,
           failedStatusReason: null,
           version: 1,
           contentVersion: 1,

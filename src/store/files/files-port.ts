@@ -40,6 +40,17 @@ export interface FilesPort {
   completeUpload(fileId: string, version: number, blob: { blobId: string; size: number; sha256: string }): Promise<CompleteUploadResult>
   /** Marks the upload of `version` failed with a reason, unless its content already landed. */
   failUpload(fileId: string, version: number, reason: string): Promise<FileRecord | undefined>
+  /** Starts a new indexing request (setFilePassages): `indexing_pending`, generation bumped; returns the file. */
+  requestIndexing(fileId: string): Promise<FileRecord>
+  /**
+   * Records the outcome of indexing request `generation` if it is still the latest and pending; `undefined` when
+   * it was superseded (a later request, a re-upsert, a deletion).
+   */
+  finishIndexing(
+    fileId: string,
+    generation: number,
+    outcome: { status: 'indexing_completed' } | { status: 'indexing_failed'; reason: string },
+  ): Promise<FileRecord | undefined>
   /** Merges metadata and tags (`null` deletes), replaces policies, sets or removes `expiresAt`. */
   updateMetadata(fileId: string, patch: FileMetadataPatch): Promise<FileRecord>
   /** Copies a file's definition and content reference to a new key, possibly in another bot. */

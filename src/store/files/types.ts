@@ -35,6 +35,12 @@ export interface FileRecord {
   size: number | null
   sha256: string | null
   blobContentType: string | null
+  /** Bumped by each request to (re)index the file; an indexing job carries the one it serves. */
+  indexGeneration: number
+  /** `v1` once an indexing completed, else `null`. */
+  indexingStack: 'v1' | null
+  /** The `indexing.configuration` of the latest upsertFile (validated by the API), or `null`. */
+  indexingConfiguration: Record<string, unknown> | null
 }
 
 /** Sort fields of `listFiles`. */
@@ -69,6 +75,8 @@ export interface UpsertFileInput {
   accessPolicies: AccessPolicy[]
   index: boolean
   expiresAt: string | null
+  /** The `indexing.configuration` to keep for the indexing job (default none). */
+  indexingConfiguration?: Record<string, unknown> | null
 }
 
 /** A patch of {@link FilesRepository.updateMetadata}: merges with `null` deleting, policies replace. */

@@ -95,4 +95,17 @@ export const filesMigrations: ReadonlyArray<Migration> = [
       `)
     },
   },
+  {
+    // Indexing: each request to (re)index a file bumps its generation, so a job for an older request cannot
+    // overwrite a newer one; the stack is set once indexing completes; the upsert's indexing configuration is kept
+    // for the job that runs after the upload.
+    id: 'files-0003-indexing',
+    up(db) {
+      db.exec(`
+        ALTER TABLE files ADD COLUMN index_generation INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE files ADD COLUMN indexing_stack TEXT;
+        ALTER TABLE files ADD COLUMN indexing_configuration_json TEXT;
+      `)
+    },
+  },
 ]

@@ -40,6 +40,9 @@ interface FileRow {
   size: number | null
   sha256: string | null
   blob_content_type: string | null
+  index_generation: number
+  indexing_stack: string | null
+  indexing_configuration_json: string | null
 }
 
 const SORT_COLUMNS: Record<FileSortField, string> = {
@@ -74,6 +77,9 @@ function toRecord(row: FileRow): FileRecord {
     size: row.size,
     sha256: row.sha256,
     blobContentType: row.blob_content_type,
+    indexGeneration: row.index_generation,
+    indexingStack: row.indexing_stack === 'v1' ? 'v1' : null,
+    indexingConfiguration: row.indexing_configuration_json === null ? null : (JSON.parse(row.indexing_configuration_json) as Record<string, unknown>),
   }
 }
 
@@ -179,7 +185,7 @@ export class FilesRepository {
           .prepare(
             `UPDATE files SET content_type = ?, tags_json = ?, metadata_json = ?, access_policies_json = ?, policy_public = ?,
                policy_integrations = ?, index_requested = ?, status = 'upload_pending', failed_status_reason = NULL,
-               expires_at = ?, updated_at = ?, version = version + 1, declared_size = ? WHERE id = ?`,
+               expires_at = ?, updated_at = ?, version = version + 1, declared_size = ?, indexing_configuration_json = ? WHERE id = ?`,
           )
           .run(
             input.contentType,
@@ -192,6 +198,7 @@ export class FilesRepository {
             input.expiresAt,
             nowIso,
             input.size,
+            input.indexingConfiguration ? JSON.stringify(input.indexingConfiguration) : null,
             id,
           )
       } else {
@@ -221,6 +228,9 @@ export class FilesRepository {
           size: null,
           sha256: null,
           blobContentType: null,
+          indexGeneration: 0,
+          indexingStack: null,
+          indexingConfiguration: input.indexingConfiguration ?? null,
         })
       }
       replaceTags(this.db, 'file_tags', id, input.botId, input.tags)
@@ -252,8 +262,10 @@ export class FilesRepository {
       if (row.version !== version) throw new FilesStoreError('VERSION_SUPERSEDED', 'A later upsertFile replaced this version during the upload', { id: fileId })
       this.db
         .prepare(
-          `UPDATE files SET status = 'upload_completed', failed_status_reason = NULL, updated_at = ?, content_version = ?,
-             blob_id = ?, size = ?, sha256 = ?, blob_content_type = content_type WHERE id = ?`,
+          // A file to index skips upload_completed; its new indexing generation is the one its job will carry.
+          `UPDATE files SET status = CASE WHEN index_requested = 1 THEN 'indexing_pending' ELSE 'upload_completed' END,
+             index_generation = index_generation + index_requested, failed_status_reason = NULL, updated_at = ?,
+             content_version = ?, blob_id = ?, size = ?, sha256 = ?, blob_content_type = content_type WHERE id = ?`,
         )
         .run(now.toISOString(), version, blob.blobId, blob.size, blob.sha256, fileId)
       const previous = row.blob_id
@@ -280,6 +292,56 @@ export class FilesRepository {
          WHERE id = ? AND version = ? AND (content_version IS NULL OR content_version <> version)`,
       )
       .run(reason, now.toISOString(), fileId, version)
+    if (result.changes === 0) return undefined
+    return toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
+  }
+
+  /**
+   * Starts a new indexing request for a file (setFilePassages): status `indexing_pending`, the reason cleared, the
+   * generation bumped. Returns the file with its new generation, which the indexing job carries.
+   *
+   * @example
+   * ```ts
+   * const file = files.requestIndexing(id)
+   * queue.enqueue({ kind: 'files.index', payload: { fileId: id, generation: file.indexGeneration } })
+   * ```
+   */
+  requestIndexing(fileId: string): FileRecord {
+    const now = this.now()
+    return this.db.transaction(() => {
+      const result = this.db
+        .prepare(
+          `UPDATE files SET status = 'indexing_pending', failed_status_reason = NULL, index_generation = index_generation + 1,
+             updated_at = ? WHERE id = ?`,
+        )
+        .run(now.toISOString(), fileId)
+      if (result.changes === 0) throw new FilesStoreError('FILE_GONE', 'The file was deleted', { id: fileId })
+      return toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
+    })()
+  }
+
+  /**
+   * Records the outcome of indexing request `generation`, if it is still the file's latest and the file still waits
+   * for it (`indexing_pending`); otherwise nothing changes and `undefined` says the request was superseded.
+   *
+   * @example
+   * ```ts
+   * files.finishIndexing(id, 3, { status: 'indexing_failed', reason: 'the PDF is encrypted' })
+   * ```
+   */
+  finishIndexing(
+    fileId: string,
+    generation: number,
+    outcome: { status: 'indexing_completed' } | { status: 'indexing_failed'; reason: string },
+  ): FileRecord | undefined {
+    const now = this.now()
+    const completed = outcome.status === 'indexing_completed'
+    const result = this.db
+      .prepare(
+        `UPDATE files SET status = ?, failed_status_reason = ?, indexing_stack = CASE WHEN ? THEN 'v1' ELSE indexing_stack END,
+           updated_at = ? WHERE id = ? AND index_generation = ? AND status = 'indexing_pending'`,
+      )
+      .run(outcome.status, completed ? null : outcome.reason, completed ? 1 : 0, now.toISOString(), fileId, generation)
     if (result.changes === 0) return undefined
     return toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
   }
@@ -353,8 +415,11 @@ export class FilesRepository {
         key: destination.key,
         ownerScope: destination.ownerScope,
         owner: destination.owner,
-        // A copy of completed content is complete; a copy of a failed definition keeps its failure.
-        status: source.blobId ? 'upload_completed' : source.status,
+        // A copy of completed content is complete (or waits for its own indexing); a copy of a failed definition
+        // keeps its failure.
+        status: source.blobId ? (source.index ? 'indexing_pending' : 'upload_completed') : source.status,
+        indexGeneration: source.blobId && source.index ? 1 : 0,
+        indexingStack: null,
         failedStatusReason: source.blobId ? null : source.failedStatusReason,
         createdAt: nowIso,
         updatedAt: nowIso,
@@ -533,10 +598,12 @@ export class FilesRepository {
       .prepare(
         `INSERT INTO files (id, bot_id, key, owner_scope, owner_json, content_type, tags_json, metadata_json,
            access_policies_json, policy_public, policy_integrations, index_requested, status, failed_status_reason,
-           expires_at, created_at, updated_at, version, declared_size, content_version, blob_id, size, sha256, blob_content_type)
+           expires_at, created_at, updated_at, version, declared_size, content_version, blob_id, size, sha256, blob_content_type,
+           index_generation, indexing_stack, indexing_configuration_json)
          VALUES (@id, @botId, @key, @ownerScope, @ownerJson, @contentType, @tagsJson, @metadataJson,
            @accessPoliciesJson, @policyPublic, @policyIntegrations, @indexRequested, @status, @failedStatusReason,
-           @expiresAt, @createdAt, @updatedAt, @version, @declaredSize, @contentVersion, @blobId, @size, @sha256, @blobContentType)`,
+           @expiresAt, @createdAt, @updatedAt, @version, @declaredSize, @contentVersion, @blobId, @size, @sha256, @blobContentType,
+           @indexGeneration, @indexingStack, @indexingConfigurationJson)`,
       )
       .run({
         id: file.id,
@@ -563,6 +630,9 @@ export class FilesRepository {
         size: file.size,
         sha256: file.sha256,
         blobContentType: file.blobContentType,
+        indexGeneration: file.indexGeneration,
+        indexingStack: file.indexingStack,
+        indexingConfigurationJson: file.indexingConfiguration ? JSON.stringify(file.indexingConfiguration) : null,
       })
   }
 

@@ -13,6 +13,8 @@ import { filesMigrations } from './files-migrations.js'
 import { FilesRepository } from './files-repository.js'
 import { jobsMigrations } from './jobs-migrations.js'
 import { runMigrations } from './migrations.js'
+import { searchMigrations } from './search-migrations.js'
+import { SqliteSearchStore } from './search-store.js'
 import { openDatabase, type Sqlite } from './open-database.js'
 import { jobQueueMethods, SqliteJobQueue } from './sqlite-job-queue.js'
 import { tablesMigrations } from './tables-migrations.js'
@@ -138,6 +140,8 @@ const filesMethods = [
   'upsert',
   'completeUpload',
   'failUpload',
+  'requestIndexing',
+  'finishIndexing',
   'updateMetadata',
   'copy',
   'delete',
@@ -147,6 +151,7 @@ const filesMethods = [
   'listTagKeys',
   'listTagValues',
 ] as const
+const searchMethods = ['replacePassages', 'deleteFilePassages', 'search', 'listPassages', 'passagesAround', 'usage'] as const
 const knowledgeBaseMethods = ['create', 'get', 'update', 'delete', 'list'] as const
 const tablesMethods = [
   'loadTable',
@@ -181,7 +186,7 @@ const tablesMethods = [
  * runMigrations(sqlite, sqliteMigrations)
  * ```
  */
-export const sqliteMigrations = [...authMigrations, ...filesMigrations, ...tablesMigrations, ...jobsMigrations]
+export const sqliteMigrations = [...authMigrations, ...filesMigrations, ...tablesMigrations, ...jobsMigrations, ...searchMigrations]
 
 /**
  * Opens the embedded backend: SQLite (WAL, `synchronous = FULL`) and a content folder, migrated and ready.
@@ -227,12 +232,14 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     const knowledgeBases = new KnowledgeBasesRepository(sqlite, now)
     const tables = new SqliteTablesStore(sqlite, { now })
     const jobs = new SqliteJobQueue(sqlite, now)
+    const search = new SqliteSearchStore(sqlite, now)
     const portsWith = (before?: () => Promise<void> | undefined): BackendPorts => ({
       auth: asyncPort(auth, authMethods, before),
       files: asyncPort(files, filesMethods, before),
       knowledgeBases: asyncPort(knowledgeBases, knowledgeBaseMethods, before),
       tables: asyncPort(tables, tablesMethods, before),
       jobs: asyncPort(jobs, jobQueueMethods, before),
+      search: asyncPort(search, searchMethods, before),
     })
     rootPorts = portsWith(idle)
     txPorts = portsWith()

@@ -6,6 +6,7 @@ import { describeBackendContract } from '../backend.contract.js'
 import type { Backend } from '../backend.js'
 import type { Clock } from '../clock.js'
 import { describeFilesPortContract } from '../files/files-port.contract.js'
+import { describeSearchPortContract } from '../search/search-port.contract.js'
 import { describeTablesPortContract } from '../tables/tables-port.contract.js'
 import { openSqliteBackend } from './sqlite-backend.js'
 
@@ -49,4 +50,5 @@ for (const [name, open] of [
   describeFilesPortContract(name, open)
   describeTablesPortContract(name, open)
   describeBackendContract(name, open)
+  describeSearchPortContract(name, open)
 }

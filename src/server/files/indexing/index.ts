@@ -1,0 +1,5 @@
+export type { DocumentExtractor, ExtractedPassage } from './document-extractor.js'
+export type { IndexingOptions } from './indexing-options.js'
+export { INDEX_FILE_JOB, enqueueIndexing, indexAfterContentCommit, type IndexFilePayload } from './enqueue-indexing.js'
+export { prepareGivenPassages, type GivenPassage, type PreparedPassage } from './given-passages.js'
+export { failDeadIndexingJobs, indexFileJob } from './index-file-job.js'

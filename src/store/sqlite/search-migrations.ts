@@ -1,0 +1,51 @@
+import type { Migration } from './migrations.js'
+
+/**
+ * Schema of the search index: one row per passage (its text, kind, place in the document and, when an embedder
+ * made one, its vector as float32 bytes beside the id of that embedder), belonging to a file row so deleting the
+ * file deletes its passages; an FTS5 index over the text kept in step by triggers (BM25 ranking, Porter stemming,
+ * diacritics folded). Vectors sit in the row and are compared exactly with sqlite-vec's `vec_distance_cosine`, so the
+ * caller's scope and tag filter narrow the rows before any distance is computed.
+ *
+ * @example
+ * ```ts
+ * runMigrations(db, [...filesMigrations, ...searchMigrations])
+ * ```
+ */
+export const searchMigrations: ReadonlyArray<Migration> = [
+  {
+    id: 'search-0001-passages-fts',
+    up(db) {
+      db.exec(`
+        CREATE TABLE search_passages (
+          rowid INTEGER PRIMARY KEY,
+          id TEXT NOT NULL UNIQUE,
+          file_id TEXT NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+          bot_id TEXT NOT NULL,
+          position INTEGER NOT NULL,
+          content TEXT NOT NULL,
+          subtype TEXT NOT NULL,
+          page_number INTEGER,
+          breadcrumb_json TEXT NOT NULL,
+          embedder_id TEXT,
+          embedding BLOB,
+          UNIQUE (file_id, position)
+        );
+        CREATE INDEX search_passages_bot_embedder ON search_passages (bot_id, embedder_id);
+
+        CREATE VIRTUAL TABLE search_passages_fts USING fts5(
+          content,
+          content = 'search_passages',
+          content_rowid = 'rowid',
+          tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER search_passages_after_insert AFTER INSERT ON search_passages BEGIN
+          INSERT INTO search_passages_fts (rowid, content) VALUES (new.rowid, new.content);
+        END;
+        CREATE TRIGGER search_passages_after_delete AFTER DELETE ON search_passages BEGIN
+          INSERT INTO search_passages_fts (search_passages_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
+        END;
+      `)
+    },
+  },
+]

@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto'
+import { searchWords } from '../tables/find/search-words.js'
+import type { FilesAccessScope } from '../files/types.js'
+import type {
+  PassageListQuery,
+  PassageRecord,
+  PassageSubtype,
+  ReplacePassagesInput,
+  SearchHit,
+  SearchQuery,
+  SearchUsage,
+} from '../search/types.js'
+import type { Sqlite } from './open-database.js'
+import { fuseRanks, keepLexicalTop } from './search-fusion.js'
+import { tagConditionsSql } from './tag-sql.js'
+
+interface PassageRow {
+  rowid: number
+  id: string
+  file_id: string
+  bot_id: string
+  position: number
+  content: string
+  subtype: PassageSubtype
+  page_number: number | null
+  breadcrumb_json: string
+}
+
+/** Candidates each ranking (lexical, vector) contributes to the fusion. */
+const CANDIDATES = 100
+
+function toRecord(row: PassageRow): PassageRecord {
+  return {
+    id: row.id,
+    fileId: row.file_id,
+    botId: row.bot_id,
+    position: row.position,
+    content: row.content,
+    subtype: row.subtype,
+    pageNumber: row.page_number,
+    breadcrumb: JSON.parse(row.breadcrumb_json) as string[],
+  }
+}
+
+function vectorBytes(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)
+}
+
+/** FTS5 query of the user's words: each quoted (no operator leaks in), any of them matching; BM25 ranks. */
+function ftsQuery(text: string): string | undefined {
+  const words = searchWords(text)
+  if (words.length === 0) return undefined
+  return words.map((word) => `"${word.replaceAll('"', '""')}"`).join(' OR ')
+}
+
+function scopeSql(scope: FilesAccessScope): { sql: string; params: unknown[] } {
+  if (scope.kind === 'all') return { sql: '1 = 1', params: [] }
+  return { sql: '(f.owner_scope = ? OR f.policy_integrations = 1)', params: [scope.integrationName] }
+}
+
+/**
+ * The search index on the embedded SQLite database (the synchronous form of `SearchIndexPort`): passages in
+ * `search_passages`, their text in an FTS5 index ranked by BM25, their vectors compared exactly with
+ * `vec_distance_cosine`. Both rankings join the files table and apply the bot, the caller's scope, the tag filter
+ * and expiry inside the query, before ranking; the two lists are fused by reciprocal rank.
+ *
+ * @example
+ * ```ts
+ * const search = new SqliteSearchStore(db, now)
+ * search.replacePassages({ fileId, botId, embedderId: null, passages: [{ content: 'Hello', subtype: 'paragraph', breadcrumb: [], vector: null }] })
+ * search.search({ botId, scope: { kind: 'all' }, text: 'hello', limit: 5 })
+ * ```
+ */
+export class SqliteSearchStore {
+  constructor(
+    private readonly db: Sqlite,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Replaces every passage of a file in one transaction.
+   *
+   * @example
+   * ```ts
+   * search.replacePassages({ fileId, botId, embedderId: 'hash-64', passages })
+   * ```
+   */
+  replacePassages(input: ReplacePassagesInput): void {
+    const insert = this.db.prepare(
+      `INSERT INTO search_passages (id, file_id, bot_id, position, content, subtype, page_number, breadcrumb_json, embedder_id, embedding)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM search_passages WHERE file_id = ?').run(input.fileId)
+      input.passages.forEach((passage, position) => {
+        insert.run(
+          randomUUID(),
+          input.fileId,
+          input.botId,
+          position,
+          passage.content,
+          passage.subtype,
+          passage.pageNumber ?? null,
+          JSON.stringify(passage.breadcrumb),
+          passage.vector ? input.embedderId : null,
+          passage.vector ? vectorBytes(passage.vector) : null,
+        )
+      })
+    })()
+  }
+
+  /**
+   * Deletes every passage of a file; returns how many.
+   *
+   * @example
+   * ```ts
+   * search.deleteFilePassages(fileId)
+   * ```
+   */
+  deleteFilePassages(fileId: string): number {
+    return this.db.prepare('DELETE FROM search_passages WHERE file_id = ?').run(fileId).changes
+  }
+
+  /**
+   * The best passages for a query, highest score first.
+   *
+   * @example
+   * ```ts
+   * search.search({ botId, scope: { kind: 'all' }, text: 'refund', limit: 10 })
+   * ```
+   */
+  search(query: SearchQuery): SearchHit[] {
+    const filter = this.filterSql(query)
+    const lexical = this.lexicalRanking(query.text, filter)
+    const vector = query.vector ? this.vectorRanking(query.vector, filter) : []
+    const fused = keepLexicalTop(fuseRanks(vector.length > 0 ? [lexical, vector] : [lexical]), lexical[0]).slice(0, query.limit)
+    if (fused.length === 0) return []
+    const rows = this.db
+      .prepare(`SELECT * FROM search_passages WHERE rowid IN (${fused.map(() => '?').join(', ')})`)
+      .all(...fused.map((entry) => Number(entry.id))) as PassageRow[]
+    const byRowid = new Map(rows.map((row) => [String(row.rowid), row]))
+    return fused.flatMap((entry) => {
+      const row = byRowid.get(entry.id)
+      return row ? [{ passage: toRecord(row), score: entry.score }] : []
+    })
+  }
+
+  /**
+   * One page of a file's passages in document order.
+   *
+   * @example
+   * ```ts
+   * search.listPassages({ fileId, pageSize: 20, afterPosition: 19 })
+   * ```
+   */
+  listPassages(query: PassageListQuery): { items: PassageRecord[]; nextPosition?: number } {
+    const rows = this.db
+      .prepare('SELECT * FROM search_passages WHERE file_id = ? AND position > ? ORDER BY position LIMIT ?')
+      .all(query.fileId, query.afterPosition ?? -1, query.pageSize + 1) as PassageRow[]
+    const items = rows.slice(0, query.pageSize).map(toRecord)
+    return rows.length > query.pageSize ? { items, nextPosition: items[items.length - 1]!.position } : { items }
+  }
+
+  /**
+   * The passages of a file with positions in `[from, to]`, in order.
+   *
+   * @example
+   * ```ts
+   * search.passagesAround(fileId, 3, 7)
+   * ```
+   */
+  passagesAround(fileId: string, from: number, to: number): PassageRecord[] {
+    const rows = this.db
+      .prepare('SELECT * FROM search_passages WHERE file_id = ? AND position BETWEEN ? AND ? ORDER BY position')
+      .all(fileId, from, to) as PassageRow[]
+    return rows.map(toRecord)
+  }
+
+  /**
+   * Passages, UTF-8 text bytes and vector bytes held for these bots.
+   *
+   * @example
+   * ```ts
+   * search.usage([botId]) // { passages: 12, passageBytes: 5210, vectorBytes: 4608 }
+   * ```
+   */
+  usage(botIds: ReadonlyArray<string>): SearchUsage {
+    if (botIds.length === 0) return { passages: 0, passageBytes: 0, vectorBytes: 0 }
+    const row = this.db
+      .prepare(
+        `SELECT count(*) AS passages, coalesce(sum(length(CAST(content AS BLOB))), 0) AS passageBytes,
+           coalesce(sum(length(embedding)), 0) AS vectorBytes
+         FROM search_passages WHERE bot_id IN (${botIds.map(() => '?').join(', ')})`,
+      )
+      .get(...botIds) as SearchUsage
+    return { passages: row.passages, passageBytes: row.passageBytes, vectorBytes: row.vectorBytes }
+  }
+
+  private filterSql(query: SearchQuery): { sql: string; params: unknown[] } {
+    const scope = scopeSql(query.scope)
+    const where = ['p.bot_id = ?', 'f.bot_id = ?', '(f.expires_at IS NULL OR f.expires_at > ?)', scope.sql]
+    const params: unknown[] = [query.botId, query.botId, this.now().toISOString(), ...scope.params]
+    if (query.tags && query.tags.length > 0) {
+      const tags = tagConditionsSql(query.tags, 'f', 'file_tags')
+      where.push(tags.sql)
+      params.push(...tags.params)
+    }
+    return { sql: where.join(' AND '), params }
+  }
+
+  private lexicalRanking(text: string, filter: { sql: string; params: unknown[] }): string[] {
+    const match = ftsQuery(text)
+    if (match === undefined) return []
+    const rows = this.db
+      .prepare(
+        `SELECT p.rowid AS rowid FROM search_passages_fts
+         JOIN search_passages p ON p.rowid = search_passages_fts.rowid
+         JOIN files f ON f.id = p.file_id
+         WHERE search_passages_fts MATCH ? AND ${filter.sql}
+         ORDER BY bm25(search_passages_fts), p.rowid LIMIT ?`,
+      )
+      .all(match, ...filter.params, CANDIDATES) as Array<{ rowid: number }>
+    return rows.map((row) => String(row.rowid))
+  }
+
+  /** Nearest vectors first; a passage with no positive cosine similarity to the query is no candidate at all. */
+  private vectorRanking(vector: { embedderId: string; values: Float32Array }, filter: { sql: string; params: unknown[] }): string[] {
+    const bytes = vectorBytes(vector.values)
+    const rows = this.db
+      .prepare(
+        // The distance is computed once per allowed row; rows with no positive similarity sort last and are dropped
+        // here (a `distance < 1` term in SQL would compute it twice).
+        `SELECT p.rowid AS rowid, vec_distance_cosine(p.embedding, ?) AS distance FROM search_passages p
+         JOIN files f ON f.id = p.file_id
+         WHERE p.embedder_id = ? AND length(p.embedding) = ? AND ${filter.sql}
+         ORDER BY distance, p.rowid LIMIT ?`,
+      )
+      .all(bytes, vector.embedderId, vector.values.byteLength, ...filter.params, CANDIDATES) as Array<{ rowid: number; distance: number }>
+    return rows.filter((row) => row.distance < 1).map((row) => String(row.rowid))
+  }
+}
