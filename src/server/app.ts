@@ -19,7 +19,8 @@ import { rawRouteMatcher } from './openapi/raw-route-match.js'
 import { createRateLimiter, resolveRateLimits, type RateLimitOptions, type ResolvedRateLimits } from './rate-limit/index.js'
 import { metaRoutes } from './http/meta-routes.js'
 import { packageVersion } from './package-version.js'
-import { filesFeature } from './files/feature.js'
+import { createFilesFeature, filesFeature } from './files/feature.js'
+import type { IndexingOptions } from './files/indexing/index.js'
 import { tablesFeature } from './tables/feature.js'
 
 /**
@@ -134,6 +135,17 @@ export interface AppOptions {
    * ```
    */
   features?: ReadonlyArray<ServiceFeature>
+  /**
+   * How the default files feature indexes documents (ignored when `features` is given: pass
+   * `createFilesFeature({ indexing })` there). Default: botshelf's extractor and the embedder the environment
+   * names (`BOTSHELF_EMBEDDINGS_URL`), else the offline default; `embedder: null` for lexical search only.
+   *
+   * @example
+   * ```ts
+   * await createApp({ memory: true, indexing: { embedder: createOpenAiCompatibleEmbedder({ url, model }) } })
+   * ```
+   */
+  indexing?: IndexingOptions
   /**
    * The background job runner: how many jobs run at once (default 2), how often it looks for due jobs when
    * nothing woke it (default 1000 ms), and the lease of a claimed job (default 30 000 ms: after a crash, another
@@ -304,7 +316,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
   if (shortcuts > 1) throw new Error('createApp: give one of backend, dataDir or memory: true')
   if (shortcuts === 0) throw new Error('createApp: give a backend, a dataDir (for example "./.botshelf") or memory: true')
   if (options.backend && options.now) throw new Error('createApp: give the clock to the backend (openSqliteBackend({ now })), not to createApp')
-  const features = options.features ?? defaultFeatures
+  const features = options.features ?? (options.indexing ? [createFilesFeature({ indexing: options.indexing }), tablesFeature] : defaultFeatures)
   const rateLimits = resolveRateLimits(options.rateLimit)
   const bodyTimeoutMs = checkTimeout('bodyTimeoutMs', options.bodyTimeoutMs ?? defaultTimeouts.bodyTimeoutMs)
   const ownsBackend = options.backend === undefined

@@ -56,7 +56,7 @@ export {
   type ExtractedPassage,
   type IndexingOptions,
 } from './files/index.js'
-export { EmbedderUnavailableError, type Embedder } from '../store/index.js'
+export { EmbedderError, EmbedderUnavailableError, createEmbedderFromEnv, createOfflineEmbedder, createOpenAiCompatibleEmbedder, type Embedder } from '../embeddings/index.js'
 export { tablesFeature, tablesRoutes, canAccessTables, tablesOperationAccess, type TablesAccess } from './tables/index.js'
 export { openBackend, openSqliteBackend, type BackendTarget, type SqliteBackend, type SqliteBackendOptions } from '../store/open-backend.js'
 export type {

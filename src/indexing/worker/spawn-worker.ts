@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { spawnModuleWorker } from '../../threads/index.js'
 
 /**
  * Starts an extraction worker thread with a heap bound. From the built package it runs
@@ -12,10 +13,5 @@ import { Worker } from 'node:worker_threads'
  */
 export function spawnExtractionWorker(memoryMb: number): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(memoryMb / 8))) }
-  if (import.meta.url.endsWith('.ts')) {
-    const entry = new URL('./extraction-worker.ts', import.meta.url).href
-    const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}) })`
-    return new Worker(boot, { eval: true, resourceLimits })
-  }
-  return new Worker(new URL('./extraction-worker.js', import.meta.url), { resourceLimits })
+  return spawnModuleWorker(import.meta.url, 'extraction-worker', resourceLimits)
 }

@@ -3,6 +3,8 @@ import { filesContentRoutes } from './content-routes.js'
 import { defaultUrlLifetimes, type UrlLifetimes } from './content-urls.js'
 import { expireFilesJob, scheduleExpiry } from './expire-files-job.js'
 import { failDeadIndexingJobs, indexFileJob } from './indexing/index-file-job.js'
+import { extractPassages } from '../../indexing/index.js'
+import { loadDefaultEmbedder } from './indexing/default-embedder.js'
 import type { IndexingOptions } from './indexing/indexing-options.js'
 import { filesRoutes } from './routes.js'
 
@@ -52,13 +54,16 @@ export interface FilesFeatureOptions {
 export function createFilesFeature(options: FilesFeatureOptions = {}): ServiceFeature {
   const urls = options.urls ?? defaultUrlLifetimes
   const intervalMs = options.expirySweepIntervalMs ?? 60_000
+  // Routes and jobs read this object when they run: an embedder left unset is filled in at start (the default).
+  const indexing: IndexingOptions = { extractor: extractPassages, ...options.indexing }
   return {
     name: 'files',
     publicRoutes: filesContentRoutes(),
-    routes: filesRoutes({ urls, indexing: options.indexing ?? {} }),
-    jobs: [expireFilesJob(intervalMs), indexFileJob(options.indexing ?? {})],
+    routes: filesRoutes({ urls, indexing }),
+    jobs: [expireFilesJob(intervalMs), indexFileJob(indexing)],
     async start(services) {
       const { backend, logger } = services
+      if (indexing.embedder === undefined) indexing.embedder = await loadDefaultEmbedder(logger)
       const startedAt = new Date()
       const leftovers = backend.blobs
         .sweep((blobId) => backend.files.blobInUse(blobId), { olderThan: startedAt })

@@ -1,5 +1,6 @@
 import { deserialize } from 'node:v8'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { spawnModuleWorker } from '../../threads/index.js'
 import type { JsonParseOutcome } from './json-parse.js'
 
 interface Pending {
@@ -20,15 +21,8 @@ let worker: Worker | undefined
 let nextId = 0
 const pending = new Map<number, Pending>()
 
-// From the build the worker is a .js file beside this one; when the sources run directly (tests), it is the .ts
-// file, loaded through tsx.
 function startWorker(): Worker {
-  const fromSources = import.meta.url.endsWith('.ts')
-  const file = new URL(fromSources ? './json-parse-worker.ts' : './json-parse-worker.js', import.meta.url)
-  const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB }
-  const started = fromSources
-    ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(file.href)}) })`, { eval: true, resourceLimits })
-    : new Worker(file, { resourceLimits })
+  const started = spawnModuleWorker(import.meta.url, 'json-parse-worker', { maxOldGenerationSizeMb: WORKER_HEAP_MB })
   started.unref()
   started.on('message', (reply: WorkerReply) => {
     const waiting = pending.get(reply.id)

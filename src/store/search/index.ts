@@ -1,3 +1,2 @@
 export type { SearchIndexPort } from './search-port.js'
-export { EmbedderUnavailableError, isEmbedderUnavailable, type Embedder } from './embedder.js'
 export type { PassageInput, PassageListQuery, PassageRecord, PassageSubtype, ReplacePassagesInput, SearchHit, SearchQuery, SearchUsage } from './types.js'

@@ -1,17 +1,6 @@
-/**
- * One passage an extractor found, in document order: its Markdown text, its kind and place, and the headings above
- * it. Declared here until the extraction module lands (the integrator keeps one declaration).
- */
-export interface ExtractedPassage {
-  content: string
-  meta: {
-    type: 'chunk'
-    subtype: 'title' | 'subtitle' | 'paragraph' | 'blockquote' | 'list' | 'table' | 'code' | 'image' | 'page'
-    pageNumber?: number
-    position: number
-  }
-  breadcrumb: string[]
-}
+import type { ExtractedPassage } from '../../../indexing/index.js'
+
+export type { ExtractedPassage }
 
 /**
  * Turns a document's bytes into passages no longer than `maximumChunkLength` characters. It rejects with an error
@@ -20,7 +9,8 @@ export interface ExtractedPassage {
  *
  * @example
  * ```ts
- * const extractor: DocumentExtractor = async (doc, { maximumChunkLength }) =>
+ * const extractor: DocumentExtractor = extractPassages // the default, from src/indexing
+ * const plainText: DocumentExtractor = async (doc, { maximumChunkLength }) =>
  *   new TextDecoder().decode(doc.content).split('\n\n').map((content, position) => ({
  *     content: content.slice(0, maximumChunkLength), meta: { type: 'chunk', subtype: 'paragraph', position }, breadcrumb: [],
  *   }))

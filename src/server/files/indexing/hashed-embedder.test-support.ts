@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { EmbedderUnavailableError, type Embedder } from '../../../store/index.js'
+import { EmbedderUnavailableError, type Embedder } from '../../../embeddings/index.js'
 
 /** A test embedder whose availability tests switch, and which counts its calls. */
 export interface HashedTestEmbedder extends Embedder {

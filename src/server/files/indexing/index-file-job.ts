@@ -1,6 +1,7 @@
 import { filesLimits } from '../../../api/files/index.js'
 import { BotshelfError } from '../../../errors/index.js'
-import { isEmbedderUnavailable, type Embedder, type FileRecord, type PassageInput } from '../../../store/index.js'
+import { EmbedderUnavailableError, type Embedder } from '../../../embeddings/index.js'
+import type { FileRecord, PassageInput } from '../../../store/index.js'
 import type { AppServices, ServiceJob } from '../../env.js'
 import type { DocumentExtractor } from './document-extractor.js'
 import { INDEX_FILE_JOB, enqueueIndexing, type IndexFilePayload } from './enqueue-indexing.js'
@@ -77,7 +78,7 @@ async function extract(services: AppServices, file: FileRecord, extractor: Docum
   }))
 }
 
-async function embed(embedder: Embedder | undefined, passages: PreparedPassage[], batchSize: number, signal: AbortSignal): Promise<Array<Float32Array | null>> {
+async function embed(embedder: Embedder | null | undefined, passages: PreparedPassage[], batchSize: number, signal: AbortSignal): Promise<Array<Float32Array | null>> {
   if (!embedder || passages.length === 0) return passages.map(() => null)
   const vectors: Float32Array[] = []
   for (let start = 0; start < passages.length; start += batchSize) {
@@ -130,7 +131,7 @@ export function indexFileJob(options: IndexingOptions = {}): ServiceJob {
       } catch (error) {
         if (signal.aborted) throw error
         if (error instanceof IndexingRefusal) return fail(error.message)
-        if (isEmbedderUnavailable(error)) {
+        if (error instanceof EmbedderUnavailableError) {
           const waitMs = Math.min(DEFER_MAX_MS, Math.max(DEFER_MIN_MS, error.retryAfterMs))
           const deferrals = (payload.deferrals ?? 0) + 1
           await backend.transaction((tx) => enqueueIndexing(tx, file, { ...(payload.passages ? { passages: payload.passages } : {}), runAt: new Date(services.now().getTime() + waitMs), deferrals }))

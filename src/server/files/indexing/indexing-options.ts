@@ -1,10 +1,11 @@
-import type { Embedder } from '../../../store/index.js'
+import type { Embedder } from '../../../embeddings/index.js'
 import type { DocumentExtractor } from './document-extractor.js'
 
 /**
- * How the files feature indexes documents. Both parts are optional: without an `extractor` files can still be
- * indexed from passages given with `setFilePassages`, and indexing from content fails with a reason saying no
- * extractor is configured; without an `embedder` the index is lexical only (BM25) and search ranks by words.
+ * How the files feature indexes documents. By default the extractor is botshelf's own (`extractPassages`:
+ * PDF, DOCX, PPTX, XLSX, HTML, Markdown, CSV, text) and the embedder is the one the environment names
+ * (`BOTSHELF_EMBEDDINGS_URL`), else the offline default. Without an `extractor` files can still be indexed from
+ * passages given with `setFilePassages`; with `embedder: null` the index is lexical only (BM25).
  */
 export interface IndexingOptions {
   /**
@@ -24,7 +25,7 @@ export interface IndexingOptions {
    * createFilesFeature({ indexing: { extractor: extractPassages, embedder: myEmbedder } })
    * ```
    */
-  embedder?: Embedder
+  embedder?: Embedder | null
   /**
    * Texts embedded per call (default 32).
    *

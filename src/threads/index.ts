@@ -1,0 +1,1 @@
+export { spawnModuleWorker } from './spawn-module-worker.js'
