@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads'
  * ```
  */
 export function spawnExtractionWorker(memoryMb: number): Worker {
-  const resourceLimits = { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(memoryMb / 8))) }
+  const resourceLimits = { maxOldGenerationSizeMb: memoryMb }
   if (import.meta.url.endsWith('.ts')) {
     const entry = new URL('./extraction-worker.ts', import.meta.url).href
     const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}) })`
