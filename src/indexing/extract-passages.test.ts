@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterAll, describe, expect, it } from 'vitest'
 import { htmlDocument, markdownDocument, sampleDocuments, textDocument, zipBomb } from '../../test/helpers/documents/index.js'
-import { closeExtractionWorkers, extractPassages } from './extract-passages.js'
+import { closeExtractionWorkers, configureExtractionWorkers, extractPassages } from './extract-passages.js'
 import { ExtractionError } from './extraction-error.js'
 import { DEFAULT_EXTRACTION_LIMITS } from './limits.js'
 import { ExtractionWorkerPool } from './worker/worker-pool.js'
@@ -146,5 +146,18 @@ describe('ExtractionWorkerPool', () => {
 
   it('refuses a size outside 1..64', () => {
     expect(() => new ExtractionWorkerPool({ size: 0 })).toThrow(/size: expected an integer from 1 to 64, received 0/)
+  })
+})
+
+describe('configureExtractionWorkers', () => {
+  it('sets the pool size for the next extractions and refuses sizes outside 1..64', async () => {
+    await expect(configureExtractionWorkers({ poolSize: 0 })).rejects.toThrow('poolSize: expected an integer from 1 to 64, received 0')
+    await configureExtractionWorkers({ poolSize: 2 })
+    try {
+      const results = await Promise.all([extractPassages(small), extractPassages({ ...small, key: 'other.md' })])
+      expect(results.map((passages) => passages[0]!.content)).toEqual(['Small', 'Small'])
+    } finally {
+      await configureExtractionWorkers({ poolSize: 1 })
+    }
   })
 })

@@ -12,6 +12,6 @@ import { spawnModuleWorker } from '../../threads/index.js'
  * ```
  */
 export function spawnExtractionWorker(memoryMb: number): Worker {
-  const resourceLimits = { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(memoryMb / 8))) }
+  const resourceLimits = { maxOldGenerationSizeMb: memoryMb }
   return spawnModuleWorker(import.meta.url, 'extraction-worker', resourceLimits)
 }
