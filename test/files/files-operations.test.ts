@@ -46,17 +46,19 @@ describe('upsertFile and getFile', () => {
     expect(missing.body).toMatchObject({ type: 'ResourceNotFound', code: 404 })
   })
 
-  it('accepts index: true; with no document extractor configured the file ends indexing_failed saying so', async () => {
-    const { file } = await uploadText(service, 'a.md', '# Title', { index: true })
+  it('accepts index: true and indexes the file with the default extractor and embedder: pending, then completed and searchable', async () => {
+    const { file } = await uploadText(service, 'a.md', '# Refunds\n\nOrders are refunded within fourteen days of the return.', { index: true })
     expect(file.index).toBe(true)
-    let status = 'indexing_pending'
-    let reason: string | undefined
-    for (let i = 0; i < 200 && status === 'indexing_pending'; i++) {
+    let current = (await service.request('GET', `/v1/files/${file.id}`)).body.file
+    expect(['indexing_pending', 'indexing_completed']).toContain(current.status)
+    for (let i = 0; i < 400 && current.status === 'indexing_pending'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 25))
-      ;({ status, failedStatusReason: reason } = (await service.request('GET', `/v1/files/${file.id}`)).body.file)
+      current = (await service.request('GET', `/v1/files/${file.id}`)).body.file
     }
-    expect(status).toBe('indexing_failed')
-    expect(reason).toMatch(/no document extractor configured/)
+    expect(current.status).toBe('indexing_completed')
+    const found = await service.request('GET', '/v1/files/search', { query: { query: 'how long do refunds take' } })
+    expect(found.status).toBe(200)
+    expect(found.body.passages).toContainEqual(expect.objectContaining({ file: expect.objectContaining({ id: file.id }), content: expect.stringContaining('fourteen days') }))
   })
 
   it('names unknown keys, bad keys and limits in InvalidPayload messages', async () => {
