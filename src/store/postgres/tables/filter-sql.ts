@@ -61,7 +61,7 @@ function checkText(value: string): string {
 
 /** The saturated integer part of a number expression as `bigint` (SQLite's CAST AS INTEGER). */
 function integerPart(number: string): string {
-  return `(CASE WHEN ${number} >= 9223372036854775807::float8 THEN 9223372036854775807::bigint WHEN ${number} <= -9223372036854775808::float8 THEN -9223372036854775808::bigint ELSE trunc(${number})::bigint END)`
+  return `(CASE WHEN ${number} >= 9223372036854775807::float8 THEN 9223372036854775807::bigint WHEN ${number} <= -9223372036854775808::float8 THEN (-9223372036854775808)::bigint ELSE trunc(${number})::bigint END)`
 }
 
 class FilterCompiler {
