@@ -15,7 +15,15 @@ import type { TablesPort } from './tables-port.js'
 type Doc = Record<string, unknown> & { id: number }
 type Filter = Record<string, unknown>
 
-function mulberry32(seed: number): () => number {
+/**
+ * A seeded PRNG (mulberry32): the same seed gives the same tables, rows and filters on every backend.
+ *
+ * @example
+ * ```ts
+ * const rand = mulberry32(7); rand() // a number in [0, 1)
+ * ```
+ */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0
@@ -30,7 +38,8 @@ const STRINGS = ['a', 'b', 'ab', 'ba', 'Abc', 'abc', 'bca', 'B', 'zz', '']
 const DATES = ['2026-01-01T00:00:00.000Z', '2026-01-02T12:00:00.000Z', '2026-02-01T00:00:00.000Z', '2025-12-31T23:59:59.000Z']
 const TAGS = ['x', 'y', 'z']
 
-const SCHEMA = {
+/** The columns of the random tables: two strings, two numbers, a boolean, a date, an array and an object. */
+export const SCHEMA = {
   s1: { type: 'string' },
   s2: { type: 'string' },
   n1: { type: 'number' },
@@ -42,7 +51,15 @@ const SCHEMA = {
 } as const
 type Col = keyof typeof SCHEMA
 
-class Gen {
+/**
+ * Random values, rows and filters over {@link SCHEMA} (every operator, nested paths, `$not`, `$or`, `$and`).
+ *
+ * @example
+ * ```ts
+ * const gen = new Gen(mulberry32(1)); gen.row(); gen.filter()
+ * ```
+ */
+export class Gen {
   constructor(readonly rand: () => number) {}
   int(lo: number, hi: number) {
     return lo + Math.floor(this.rand() * (hi - lo + 1))

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Backend } from '../../backend.js'
+import { openSqliteBackend } from '../../sqlite/sqlite-backend.js'
+import { Gen, mulberry32, SCHEMA } from '../../tables/tables-port.oracle.js'
+import type { TablesPort } from '../../tables/tables-port.js'
+import { createTestDatabase, type TestDatabase } from './test-database.test-support.js'
+
+/*
+ * The same calls on SQLite and on PostgreSQL answer the same JSON, byte for byte: rows (dates, numbers, nested
+ * objects in their key order), pages, groups and errors. SQLite is the reference the PostgreSQL port must match.
+ */
+
+const START = Date.parse('2026-03-01T08:00:00.000Z')
+const BOT = 'bot_same'
+// Text that sorts differently bytewise than in most locales, and values JSON keeps as written.
+const STRINGS = ['a', 'B', 'b', 'Z', 'é', 'e', 'Ä', '😀', 'a b', 'a_b', '', '10', '9']
+
+let database: TestDatabase
+let sqlite: Backend
+let postgres: { tables: TablesPort; close(): Promise<void> }
+let current = START
+const now = () => new Date(current)
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  postgres = await database.openTables(now)
+  sqlite = await openSqliteBackend({ memory: true, now })
+})
+afterAll(async () => {
+  await sqlite?.close()
+  await postgres?.close()
+  await database?.drop()
+})
+
+/** Table ids are random: the same on both sides once masked. */
+const masked = (json: string) => json.replace(/table_[0-9A-Z]{26}/g, 'table_<id>')
+
+/** Runs a call on both ports: the same JSON result, or the same error type, code and message. */
+async function same<T>(call: (tables: TablesPort) => Promise<T>): Promise<T> {
+  const settle = async (tables: TablesPort) =>
+    call(tables).then(
+      (value) => ({ ok: masked(JSON.stringify(value)) }),
+      (error: unknown) => ({ error: masked(JSON.stringify({ name: (error as Error).name, message: (error as Error).message, ...(error as object) })) }),
+    )
+  const [a, b] = [await settle(sqlite.tables), await settle(postgres.tables)]
+  expect(b).toEqual(a)
+  if ('error' in a) throw new Error(`both refused: ${a.error}`)
+  return JSON.parse(a.ok!) as T
+}
+
+function richRow(gen: Gen): Record<string, unknown> {
+  const row = gen.row()
+  if (gen.chance(0.5)) row['s1'] = gen.pick(STRINGS)
+  if (gen.chance(0.3)) row['n2'] = gen.pick([0.1, -1.5e-7, 1e21, 123456.789, -0.25, 2 ** 53])
+  if (gen.chance(0.3)) row['obj'] = { z: gen.pick(STRINGS), a: { y: gen.int(0, 3), b: [1, 'x', true, null] }, m: null }
+  if (gen.chance(0.2)) row['d'] = gen.pick(['2026-01-01', '2026-01-01T10:00:00+02:00', '1815-12-10T00:00:00.5Z'])
+  return row
+}
+
+describe('PostgreSQL answers as SQLite does', () => {
+  for (let seed = 1; seed <= 8; seed++) {
+    it(`seed ${seed}: rows, filters, pages and groups are the same JSON`, async () => {
+      const gen = new Gen(mulberry32(1000 + seed))
+      const name = `same${seed}Table`
+      await same((t) => t.createTable(BOT, { name, schema: { type: 'object', properties: { ...SCHEMA, s2: { type: 'string', 'x-zui': { searchable: true } } } } }))
+      current += 1_000
+      const rows = Array.from({ length: gen.int(20, 50) }, () => richRow(gen))
+      await same((t) => t.createRows(BOT, name, rows))
+      current += 1_000
+      // Random values are drawn once, outside the calls, so both sides get the same.
+      const patch = [{ id: 1, s1: gen.pick(STRINGS), obj: { k: [{ b: 1, a: 2 }] } }, { id: 2, n1: null }]
+      await same((t) => t.updateRows(BOT, name, patch))
+      for (let q = 0; q < 15; q++) {
+        const filter = gen.filter()
+        const orderBy = gen.pick(['id', 's1', 'n2', 'b', 'd', 'updatedAt'])
+        const orderDirection = gen.pick(['asc', 'desc'] as const)
+        const page = { limit: gen.int(1, 60), offset: gen.int(0, 5) }
+        await same((t) => t.findRows(BOT, name, { filter, orderBy, orderDirection, ...page }))
+        await same((t) => t.findRows(BOT, name, { filter, select: ['obj.a.y', 's1'], orderBy: 's1' }))
+      }
+      for (const key of ['s1', 'b', 'd'] as const) {
+        const result = await same((t) => t.findRows(BOT, name, { group: { [key]: 'key', n1: ['count', 'sum', 'avg', 'min', 'max'], s1: ['min', 'max'] }, orderBy: 'n1Count', orderDirection: 'desc' }))
+        expect(result.rows.length).toBeGreaterThan(0)
+      }
+      await same((t) => t.findRows(BOT, name, { filter: { s1: { $gt: 'Z' } }, orderBy: 's1', orderDirection: 'desc' }))
+      await same((t) => t.findRows(BOT, name, { filter: { 'obj.a.y': { $gte: 1 } } }))
+      const doomed = gen.filter()
+      await same((t) => t.deleteRows(BOT, name, { filter: doomed }))
+      await same((t) => t.findRows(BOT, name, { limit: 1000 }))
+    })
+  }
+
+  it('refuses bad filters, orders and groups with the same messages', async () => {
+    await same((t) => t.createTable(BOT, { name: 'errorsTable', schema: { a: 'x', n: 1, o: { k: 1 } } }))
+    for (const query of [
+      { filter: { n: 'x' } },
+      { filter: { a: { $regex: '(' } } },
+      { filter: { 'o.k': { $size: -1 } } },
+      { filter: { n: { $mod: [0, 1] } } },
+      { filter: { a: { $regex: '(a+)+$', $options: 'q' } } },
+      { orderBy: 'o' },
+      { group: { a: 'sum' } },
+      { search: 'x' },
+    ]) {
+      await expect(same((t) => t.findRows(BOT, 'errorsTable', query as never))).rejects.toThrow(/both refused/)
+    }
+  })
+})
