@@ -249,10 +249,13 @@ export async function duplicateTable(
     let rows = 0
     if (!options.schemaOnly) {
       const cols = ['id', 'created_at', 'updated_at', ...rt.columns.map((c) => quoteIdent(c.physical))].join(', ')
-      const copied = await query(tx, `INSERT INTO ${quoteIdent(record.physical)} (${cols}) SELECT ${cols} FROM ${quoteIdent(source.physical)} RETURNING id`)
-      rows = copied.length
-      const lastRowId = copied.reduce((max, r) => Math.max(max, r['id'] as number), 0)
-      await query(tx, 'UPDATE tables_catalog SET last_row_id = $2::int WHERE id = $1::text', [record.id, lastRowId])
+      const [copied] = await query(
+        tx,
+        `WITH c AS (INSERT INTO ${quoteIdent(record.physical)} (${cols}) SELECT ${cols} FROM ${quoteIdent(source.physical)} RETURNING id)
+         SELECT count(*)::int AS n, coalesce(max(id), 0) AS last FROM c`,
+      )
+      rows = copied!['n'] as number
+      await query(tx, 'UPDATE tables_catalog SET last_row_id = $2::int WHERE id = $1::text', [record.id, copied!['last']])
     }
     return { table: tableToWire(record), rows }
   })

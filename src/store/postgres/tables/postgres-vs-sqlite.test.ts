@@ -106,3 +106,46 @@ describe('PostgreSQL answers as SQLite does', () => {
     }
   })
 })
+
+describe('PostgreSQL changes tables as SQLite does', () => {
+  it('converts, checks, renames, searches, duplicates, upserts and imports with the same answers', async () => {
+    current += 10_000
+    const schema = { title: { type: 'string', 'x-zui': { searchable: true } }, score: { type: 'number' }, code: { type: 'string' }, flag: { type: 'boolean' } }
+    await same((t) => t.createTable(BOT, { name: 'changesTable', schema }))
+    const rows = [
+      { title: 'March invoices', score: 12.5, code: 'A-1', flag: true },
+      { title: 'april_report draft', score: 3, code: 'B-2' },
+      { title: 'Invoices for May', code: '17', flag: false },
+      { title: 'misc', score: -0.5 },
+    ]
+    await same((t) => t.createRows(BOT, 'changesTable', rows))
+    current += 1_000
+    // Conversions that work, and ones existing values refuse.
+    await same((t) => t.updateTable(BOT, 'changesTable', { schema: { score: { type: 'string' } } }))
+    await expect(same((t) => t.updateTable(BOT, 'changesTable', { schema: { code: { type: 'number' } } }))).rejects.toThrow(/both refused/)
+    await expect(same((t) => t.updateTable(BOT, 'changesTable', { schema: { code: { type: 'string', pattern: '^[A-Z]-\\d$' } } }))).rejects.toThrow(/both refused/)
+    await expect(same((t) => t.updateTable(BOT, 'changesTable', { schema: { code: { type: 'string', enum: ['A-1', 'B-2'] } } }))).rejects.toThrow(/both refused/)
+    await same((t) => t.updateTable(BOT, 'changesTable', { schema: { flag: { type: 'string' }, extra: { type: 'object' } } }))
+    await same((t) => t.findRows(BOT, 'changesTable', { orderBy: 'score' }))
+    await same((t) => t.renameColumn(BOT, 'changesTable', 'title', 'heading'))
+    for (const search of ['invoices', 'april', 'april_report', 'MAY misc', 'nothing']) {
+      // The same rows match; the similarity is each engine's own score (bm25 on SQLite, ts_rank here), in (0, 1).
+      const result = await same(async (t) => {
+        const found = await t.findRows(BOT, 'changesTable', { search, select: ['heading'], orderBy: 'id' })
+        for (const row of found.rows) expect(row.similarity).toBeGreaterThan(0)
+        for (const row of found.rows) expect(row.similarity).toBeLessThan(1)
+        return { ...found, rows: found.rows.map(({ similarity: _s, ...row }) => row) }
+      })
+      if (search !== 'nothing') expect(result.rows.length).toBeGreaterThan(0)
+    }
+    await same((t) => t.updateTable(BOT, 'changesTable', { keyColumn: 'code' }))
+    await same((t) => t.upsertRows(BOT, 'changesTable', [{ code: 'A-1', heading: 'changed' }, { code: 'C-3', heading: 'new' }], 'code'))
+    await expect(same((t) => t.createRows(BOT, 'changesTable', [{ code: 'Z' }, { code: 'A-1' }]))).rejects.toThrow(/both refused/)
+    await expect(same((t) => t.checkRows(BOT, 'changesTable', [{ code: 'Y' }, { code: 'Y' }], 40))).rejects.toThrow(/both refused/)
+    await same((t) => t.importRows(BOT, 'changesTable', Array.from({ length: 30 }, (_, i) => ({ code: `I-${i}`, score: String(i) })), 5))
+    await same((t) => t.duplicateTable(BOT, 'changesTable', { tableName: 'changesCopyTable' }))
+    await same((t) => t.createRows(BOT, 'changesCopyTable', [{ code: 'after-copy' }]))
+    await same((t) => t.findRows(BOT, 'changesCopyTable', { limit: 1000 }))
+    await same((t) => t.getTable(BOT, 'changesCopyTable'))
+  })
+})
