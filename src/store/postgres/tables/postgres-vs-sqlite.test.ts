@@ -153,3 +153,36 @@ describe('PostgreSQL changes tables as SQLite does', () => {
     await same((t) => t.getTable(BOT, 'changesCopyTable'))
   })
 })
+
+describe('PostgreSQL writes batches as SQLite does, row by row', () => {
+  it('upserts and updates with the same outcome, refusals and rows', async () => {
+    current += 10_000
+    const schema = { email: { type: 'string' }, name: { type: 'string' }, n: { type: 'number' }, when: { type: 'string', format: 'date-time' } }
+    await same((t) => t.createTable(BOT, { name: 'batchTable', schema, keyColumn: 'email' }))
+    await same((t) => t.createRows(BOT, 'batchTable', [{ email: 'a', name: 'A', n: 1 }, { email: 'b', name: 'B', n: 2 }, { email: 'c', name: 'C' }]))
+    current += 1_000
+    const attempts: Array<(t: TablesPort) => Promise<unknown>> = [
+      // By key: a key inserted by an earlier row is updated by a later one; dates normalized.
+      (t) => t.upsertRows(BOT, 'batchTable', [{ email: 'd', n: 4, when: '2026-01-01' }, { email: 'a', n: 10 }, { email: 'd', name: 'D' }, { email: 'a', n: null }], 'email'),
+      // By id: a row inserted earlier in the call can be named by its new id.
+      (t) => t.upsertRows(BOT, 'batchTable', [{ email: 'e', name: 'E' }, { id: 5, name: 'E2' }, { id: 2, n: 20 }]),
+      // Unknown id after a problem: the unknown id wins, as it is met on the spot.
+      (t) => t.upsertRows(BOT, 'batchTable', [{ id: 1, n: 'x' }, { id: 99, n: 1 }]),
+      // By a column that is not the key: a new row taking a taken key value is a conflict, named at its row.
+      (t) => t.upsertRows(BOT, 'batchTable', [{ name: 'Z', email: 'z' }, { name: 'Y', email: 'b' }], 'name'),
+      // A problem before a conflict: the problems are the answer (nothing is written after a problem).
+      (t) => t.upsertRows(BOT, 'batchTable', [{ name: 'Q', n: 'bad' }, { name: 'R', email: 'a' }], 'name'),
+      (t) => t.upsertRows(BOT, 'batchTable', [{ email: null }, {}, { email: 'f', n: 'no' }], 'email'),
+      // Updates: swapping key values fails where row-by-row fails; the same row twice applies in order.
+      (t) => t.updateRows(BOT, 'batchTable', [{ id: 1, email: 'b' }, { id: 2, email: 'a' }]),
+      (t) => t.updateRows(BOT, 'batchTable', [{ id: 3, email: 'x' }, { id: 2, email: 'c' }, { id: 3, n: 33 }]),
+      (t) => t.updateRows(BOT, 'batchTable', [{ id: 1, n: 100, when: '2026-02-02T10:00:00+01:00' }, { id: 4, name: null }, { id: 1, name: 'again' }]),
+    ]
+    for (const attempt of attempts) {
+      current += 100
+      await same(attempt).catch((error: Error) => expect(error.message).toMatch(/^both refused/))
+    }
+    await same((t) => t.findRows(BOT, 'batchTable', { limit: 1000 }))
+    await same((t) => t.createRows(BOT, 'batchTable', [{ email: 'after' }]))
+  })
+})

@@ -88,15 +88,22 @@ export function storageProblems(rt: PgTableRuntime, rows: ReadonlyArray<Map<stri
 }
 
 /**
- * Inserts validated rows (values of every column) with the ids `firstId`, `firstId + 1`, … and the time `now`,
- * and returns them as read back. The caller checked key values beforehand.
+ * Inserts validated rows (values of every column) with the ids `firstId`, `firstId + 1`, … (or `ids`, one per
+ * row) and the time `now`, and returns them as read back. The caller checked key values beforehand.
  *
  * @example
  * ```ts
  * const rows = await insertRows(tx, rt, validated.rows, lastRowId + 1, tx.timestamp())
  * ```
  */
-export async function insertRows(context: PgTablesContext, rt: PgTableRuntime, rows: ReadonlyArray<Map<string, unknown>>, firstId: number, now: string): Promise<Row[]> {
+export async function insertRows(
+  context: PgTablesContext,
+  rt: PgTableRuntime,
+  rows: ReadonlyArray<Map<string, unknown>>,
+  firstId: number,
+  now: string,
+  ids?: readonly number[],
+): Promise<Row[]> {
   const table = quoteIdent(rt.physical)
   const columns = ['id', 'created_at', 'updated_at', ...rt.columns.map((c) => quoteIdent(c.physical))].join(', ')
   const record = ['id integer', 'created_at text', 'updated_at text', ...rt.columns.map((c) => `${quoteIdent(c.physical)} ${castOf(c.kind) === 'text::json' ? 'json' : castOf(c.kind)}`)].join(', ')
@@ -104,7 +111,7 @@ export async function insertRows(context: PgTablesContext, rt: PgTableRuntime, r
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
     const chunk = rows.slice(start, start + INSERT_CHUNK)
     const records = chunk.map((values, i) => {
-      const entry: Record<string, unknown> = { id: firstId + start + i, created_at: now, updated_at: now }
+      const entry: Record<string, unknown> = { id: ids?.[start + i] ?? firstId + start + i, created_at: now, updated_at: now }
       for (const c of rt.columns) {
         const value = values.get(c.name)
         // Objects and arrays go in as JSON values, so the json column keeps exactly JSON.stringify's text.
@@ -114,7 +121,7 @@ export async function insertRows(context: PgTablesContext, rt: PgTableRuntime, r
     })
     await query(context, `INSERT INTO ${table} (${columns}) SELECT ${columns} FROM json_to_recordset($1::text::json) AS x(${record})`, [JSON.stringify(records)])
     chunk.forEach((values, i) => {
-      const row: Row = { id: firstId + start + i, createdAt: now, updatedAt: now, computed: {} }
+      const row: Row = { id: ids?.[start + i] ?? firstId + start + i, createdAt: now, updatedAt: now, computed: {} }
       for (const c of rt.columns) row[c.name] = storedValue(c.kind, values.get(c.name))
       out.push(row)
     })
@@ -132,16 +139,41 @@ export async function insertRows(context: PgTablesContext, rt: PgTableRuntime, r
  * ```
  */
 export async function patchRow(context: PgTablesContext, record: TableRecord, rt: PgTableRuntime, id: number, values: Map<string, unknown>, index: number, now: string): Promise<void> {
-  const params = new SqlParams()
-  const sets = [...values.keys()].map((name) => {
-    const column = rt.byName.get(name)!
-    return `${quoteIdent(column.physical)} = ${params.add(encodeValue(column.kind, values.get(name)), castOf(column.kind))}`
+  await patchRows(context, record, rt, [{ id, values, index }], now)
+}
+
+/**
+ * Applies patches in order, as one statement each, sent together (pipelined on the transaction's connection)
+ * rather than one round trip after the other. The first failure is the one reported: a duplicate key column
+ * value is `KEY_CONFLICT` naming `rows.<index>` of its patch (the statements after it fail as the transaction
+ * is aborted, and are ignored).
+ *
+ * @example
+ * ```ts
+ * await patchRows(tx, record, rt, [{ id: 7, values: new Map([['total', 13]]), index: 0 }], tx.timestamp())
+ * ```
+ */
+export async function patchRows(
+  context: PgTablesContext,
+  record: TableRecord,
+  rt: PgTableRuntime,
+  patches: ReadonlyArray<{ id: number; values: Map<string, unknown>; index: number }>,
+  now: string,
+): Promise<void> {
+  const statements = patches.map(({ id, values }) => {
+    const params = new SqlParams()
+    const sets = [...values.keys()].map((name) => {
+      const column = rt.byName.get(name)!
+      return `${quoteIdent(column.physical)} = ${params.add(encodeValue(column.kind, values.get(name)), castOf(column.kind))}`
+    })
+    sets.push(`updated_at = ${params.add(now, 'text')}`)
+    return query(context, `UPDATE ${quoteIdent(rt.physical)} SET ${sets.join(', ')} WHERE id = ${params.add(id, 'int')}`, params.values)
   })
-  sets.push(`updated_at = ${params.add(now, 'text')}`)
-  try {
-    await query(context, `UPDATE ${quoteIdent(rt.physical)} SET ${sets.join(', ')} WHERE id = ${params.add(id, 'int')}`, params.values)
-  } catch (error) {
-    if (sqlState(error) === UNIQUE_VIOLATION && record.keyColumn) throw keyConflict(record.keyColumn, index, values.get(record.keyColumn) ?? null)
-    throw error
-  }
+  const settled = await Promise.allSettled(statements)
+  const failed = settled.findIndex((s) => s.status === 'rejected')
+  if (failed < 0) return
+  const error = (settled[failed] as PromiseRejectedResult).reason as unknown
+  const { values, index } = patches[failed]!
+  if (sqlState(error) === UNIQUE_VIOLATION && record.keyColumn) throw keyConflict(record.keyColumn, index, values.get(record.keyColumn) ?? null)
+  throw error
 }

@@ -11,7 +11,8 @@ import { atomically, query, quoteIdent, type PgTablesContext } from './context.j
 import { compileFilterSql, hasRegex } from './filter-sql.js'
 import { SqlParams } from './params.js'
 import { matchRegexValues } from './regex-matches.js'
-import { insertRows, patchRow, rowFromRaw, selectRows, storageProblems, userData } from './row-io.js'
+import { insertRows, rowFromRaw, selectRows, storageProblems, userData } from './row-io.js'
+import { applyRowWrites } from './row-writes.js'
 import { columnSqlOf, parseTableFilter, runtimeOf, type PgTableRuntime } from './runtime.js'
 
 /**
@@ -170,7 +171,9 @@ export async function updateRows(context: PgTablesContext, botId: string, ref: s
     const problems = validated.problems.length > 0 ? validated.problems : storageProblems(rt, validated.rows)
     if (problems.length > 0) throw rowProblemsError(problems)
     const now = tx.timestamp()
-    for (const [index, values] of validated.rows.entries()) await patchRow(tx, record, rt, input[index]!.id, values, index, now)
+    const key = record.keyColumn
+    const writes = validated.rows.map((values, index) => ({ type: 'patch' as const, id: input[index]!.id, values, index }))
+    await applyRowWrites(tx, record, rt, writes, now, key === null || !validated.rows.some((values) => values.has(key)))
     const after = await selectRows(tx, rt, [...new Set(ids)])
     return { rows: ids.map((id) => rowFromRaw(rt, after.get(id)!)), warnings: validated.warnings }
   })
