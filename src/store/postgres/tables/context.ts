@@ -111,3 +111,27 @@ export function sqlState(error: unknown): string | undefined {
 
 /** SQLSTATE of a unique violation (a duplicate key column value, a taken table name). */
 export const UNIQUE_VIOLATION = '23505'
+
+/** SQLSTATEs of a statement naming a table or column that a concurrent change dropped (undefined table, column). */
+const STALE_NAMES: ReadonlySet<string> = new Set(['42P01', '42703'])
+
+/**
+ * Runs a read of a user table again, once, when the table or a column it named was dropped by a schema change or
+ * a delete that committed between reading the catalog and reading the rows: the second run reads the catalog as
+ * it now is (and a deleted table is then `ResourceNotFound`). Only on the pool: inside a transaction the failed
+ * statement has aborted the caller's transaction, which is the caller's to retry.
+ *
+ * @example
+ * ```ts
+ * const row = await rereadingStale(context, () => getRowOnce(context, botId, ref, id))
+ * ```
+ */
+export async function rereadingStale<T>(context: PgTablesContext, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (error) {
+    const state = sqlState(error)
+    if (inTransaction(context.sql) || state === undefined || !STALE_NAMES.has(state)) throw error
+    return read()
+  }
+}

@@ -131,3 +131,36 @@ describe('values PostgreSQL cannot hold', () => {
     expect(await refusal(tables.findRows(BOT, 'textsTable', { filter: { name: 'a\u0000' } }))).toMatchObject({ type: 'InvalidQuery', message: expect.stringContaining('U+0000') })
   })
 })
+
+describe('reads racing a schema change', () => {
+  it('reads again when a column it named was dropped by a change that committed meanwhile', async () => {
+    await tables.createTable(BOT, { name: 'racedTable', schema: { a: 'x', b: 'y' } })
+    await tables.createRows(BOT, 'racedTable', [{ a: '1', b: '2' }])
+    let commit!: () => void
+    let changed!: () => void
+    const release = new Promise<void>((resolve) => (commit = resolve))
+    const applied = new Promise<void>((resolve) => (changed = resolve))
+    const change = sql.begin(async (tx) => {
+      await createPostgresTablesPort(tx, { now }).updateTable(BOT, 'racedTable', { schema: { b: null } })
+      changed()
+      await release
+    })
+    // The change holds the rows table: the read gets the old catalog, then waits for the table.
+    const waitForLock = async () => {
+      for (let i = 0; i < 200; i++) {
+        const [row] = await sql.unsafe(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)
+        if ((row!['n'] as number) > 0) return
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      throw new Error('the read never waited for the change')
+    }
+    await applied
+    const read = tables.findRows(BOT, 'racedTable', {})
+    await waitForLock()
+    commit()
+    await change
+    const { rows } = await read
+    expect(rows).toEqual([expect.objectContaining({ id: 1, a: '1' })])
+    expect(rows[0]).not.toHaveProperty('b')
+  })
+})

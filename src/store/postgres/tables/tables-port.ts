@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js'
 import type { TablesPort } from '../../tables/tables-port.js'
 import type { PgSql } from '../pg-types.js'
 import * as catalog from './catalog.js'
-import { tablesContext } from './context.js'
+import { rereadingStale, tablesContext } from './context.js'
 import { findRows } from './find.js'
 import * as jobs from './jobs.js'
 import * as rows from './rows.js'
@@ -44,20 +44,20 @@ export function createPostgresTablesPort(sql: PgSql, deps: PostgresTablesDeps): 
     loadTable: (botId, ref) => catalog.loadTable(context, botId, ref),
     listTables: (botId, request) => catalog.listTables(context, botId, request),
     createTable: (botId, input) => catalog.createTable(context, botId, input),
-    getTable: async (botId, ref) => catalog.withCounts(context, await catalog.loadTable(context, botId, ref)),
+    getTable: (botId, ref) => rereadingStale(context, async () => catalog.withCounts(context, await catalog.loadTable(context, botId, ref))),
     getOrCreateTable: (botId, name, input) => catalog.getOrCreateTable(context, botId, name, input),
     deleteTable: (botId, ref) => catalog.deleteTable(context, botId, ref),
     duplicateTable: (botId, ref, options) => catalog.duplicateTable(context, botId, ref, options),
     renameColumn: (botId, ref, name, newName) => catalog.renameColumn(context, botId, ref, name, newName),
     updateTable: (botId, ref, input) => updateTable(context, botId, ref, input),
-    getRow: (botId, ref, id) => rows.getRow(context, botId, ref, id),
+    getRow: (botId, ref, id) => rereadingStale(context, () => rows.getRow(context, botId, ref, id)),
     createRows: (botId, ref, input) => rows.createRows(context, botId, ref, input),
-    checkRows: (botId, ref, input, firstRowIndex) => rows.checkRows(context, botId, ref, input, firstRowIndex),
+    checkRows: (botId, ref, input, firstRowIndex) => rereadingStale(context, () => rows.checkRows(context, botId, ref, input, firstRowIndex)),
     importRows: (botId, ref, input, firstRowIndex) => rows.importRows(context, botId, ref, input, firstRowIndex),
     updateRows: (botId, ref, input) => rows.updateRows(context, botId, ref, input),
     upsertRows: (botId, ref, input, keyColumn) => upsertRows(context, botId, ref, input, keyColumn),
     deleteRows: (botId, ref, input) => rows.deleteRows(context, botId, ref, input),
-    findRows: (botId, ref, request) => findRows(context, botId, ref, request),
+    findRows: (botId, ref, request) => rereadingStale(context, () => findRows(context, botId, ref, request)),
     listJobs: (botId, ref) => jobs.listJobs(context, botId, ref),
     createJob: (botId, tableId, type, files) => jobs.createJob(context, botId, tableId, type, files),
     getJob: (id) => jobs.getJob(context, id),
