@@ -73,8 +73,9 @@ function compileRows(rt: PgTableRuntime, plan: RowsFindPlan, matches: RegexMatch
 
 const AGGREGATES: Readonly<Record<Exclude<GroupOutput['op'], 'key'>, (column: string) => string>> = {
   count: (c) => `count(${c})::int`,
-  sum: (c) => `coalesce(sum(${c}), 0)`,
-  avg: (c) => `avg(${c})`,
+  // As double precision: over `id` (an integer) PostgreSQL would answer bigint and numeric, which arrive as text.
+  sum: (c) => `coalesce(sum(${c}), 0)::float8`,
+  avg: (c) => `avg(${c})::float8`,
   max: (c) => `max(${c})`,
   min: (c) => `min(${c})`,
   // As JSON text, so every kind comes back the same way; NULL when the group has no value.

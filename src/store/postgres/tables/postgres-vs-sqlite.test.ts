@@ -86,6 +86,7 @@ describe('PostgreSQL answers as SQLite does', () => {
         })
         expect(result.rows.length).toBeGreaterThan(0)
       }
+      await same((t) => t.findRows(BOT, name, { group: { b: 'key', id: ['count', 'sum', 'avg', 'min', 'max'], createdAt: ['min', 'max'] } }))
       await same((t) => t.findRows(BOT, name, { filter: { s1: { $gt: 'Z' } }, orderBy: 's1', orderDirection: 'desc' }))
       await same((t) => t.findRows(BOT, name, { filter: { 'obj.a.y': { $gte: 1 } } }))
       const doomed = gen.filter()
