@@ -164,3 +164,17 @@ describe('reads racing a schema change', () => {
     expect(rows[0]).not.toHaveProperty('b')
   })
 })
+
+describe('array columns', () => {
+  it('match an element of the same JSON type only, as MongoDB does (decision 0405)', async () => {
+    await tables.createTable(BOT, { name: 'listsTable', schema: { l: { type: 'array' } } })
+    await tables.createRows(BOT, 'listsTable', [{ l: [1] }, { l: [true] }, { l: ['1'] }, { l: [1.5, false, { a: 1 }] }, { l: [] }, {}])
+    const find = async (filter: Record<string, unknown>) => (await tables.findRows(BOT, 'listsTable', { filter })).rows.map((r) => r.id)
+    expect(await find({ l: 1 })).toEqual([1])
+    expect(await find({ l: true })).toEqual([2])
+    expect(await find({ l: '1' })).toEqual([3])
+    expect(await find({ l: { $in: [false, 1.5] } })).toEqual([4])
+    expect(await find({ l: { $nin: [1, true] } })).toEqual([3, 4, 5, 6])
+    expect(await find({ l: { $size: 0 } })).toEqual([5])
+  })
+})
