@@ -109,7 +109,14 @@ export function sqlState(error: unknown): string | undefined {
   return (error as { name?: unknown }).name === 'PostgresError' && typeof code === 'string' ? code : undefined
 }
 
-/** SQLSTATE of a unique violation (a duplicate key column value, a taken table name). */
+/**
+ * SQLSTATE of a unique violation (a duplicate key column value, a taken table name).
+ *
+ * @example
+ * ```ts
+ * if (sqlState(error) === UNIQUE_VIOLATION) throw tableNameTaken(name)
+ * ```
+ */
 export const UNIQUE_VIOLATION = '23505'
 
 /** SQLSTATEs of a statement naming a table or column that a concurrent change dropped (undefined table, column). */
