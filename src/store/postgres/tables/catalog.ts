@@ -235,7 +235,8 @@ export async function duplicateTable(
   options: { tableName?: string; schemaOnly?: boolean; factor?: number } = {},
 ): Promise<{ table: Table; rows: number }> {
   return atomically(context, async (tx) => {
-    const source = await loadTable(tx, botId, ref)
+    // Locked as a write of the source would: its schema cannot change under the copy.
+    const source = await loadTable(tx, botId, ref, true)
     const name = options.tableName ?? (await copyName(tx, botId, source.name))
     await checkNameFree(tx, botId, name)
     const factor = options.factor ?? source.factor

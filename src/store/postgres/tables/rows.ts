@@ -7,7 +7,7 @@ import { rowProblemsError, validateRows } from '../../tables/row-validation.js'
 import type { RowsWriteResult, TableRecord } from '../../tables/types.js'
 import { loadTable, lockTable } from './catalog.js'
 import { castOf, encodeValue } from './columns.js'
-import { atomically, query, quoteIdent, type PgTablesContext } from './context.js'
+import { atomically, consistently, query, quoteIdent, type PgTablesContext } from './context.js'
 import { compileFilterSql, hasRegex } from './filter-sql.js'
 import { SqlParams } from './params.js'
 import { matchRegexValues } from './regex-matches.js'
@@ -127,12 +127,15 @@ export async function importRows(
  * ```
  */
 export async function checkRows(context: PgTablesContext, botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): Promise<{ warnings: string[] }> {
-  const row = await lockFree(context, botId, ref)
-  const rt = runtimeOf(row.record)
-  const validated = validateInsert(rt, row.record, input, firstRowIndex)
-  const problem = await firstInsertProblem(context, row.record, rt, validated.rows, row.lastRowId, firstRowIndex)
-  if (problem) throw problem
-  return { warnings: validated.warnings }
+  // One snapshot for the table, its last row id and the key values taken, as SQLite reads them in one transaction.
+  return consistently(context, async (tx) => {
+    const row = await lockFree(tx, botId, ref)
+    const rt = runtimeOf(row.record)
+    const validated = validateInsert(rt, row.record, input, firstRowIndex)
+    const problem = await firstInsertProblem(tx, row.record, rt, validated.rows, row.lastRowId, firstRowIndex)
+    if (problem) throw problem
+    return { warnings: validated.warnings }
+  })
 }
 
 /** The table and its last row id, read without a lock (a check that writes nothing). */
