@@ -143,6 +143,8 @@ describe('PostgreSQL changes tables as SQLite does', () => {
       })
       if (search !== 'nothing') expect(result.rows.length).toBeGreaterThan(0)
     }
+    await same((t) => t.findRows(BOT, 'changesTable', { search: 'invoices may', group: { flag: 'key', code: ['count', 'unique'] } }))
+    await same((t) => t.findRows(BOT, 'changesTable', { search: 'invoices', filter: { code: { $regex: '^A' } } }).then((r) => r.rows.map((row) => row.id)))
     await same((t) => t.updateTable(BOT, 'changesTable', { keyColumn: 'code' }))
     await same((t) => t.upsertRows(BOT, 'changesTable', [{ code: 'A-1', heading: 'changed' }, { code: 'C-3', heading: 'new' }], 'code'))
     await expect(same((t) => t.createRows(BOT, 'changesTable', [{ code: 'Z' }, { code: 'A-1' }]))).rejects.toThrow(/both refused/)
