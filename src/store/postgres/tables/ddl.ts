@@ -3,6 +3,7 @@ import type { TableColumn } from '../../tables/table-columns.js'
 import { query, quoteIdent, type PgTablesContext } from './context.js'
 import { pgTypeOf } from './columns.js'
 import { SEARCH_COLUMN, type PgTableRuntime } from './runtime.js'
+import { searchFolding } from './search-folding.js'
 
 /*
  * DDL of the per-table PostgreSQL objects: the rows table `ut_<ulid>` (`id` handed out from the catalog's
@@ -104,9 +105,9 @@ export async function dropSearch(context: PgTablesContext, physicalTable: string
 }
 
 /**
- * Adds the search column over the searchable columns (a stored generated `tsvector` of their text, parsed with
- * the `simple` configuration: lowercased words, no stemming, no stop words) and its GIN index, if any column
- * is searchable. PostgreSQL fills it for the rows already there.
+ * Adds the search column over the searchable columns (a stored generated `tsvector` of their text, diacritics
+ * of Latin letters folded, parsed with the `simple` configuration: lowercased words, no stemming, no stop
+ * words) and its GIN index, if any column is searchable. PostgreSQL fills it for the rows already there.
  *
  * @example
  * ```ts
@@ -116,8 +117,10 @@ export async function dropSearch(context: PgTablesContext, physicalTable: string
 export async function createSearch(context: PgTablesContext, rt: PgTableRuntime): Promise<void> {
   if (rt.searchable.length === 0) return
   const text = rt.searchable.map((c) => `coalesce(${quoteIdent(c.physical)}::text, '')`).join(` || ' ' || `)
+  // Diacritics folded as FTS5's unicode61 folds them (the table holds no quote: it is a safe literal).
+  const folded = `translate(${text}, '${searchFolding.from}', '${searchFolding.to}')`
   const table = quoteIdent(rt.physical)
-  await query(context, `ALTER TABLE ${table} ADD COLUMN ${SEARCH_COLUMN} tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, ${text})) STORED`)
+  await query(context, `ALTER TABLE ${table} ADD COLUMN ${SEARCH_COLUMN} tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, ${folded})) STORED`)
   await query(context, `CREATE INDEX ${quoteIdent(searchIndexName(rt.physical))} ON ${table} USING gin (${SEARCH_COLUMN})`)
 }
 

@@ -9,6 +9,7 @@ import { consistently, query, quoteIdent, type PgTablesContext } from './context
 import { compileFilterSql, hasRegex, type RegexMatches } from './filter-sql.js'
 import { SqlParams } from './params.js'
 import { matchRegexValues } from './regex-matches.js'
+import { foldDiacritics } from './search-folding.js'
 import { columnSqlOf, runtimeOf, SEARCH_COLUMN, type PgTableRuntime } from './runtime.js'
 
 /** A compiled find: SQL (asking for limit + 1 rows to learn `hasMore`), its params, and the decoder of a result row. */
@@ -34,11 +35,11 @@ export function similarityFromRank(rank: number): number {
 }
 
 /**
- * The search as a `tsquery` expression over `params`: any of the words, each parsed as a phrase by the `simple`
- * configuration (so `foo_bar` is the phrase `foo bar`, as FTS5 reads a quoted word), and no query syntax leaks in.
+ * The search as a `tsquery` expression over `params`: any of the words, diacritics folded as in the search
+ * column, each parsed as a phrase by the `simple` configuration (so `foo_bar` is the phrase `foo bar`, as FTS5 reads a quoted word), and no query syntax leaks in.
  */
 function searchQuery(words: readonly string[], params: SqlParams): string {
-  return `(${words.map((w) => `phraseto_tsquery('simple'::regconfig, ${params.add(w, 'text')})`).join(' || ')})`
+  return `(${words.map((w) => `phraseto_tsquery('simple'::regconfig, ${params.add(foldDiacritics(w), 'text')})`).join(' || ')})`
 }
 
 /**

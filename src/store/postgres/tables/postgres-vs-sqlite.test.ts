@@ -118,7 +118,8 @@ describe('PostgreSQL changes tables as SQLite does', () => {
     const schema = { title: { type: 'string', 'x-zui': { searchable: true } }, score: { type: 'number' }, code: { type: 'string' }, flag: { type: 'boolean' } }
     await same((t) => t.createTable(BOT, { name: 'changesTable', schema }))
     const rows = [
-      { title: 'March invoices', score: 12.5, code: 'A-1', flag: true },
+      { title: 'March invoices Éléonore', score: 12.5, code: 'A-1', flag: true },
+      { title: 'Eleonore à Noël', score: 1 },
       { title: 'april_report draft', score: 3, code: 'B-2' },
       { title: 'Invoices for May', code: '17', flag: false },
       { title: 'misc', score: -0.5 },
@@ -133,7 +134,7 @@ describe('PostgreSQL changes tables as SQLite does', () => {
     await same((t) => t.updateTable(BOT, 'changesTable', { schema: { flag: { type: 'string' }, extra: { type: 'object' } } }))
     await same((t) => t.findRows(BOT, 'changesTable', { orderBy: 'score' }))
     await same((t) => t.renameColumn(BOT, 'changesTable', 'title', 'heading'))
-    for (const search of ['invoices', 'april', 'april_report', 'MAY misc', 'nothing']) {
+    for (const search of ['invoices', 'april', 'april_report', 'MAY misc', 'nothing', 'eleonore', 'ÉLÉONORE', 'noel', 'a']) {
       // The same rows match; the similarity is each engine's own score (bm25 on SQLite, ts_rank here), in (0, 1).
       const result = await same(async (t) => {
         const found = await t.findRows(BOT, 'changesTable', { search, select: ['heading'], orderBy: 'id' })
