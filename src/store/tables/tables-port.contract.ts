@@ -50,8 +50,8 @@ async function tablesError(call: Promise<unknown>, type: ErrorType, code: string
  * Declares the behaviour every `TablesPort` backend must have (catalog with the three schema forms and keyset
  * listing, table changes, row writes all or nothing, find/group/search, row checks and imports numbered from a
  * first row, table jobs), as vitest `describe`/`it` blocks written against the port only. `open` gets the
- * suite's clock (a fake one it moves by hand) and returns a fresh, empty, migrated backend; `close` runs after
- * each test.
+ * suite's clock (a fake one it moves by hand) and returns a fresh, empty, migrated backend (only its `tables`
+ * port is used, so an adapter can run the suite on that port alone); `close` runs after each test.
  *
  * @example
  * ```ts
@@ -61,7 +61,7 @@ async function tablesError(call: Promise<unknown>, type: ErrorType, code: string
  * })
  * ```
  */
-export function describeTablesPortContract(name: string, open: (now: Clock) => Promise<{ backend: Backend; close(): Promise<void> }>): void {
+export function describeTablesPortContract(name: string, open: (now: Clock) => Promise<{ backend: Pick<Backend, 'tables'>; close(): Promise<void> }>): void {
   describe(`TablesPort contract: ${name}`, () => {
     let current = START
     const now: Clock = () => new Date(current)

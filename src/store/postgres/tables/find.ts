@@ -1,0 +1,153 @@
+import type { Row } from '../../../api/tables/index.js'
+import type { FindPlan, GroupFindPlan, GroupOutput, RowsFindPlan, SortDirection } from '../../tables/find/index.js'
+import { planFind, projectRow } from '../../tables/find/index.js'
+import { queryRegexBudget } from '../../tables/regex-budget.js'
+import type { FindQuery, FindResult } from '../../tables/types.js'
+import { loadTable } from './catalog.js'
+import { decodeValue } from './columns.js'
+import { consistently, query, quoteIdent, type PgTablesContext } from './context.js'
+import { compileFilterSql, hasRegex, type RegexMatches } from './filter-sql.js'
+import { SqlParams } from './params.js'
+import { matchRegexValues } from './regex-matches.js'
+import { foldDiacritics } from './search-folding.js'
+import { columnSqlOf, runtimeOf, SEARCH_COLUMN, type PgTableRuntime } from './runtime.js'
+
+/** A compiled find: SQL (asking for limit + 1 rows to learn `hasMore`), its params, and the decoder of a result row. */
+export interface CompiledFind {
+  sql: string
+  params: unknown[]
+  decode: (raw: Record<string, unknown>) => Record<string, unknown>
+}
+
+const ALIAS = 't'
+
+/**
+ * A similarity in [0, 1) from a `ts_rank` (0 or more; higher is better): `r / (1 + r)`.
+ *
+ * @example
+ * ```ts
+ * similarityFromRank(0.1) // 0.0909…
+ * ```
+ */
+export function similarityFromRank(rank: number): number {
+  const r = Math.max(0, rank)
+  return r / (1 + r)
+}
+
+/**
+ * The search as a `tsquery` expression over `params`: any of the words, diacritics folded as in the search
+ * column, each parsed as a phrase by the `simple` configuration (so `foo_bar` is the phrase `foo bar`, as FTS5 reads a quoted word), and no query syntax leaks in.
+ */
+function searchQuery(words: readonly string[], params: SqlParams): string {
+  return `(${words.map((w) => `phraseto_tsquery('simple'::regconfig, ${params.add(foldDiacritics(w), 'text')})`).join(' || ')})`
+}
+
+/**
+ * Order: SQLite puts NULL first going up and last going down; PostgreSQL needs to be told.
+ */
+const sqlDirection = (direction: SortDirection) => (direction === 'desc' ? 'DESC NULLS LAST' : 'ASC NULLS FIRST')
+
+function compileRows(rt: PgTableRuntime, plan: RowsFindPlan, matches: RegexMatches): CompiledFind {
+  const columnSql = columnSqlOf(rt, ALIAS)
+  const params = new SqlParams()
+  const from = plan.search ? `, LATERAL (SELECT ${searchQuery(plan.search, params)} AS q) s` : ''
+  const conditions = [compileFilterSql(plan.filter, columnSql, params, matches)]
+  if (plan.search) conditions.push(`${ALIAS}.${SEARCH_COLUMN} @@ s.q`)
+  const rank = `ts_rank(${ALIAS}.${SEARCH_COLUMN}, s.q, 1)`
+  let order = plan.order.by === 'similarity' ? `${rank} ${plan.order.direction === 'asc' ? 'ASC' : 'DESC'}` : `${columnSql(plan.order.column)} ${sqlDirection(plan.order.direction)}`
+  if (!(plan.order.by === 'column' && plan.order.column === 'id')) order += `, ${ALIAS}.id ASC`
+  const selected = plan.projection ? new Set(plan.projection.columns) : undefined
+  const columns = selected ? rt.columns.filter((c) => selected.has(c.name)) : rt.columns
+  const columnsSql = [`${ALIAS}.id`, `${ALIAS}.created_at`, `${ALIAS}.updated_at`, ...columns.map((c) => `${ALIAS}.${quoteIdent(c.physical)}`)]
+  if (plan.search) columnsSql.push(`${rank} AS __rank`)
+  const limit = params.add(plan.limit + 1, 'int')
+  const offset = params.add(plan.offset, 'int')
+  const sql = `SELECT ${columnsSql.join(', ')} FROM ${quoteIdent(rt.physical)} ${ALIAS}${from} WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
+  const decode = (raw: Record<string, unknown>) => {
+    const row: Record<string, unknown> = { id: raw['id'], createdAt: raw['created_at'], updatedAt: raw['updated_at'], computed: {} }
+    for (const c of columns) row[c.name] = decodeValue(c.kind, raw[c.physical])
+    if (plan.search) row['similarity'] = similarityFromRank(raw['__rank'] as number)
+    return plan.projection ? projectRow(row, plan.projection.paths) : row
+  }
+  return { sql, params: params.values, decode }
+}
+
+const AGGREGATES: Readonly<Record<Exclude<GroupOutput['op'], 'key'>, (column: string) => string>> = {
+  count: (c) => `count(${c})::int`,
+  // As double precision: over `id` (an integer) PostgreSQL would answer bigint and numeric, which arrive as text.
+  sum: (c) => `coalesce(sum(${c}), 0)::float8`,
+  avg: (c) => `avg(${c})::float8`,
+  max: (c) => `max(${c})`,
+  min: (c) => `min(${c})`,
+  // As JSON text, so every kind comes back the same way; NULL when the group has no value.
+  unique: (c) => `to_json(array_agg(DISTINCT ${c}) FILTER (WHERE ${c} IS NOT NULL))::text`,
+}
+
+function compileGroup(rt: PgTableRuntime, plan: GroupFindPlan, matches: RegexMatches): CompiledFind {
+  const columnSql = columnSqlOf(rt, ALIAS)
+  const params = new SqlParams()
+  const alias = (output: number) => `g${output}`
+  const from = plan.search ? `, LATERAL (SELECT ${searchQuery(plan.search, params)} AS q) s` : ''
+  const conditions = [compileFilterSql(plan.filter, columnSql, params, matches)]
+  if (plan.search) conditions.push(`${ALIAS}.${SEARCH_COLUMN} @@ s.q`)
+  const selects = plan.outputs.map((o, i) => `${o.op === 'key' ? columnSql(o.column) : AGGREGATES[o.op](columnSql(o.column))} AS ${alias(i)}`)
+  const groupBy = plan.outputs.filter((o) => o.op === 'key').map((o) => columnSql(o.column))
+  const order = plan.order.map((o) => `${alias(o.output)} ${sqlDirection(o.direction)}`)
+  const limit = params.add(plan.limit + 1, 'int')
+  const offset = params.add(plan.offset, 'int')
+  const sql =
+    `SELECT ${selects.join(', ')} FROM ${quoteIdent(rt.physical)} ${ALIAS}${from} WHERE ${conditions.join(' AND ')}` +
+    (groupBy.length ? ` GROUP BY ${groupBy.join(', ')}` : '') +
+    (order.length ? ` ORDER BY ${order.join(', ')}` : '') +
+    ` LIMIT ${limit} OFFSET ${offset}`
+  const decode = (raw: Record<string, unknown>) => {
+    const row: Record<string, unknown> = {}
+    plan.outputs.forEach((o, i) => {
+      const value = raw[alias(i)]
+      if (o.op === 'unique') row[o.key] = value === null || value === undefined ? [] : (JSON.parse(value as string) as unknown[]).map((v) => decodeValue(o.kind, v))
+      else if (o.op === 'key' || o.op === 'max' || o.op === 'min') row[o.key] = decodeValue(o.kind, value)
+      else row[o.key] = value ?? null
+    })
+    return row
+  }
+  return { sql, params: params.values, decode }
+}
+
+/**
+ * Compiles a validated find (`planFind`) to PostgreSQL, with the same results as SQLite's compiler: the filter as a
+ * WHERE clause, search over the generated `tsvector` column ranked by `ts_rank`, sorting with NULL first going
+ * up and `id` as tie-breaker, groups with `GROUP BY` and aggregates, and `LIMIT limit + 1` for `hasMore`.
+ *
+ * @example
+ * ```ts
+ * const find = compileFind(rt, planFind(rt, { filter: { status: 'open' } }), new Map())
+ * const rows = (await query(context, find.sql, find.params)).map(find.decode)
+ * ```
+ */
+export function compileFind(rt: PgTableRuntime, plan: FindPlan, matches: RegexMatches = new Map()): CompiledFind {
+  return plan.type === 'group' ? compileGroup(rt, plan, matches) : compileRows(rt, plan, matches)
+}
+
+/**
+ * Finds rows (filter, search, select, order, limit/offset) or groups (`group`): the query is validated into a
+ * plan, its `$regex` values matched under a query budget (decision 0701), compiled to one statement, and its result
+ * decoded. With `$regex`, both reads see one snapshot.
+ *
+ * @example
+ * ```ts
+ * const { rows, hasMore } = await findRows(context, 'bot_1', 'ordersTable', { filter: { total: { $gte: 10 } }, limit: 50 })
+ * ```
+ */
+export async function findRows(context: PgTablesContext, botId: string, ref: string, request: FindQuery): Promise<FindResult> {
+  const rt = runtimeOf(await loadTable(context, botId, ref))
+  const plan = planFind(rt, request)
+  const run = async (tx: PgTablesContext) => {
+    const matches = hasRegex(plan.filter) ? await matchRegexValues(tx, rt, plan.filter, queryRegexBudget()) : undefined
+    const compiled = compileFind(rt, plan, matches)
+    return (await query(tx, compiled.sql, compiled.params)).map(compiled.decode)
+  }
+  const raw = hasRegex(plan.filter) ? await consistently(context, run) : await run(context)
+  const result: FindResult = { rows: raw.slice(0, plan.limit) as Row[], hasMore: raw.length > plan.limit, offset: plan.offset, limit: plan.limit }
+  if (plan.warnings.length > 0) result.warnings = plan.warnings
+  return result
+}

@@ -1,0 +1,64 @@
+import type { PgMigration } from '../pg-types.js'
+
+/**
+ * Schema of the tables port on PostgreSQL: the catalog of tables (one row per user table, with its normalized
+ * JSON schema, the map column → PostgreSQL column, and the last row id handed out), its tag side table, and the
+ * table jobs. Each user table's rows live in their own table `ut_<ulid>`, created by the port, not by a
+ * migration. Texts compared or sorted (ids, times) are `COLLATE "C"`: bytewise, as on SQLite.
+ *
+ * @example
+ * ```ts
+ * for (const migration of postgresTablesMigrations) await pool.begin((tx) => migration.up(tx))
+ * ```
+ */
+export const postgresTablesMigrations: PgMigration[] = [
+  {
+    id: 'tables-0001-catalog',
+    up: async (sql) => {
+      await sql.unsafe(`
+        CREATE TABLE tables_catalog (
+          id text COLLATE "C" PRIMARY KEY,
+          bot_id text NOT NULL,
+          name text NOT NULL,
+          physical text NOT NULL UNIQUE,
+          schema_json text NOT NULL,
+          physical_json text NOT NULL,
+          next_column integer NOT NULL,
+          factor integer NOT NULL DEFAULT 1,
+          frozen boolean NOT NULL DEFAULT false,
+          key_column text,
+          tags_json text NOT NULL DEFAULT '{}',
+          is_compute_enabled boolean NOT NULL DEFAULT false,
+          last_row_id integer NOT NULL DEFAULT 0,
+          created_at text COLLATE "C" NOT NULL,
+          updated_at text COLLATE "C" NOT NULL,
+          UNIQUE (bot_id, name)
+        );
+        CREATE INDEX tables_catalog_by_bot ON tables_catalog (bot_id, created_at, id);
+        CREATE TABLE table_tags (
+          table_id text COLLATE "C" NOT NULL REFERENCES tables_catalog(id) ON DELETE CASCADE,
+          bot_id text NOT NULL,
+          tag_key text NOT NULL,
+          tag_value text NOT NULL,
+          PRIMARY KEY (table_id, tag_key)
+        );
+        CREATE INDEX table_tags_lookup ON table_tags (bot_id, tag_key, tag_value, table_id);
+        CREATE TABLE tables_jobs (
+          id text COLLATE "C" PRIMARY KEY,
+          bot_id text NOT NULL,
+          table_id text COLLATE "C" NOT NULL,
+          type text NOT NULL,
+          status text NOT NULL,
+          progress double precision NOT NULL DEFAULT 0,
+          input_file_id text,
+          output_file_id text,
+          error text,
+          rows_committed integer NOT NULL DEFAULT 0,
+          created_at text COLLATE "C" NOT NULL,
+          updated_at text COLLATE "C" NOT NULL
+        );
+        CREATE INDEX tables_jobs_by_table ON tables_jobs (table_id, created_at);
+      `)
+    },
+  },
+]
