@@ -108,6 +108,8 @@ describe('downloads', () => {
     const outside = await fetchUrl(service, file.url, { headers: { range: 'bytes=10-20' } })
     expect(outside.status).toBe(416)
     expect(outside.headers.get('content-range')).toBe('bytes */10')
+    expect(outside.headers.get('x-request-id')).toMatch(/^req_/)
+    expect(await outside.json()).toMatchObject({ code: 416, type: 'InvalidPayload', message: 'range: expected a byte range that starts inside the content of 10 bytes, received "bytes=10-20"', metadata: { size: 10 } })
     const etag = (await fetchUrl(service, file.url, { method: 'HEAD' })).headers.get('etag')!
     expect((await fetchUrl(service, file.url, { headers: { range: 'bytes=0-1', 'if-range': etag } })).status).toBe(206)
     const stale = await fetchUrl(service, file.url, { headers: { range: 'bytes=0-1', 'if-range': '"older"' } })

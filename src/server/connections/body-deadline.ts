@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env.js'
+import { jsonLimitFor } from '../http/body.js'
 import { refusalResponse } from './refusal.js'
 import { formatDuration } from './timeouts.js'
 
@@ -126,6 +127,12 @@ export function bodyDeadline(options: BodyDeadlineOptions): MiddlewareHandler<Ap
     } finally {
       guard.stop()
     }
+    // Answered without reading the body (a 401 or 404 decided on the headers): read and drop the rest, within the
+    // route's limit, so the client can finish sending and read the answer on a connection that stays usable.
+    const declared = Number(original.headers.get('content-length') ?? 0)
+    if (!guard.timedOut && !guard.complete && !guard.stream.locked && declared <= jsonLimitFor(c.req.path)) {
+      await dropRest(guard.stream, jsonLimitFor(c.req.path))
+    }
     if (guard.timedOut && !guard.complete && c.res.status >= 400) {
       const services = c.get('services')
       const declared = original.headers.get('content-length')
@@ -147,6 +154,40 @@ export function bodyDeadline(options: BodyDeadlineOptions): MiddlewareHandler<Ap
         },
         services.now(),
       )
+    }
+  }
+}
+
+/** How long an answer given before its body was read waits for the rest of that body. */
+const DROP_REST_TIMEOUT_MS = 5_000
+
+/**
+ * Reads a body nobody read, dropping its bytes, until it ends, passes `maxBytes` or takes 5 s. It never cancels
+ * the body (that would destroy the socket before the answer is written): a body left unfinished makes the server
+ * answer with `Connection: close` (`closeIfBodyUnread`).
+ */
+async function dropRest(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<void> {
+  const reader = stream.getReader()
+  let received = 0
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), DROP_REST_TIMEOUT_MS)
+  })
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), timeout])
+      if (next === 'timeout' || next.done) return
+      received += next.value.byteLength
+      if (received > maxBytes) return
+    }
+  } catch {
+    // The client went away: nothing left to drop.
+  } finally {
+    clearTimeout(timer)
+    try {
+      reader.releaseLock()
+    } catch {
+      // A read still pending: the lock goes with the request.
     }
   }
 }

@@ -42,8 +42,8 @@ const downloadResponses: Record<number, RawRouteResponse> = {
   304: { description: 'If-None-Match matched the current ETag.', body: 'none', headers: { ETag: 'The sha256 of the content, quoted.' } },
   404: { description: 'The file does not exist, or has no content yet.', body: 'error' },
   416: {
-    description: 'The range starts past the end of the content. Plain HTTP, no wire error body.',
-    body: 'none',
+    description: 'The range starts past the end of the content; the wire error body (type InvalidPayload, code 416).',
+    body: 'error',
     headers: { 'Content-Range': '`bytes */size`.' },
   },
   500: { description: 'The server could not read the content.', body: 'error' },

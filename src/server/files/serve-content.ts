@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import type { FileRecord } from '../../store/index.js'
 import type { AppEnv } from '../env.js'
+import { refusalBody } from '../connections/index.js'
 import { ServiceError } from '../service-error.js'
 import { etagMatches, parseRange } from './byte-range.js'
 import { isInlineSafe } from './content-type.js'
@@ -49,9 +50,19 @@ export async function serveContent(c: Context<AppEnv>, file: FileRecord, cache: 
   const rangeHeader = ifRange === undefined || ifRange.trim() === etag ? c.req.header('range') : undefined
   const range = parseRange(rangeHeader, file.size)
   if (range.kind === 'unsatisfiable') {
-    // 416 has no wire error type: downloads are plain HTTP, so answer it the HTTP way.
-    headers.set('Content-Range', `bytes */${file.size}`)
-    return new Response(null, { status: 416, headers })
+    // HTTP's 416 with its Content-Range, and the wire error body every error carries (the closest wire type:
+    // the request asks for something the content cannot give).
+    const refusal = {
+      status: 416,
+      type: 'InvalidPayload' as const,
+      message: `range: expected a byte range that starts inside the content of ${file.size} bytes, received ${JSON.stringify(rangeHeader ?? '')}`,
+      metadata: { size: file.size },
+    }
+    const body = c.req.method === 'HEAD' ? null : refusalBody(refusal, c.get('services').now())
+    return new Response(body, {
+      status: 416,
+      headers: { 'Content-Range': `bytes */${file.size}`, 'Content-Type': 'application/json; charset=UTF-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' },
+    })
   }
   headers.set('Content-Type', contentType)
   if (c.req.method === 'HEAD') {
