@@ -1,5 +1,5 @@
-export type { BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, WrittenBlob } from './blob-store.js'
-export { BlobError, BlobTooLargeError, BlobSizeMismatchError, BlobNotFoundError } from './errors.js'
+export type { BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, PresignedReadOptions, SweepReport, WrittenBlob } from './blob-store.js'
+export { BlobError, BlobTooLargeError, BlobSizeMismatchError, BlobNotFoundError, BlobStorageError, BlobConfigError, type BlobErrorCode } from './errors.js'
 export {
   createLocalFolderBlobStore,
   DEFAULT_MAX_BLOB_BYTES,
