@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startS3TestServer, type S3TestServer } from '../../../test/helpers/s3-server.js'
 import { BlobConfigError, BlobStorageError } from '../errors.js'
@@ -140,4 +142,18 @@ describe('openS3BlobStore', () => {
     const failure = await openS3BlobStore(options).catch((error: unknown) => error)
     expect(failure).toMatchObject({ code: 'BLOB_STORAGE_UNAVAILABLE', operation: 'HeadBucket' })
   })
+})
+
+describe('loading the configuration module', () => {
+  it('loads no AWS SDK code until a store is opened (the SDK stays in a chunk of its own)', async () => {
+    const entry = fileURLToPath(new URL('./s3-options.ts', import.meta.url))
+    const result = await build({ entryPoints: [entry], bundle: true, splitting: true, format: 'esm', platform: 'node', write: false, metafile: true, outdir: '/virtual', logLevel: 'silent' })
+    const outputs = Object.entries(result.metafile.outputs)
+    const [, entryOutput] = outputs.find(([, output]) => output.entryPoint !== undefined) ?? []
+    expect(entryOutput).toBeDefined()
+    const staticImports = (entryOutput?.imports ?? []).filter((imported) => imported.kind === 'import-statement').map((imported) => imported.path)
+    const staticallyLoaded = new Set([...Object.keys(entryOutput?.inputs ?? {}), ...staticImports.flatMap((path) => Object.keys(result.metafile.outputs[path]?.inputs ?? {}))])
+    expect([...staticallyLoaded].filter((input) => input.includes('@aws-sdk'))).toEqual([])
+    expect(outputs.some(([, output]) => Object.keys(output.inputs).some((input) => input.includes('@aws-sdk/client-s3')))).toBe(true)
+  }, 60_000)
 })

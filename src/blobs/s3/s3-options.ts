@@ -1,7 +1,9 @@
-import { HeadBucketCommand } from '@aws-sdk/client-s3'
 import { BlobConfigError } from '../errors.js'
-import { createS3BlobStore, type S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store.js'
+import type { S3BlobStore, S3BlobStoreOptions } from './s3-blob-store.js'
 import { storageErrorCode, storageHttpStatus, toBlobError } from './s3-errors.js'
+
+// This module loads no AWS SDK code: the CLI parses the configuration of every command with it, and only a
+// server that uses S3 pays for loading the SDK (about half a second and 20 MB), in openS3BlobStore.
 
 /** The environment variables the blob configuration reads (a `process.env`-like record). */
 export type BlobEnv = Readonly<Record<string, string | undefined>>
@@ -137,7 +139,7 @@ export function blobStoreOptionsFrom(sources: BlobConfigSources): S3BlobStoreOpt
 }
 
 /**
- * Opens the S3 blob store and checks it can work before the service starts: the bucket exists and the
+ * Opens the S3 blob store (loading the AWS SDK on first use) and checks it can work before the service starts: the bucket exists and the
  * credentials may use it (HeadBucket), and, with presigned downloads, that credentials resolve. A failure is a
  * `BlobError` that says what to check (`BLOB_STORAGE_REFUSED` for the bucket, region or credentials,
  * `BLOB_STORAGE_UNAVAILABLE` when the endpoint does not answer).
@@ -148,6 +150,7 @@ export function blobStoreOptionsFrom(sources: BlobConfigSources): S3BlobStoreOpt
  * ```
  */
 export async function openS3BlobStore(options: S3BlobStoreOptions): Promise<S3BlobStore> {
+  const [{ createS3BlobStore }, { HeadBucketCommand }] = await Promise.all([import('./s3-blob-store.js'), import('@aws-sdk/client-s3')])
   const store = createS3BlobStore(options)
   try {
     await store.client.send(new HeadBucketCommand({ Bucket: options.bucket }))

@@ -75,6 +75,7 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
     base: publicBaseUrl(c),
     now: services.now(),
     lifetimes,
+    blobs: services.backend.blobs,
   })
 
   registerOperation(router, searchFiles, ({ principal }) => {
