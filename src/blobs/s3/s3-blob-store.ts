@@ -261,7 +261,9 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     forcePathStyle: options.forcePathStyle ?? false,
     ...(options.credentials ? { credentials: options.credentials } : {}),
-    ...(options.requestHandler ? { requestHandler: options.requestHandler } : {}),
+    // A storage that does not accept the connection fails fast; no idle timeout once connected, since a download
+    // waits on its reader (a slow client pauses the S3 socket) and must not be cut for it.
+    requestHandler: options.requestHandler ?? { connectionTimeout: 10_000 },
     // Checksums only where S3 requires them: the newer default (CRC headers and trailers on every upload) is
     // refused by many S3-compatible services. The signed payload hash and our own sha256 keep integrity.
     requestChecksumCalculation: 'WHEN_REQUIRED',
