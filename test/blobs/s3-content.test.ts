@@ -24,14 +24,14 @@ interface Running {
   close(): Promise<void>
 }
 
-async function startWithS3(presignDownloads: boolean): Promise<Running> {
+async function startWithS3(presignDownloads: boolean, server: S3TestServer = s3): Promise<Running> {
   const blobs = createS3BlobStore({
     bucket: 'content',
     prefix: `app-${Math.random().toString(36).slice(2)}/`,
-    region: s3.region,
-    endpoint: s3.endpoint,
+    region: server.region,
+    endpoint: server.endpoint,
     forcePathStyle: true,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
     presignDownloads,
   })
   if (presignDownloads) await blobs.refreshSigningCredentials()
@@ -120,5 +120,26 @@ describe('files with their content in S3', () => {
     expect((await fetch(got.url)).status).toBe(200)
     await running.call('DELETE', `/v1/files/${file.id}`, {})
     expect((await fetch(got.url)).status).toBe(404)
+  })
+
+  it('when the storage goes away: an upload answers 500 naming the storage failure and the file records upload_failed; reads answer 500 too', async () => {
+    const doomed = await startS3TestServer({ buckets: ['content'] })
+    running = await startWithS3(false, doomed)
+    const stored = await upload(running, 'before.txt', 'stored before')
+    const { file } = await running.call('PUT', '/v1/files', { key: 'during.txt', size: 5 })
+    await doomed.stop()
+    const put = await running.app.fetch(new Request(file.uploadUrl, { method: 'PUT', body: 'hello' }))
+    expect(put.status).toBe(500)
+    const body = await put.json()
+    expect(body.type).toBe('Internal')
+    expect(body.metadata?.code).toBe('BLOB_STORAGE_UNAVAILABLE')
+    expect(body.message).toMatch(/^object storage PutObject failed: ECONNREFUSED/)
+    const { file: after } = await running.call('GET', `/v1/files/${file.id}`)
+    expect(after.status).toBe('upload_failed')
+    expect(after.failedStatusReason).toBe('the server could not store the content')
+    const { file: before } = await running.call('GET', `/v1/files/${stored.id}`)
+    const read = await running.app.fetch(new Request(before.url))
+    expect(read.status).toBe(500)
+    expect((await read.json()).metadata?.code).toBe('BLOB_STORAGE_UNAVAILABLE')
   })
 })
