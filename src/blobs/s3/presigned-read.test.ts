@@ -5,6 +5,7 @@ import { startS3TestServer, type S3TestServer } from '../../../test/helpers/s3-s
 import { createS3BlobStore } from './s3-blob-store.js'
 import { s3ObjectUrl, type S3Location } from './s3-object-url.js'
 import { presignS3Get, type SigningCredentials } from './sigv4-presign.js'
+import { bytesOf } from './bytes.test-support.js'
 
 const signingDate = new Date('2026-01-02T03:04:05.678Z')
 const disposition = `attachment; filename="a b.txt"; filename*=UTF-8''a%20b%C3%A9.txt`
@@ -80,7 +81,7 @@ describe('S3 blob store: presigned reads', () => {
 
   it('answers undefined until credentials are resolved, then a URL the storage serves with the asked type and disposition', async () => {
     const blobs = createS3BlobStore({ ...options(), presignDownloads: true })
-    const { blobId } = await blobs.write((async function* () { yield Buffer.from('presigned bytes') })())
+    const { blobId } = await blobs.write(bytesOf('presigned bytes'))
     const ask = { now: new Date(), expiresInSeconds: 300, contentType: 'text/plain', contentDisposition: 'attachment; filename="notes.txt"' }
     expect(blobs.presignedReadUrl?.(blobId, ask)).toBeUndefined()
     await blobs.refreshSigningCredentials()

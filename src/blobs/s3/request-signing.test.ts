@@ -3,6 +3,7 @@ import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { createS3BlobStore } from './s3-blob-store.js'
 import { sigV4Encode, sigV4SigningKey } from './sigv4-presign.js'
+import { bytesOf } from './bytes.test-support.js'
 
 /** A request as the S3 client put it on the wire, after signing. */
 interface CapturedRequest {
@@ -60,7 +61,7 @@ describe('request signing (SigV4, checked without a server: the test server veri
       requestHandler: capturingHandler(captured),
     })
     await blobs.delete('blob_0123456789abcdef0123456789abcdef')
-    await blobs.write((async function* () { yield Buffer.from('hello') })(), { expectedBytes: 5 })
+    await blobs.write(bytesOf('hello'), { expectedBytes: 5 })
     expect(captured.map((r) => r.method)).toEqual(['DELETE', 'PUT'])
     for (const request of captured) {
       const match = AUTHORIZATION.exec(request.headers['authorization'] ?? '')

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startS3TestServer, type S3TestServer } from '../../../test/helpers/s3-server.js'
 import { describeBlobStoreContract } from '../blob-store.contract.js'
 import { createS3BlobStore, type S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store.js'
+import { bytesOf } from './bytes.test-support.js'
 
 let s3: S3TestServer
 beforeAll(async () => {
@@ -81,7 +82,7 @@ describe('S3 blob store', () => {
   it('sends content of exactly one part in one PutObject, not a multipart upload', async () => {
     const { blobs } = storeOnFreshPrefix()
     const body = randomBytes(5 * 1024 * 1024)
-    await blobs.write((async function* () { yield body })(), { expectedBytes: body.byteLength })
+    await blobs.write(bytesOf(body), { expectedBytes: body.byteLength })
     expect(blobs.uploadStats()).toMatchObject({ multipartUploads: 0, partsUploaded: 0, bufferedBytes: 0 })
     blobs.close()
   })
@@ -89,7 +90,7 @@ describe('S3 blob store', () => {
   it('leaves unfinished uploads and unreferenced blobs younger than abandonedAfterMs alone, whatever olderThan says', async () => {
     let now = new Date()
     const { blobs, prefix } = storeOnFreshPrefix({ abandonedAfterMs: 60 * 60 * 1000, now: () => now })
-    const orphan = await blobs.write((async function* () { yield Buffer.from('orphan') })())
+    const orphan = await blobs.write(bytesOf('orphan'))
     await leaveUnfinishedUpload(blobs, `${prefix}blobs/blob_${randomBytes(16).toString('hex')}`)
     expect(await blobs.sweep(() => false, { olderThan: new Date(Date.now() + 60_000) })).toEqual({ temporaryFiles: 0, orphans: 0 })
     now = new Date(Date.now() + 2 * 60 * 60 * 1000)
@@ -102,7 +103,7 @@ describe('S3 blob store', () => {
     const { blobs, prefix } = storeOnFreshPrefix({ listPageSize: 2 })
     for (let i = 0; i < 5; i++) await leaveUnfinishedUpload(blobs, `${prefix}blobs/blob_${randomBytes(16).toString('hex')}`)
     const written = []
-    for (let i = 0; i < 7; i++) written.push(await blobs.write((async function* () { yield Buffer.from(`blob ${i}`) })()))
+    for (let i = 0; i < 7; i++) written.push(await blobs.write(bytesOf(`blob ${i}`)))
     const kept = new Set(written.slice(0, 3).map((w) => w.blobId))
     expect(await blobs.sweep((id) => kept.has(id))).toEqual({ temporaryFiles: 5, orphans: 4 })
     expect(await inspect(blobs, prefix)).toEqual({ unfinished: 0, stored: [...kept].sort() })
@@ -112,11 +113,31 @@ describe('S3 blob store', () => {
   it('touches nothing outside its prefix', async () => {
     const other = storeOnFreshPrefix()
     const mine = storeOnFreshPrefix()
-    const theirs = await other.blobs.write((async function* () { yield Buffer.from('theirs') })())
+    const theirs = await other.blobs.write(bytesOf('theirs'))
     expect(await mine.blobs.sweep(() => false)).toEqual({ temporaryFiles: 0, orphans: 0 })
     expect(await other.blobs.stat(theirs.blobId)).toEqual({ size: 6 })
     expect(await mine.blobs.stat(theirs.blobId)).toBeUndefined()
     other.blobs.close()
     mine.blobs.close()
+  })
+
+  it('a download whose storage connection breaks midway errors its stream with a BlobError, not a socket error', async () => {
+    const doomed = await startS3TestServer({ buckets: ['content'] })
+    const blobs = createS3BlobStore({
+      bucket: 'content',
+      region: doomed.region,
+      endpoint: doomed.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: doomed.accessKeyId, secretAccessKey: doomed.secretAccessKey },
+    })
+    const { blobId } = await blobs.write(bytesOf(randomBytes(32 * 1024 * 1024)))
+    const reader = (await blobs.read(blobId)).stream.getReader()
+    expect((await reader.read()).done).toBe(false)
+    await doomed.stop()
+    const failure = await (async () => {
+      for (;;) if ((await reader.read()).done) return undefined
+    })().catch((error: unknown) => error)
+    expect(failure).toMatchObject({ name: 'BlobStorageError', code: 'BLOB_STORAGE_UNAVAILABLE', operation: 'GetObject' })
+    blobs.close()
   })
 })

@@ -182,11 +182,29 @@ function checkSize(name: string, value: number | undefined, min: number, max: nu
   return value
 }
 
-/** Streams a body the SDK returned as a web stream (node:http bodies in Node). */
+/**
+ * Streams a body the SDK returned (a node:http response in Node) as a web stream whose failures are `BlobError`s
+ * too: a connection to the storage that breaks in the middle of a download errors the stream with
+ * `BLOB_STORAGE_UNAVAILABLE`, never with a raw socket error.
+ */
 function webStreamOf(body: unknown): ReadableStream<Uint8Array> {
   const withTransform = body as { transformToWebStream?: () => ReadableStream<Uint8Array> } | undefined
-  if (withTransform?.transformToWebStream) return withTransform.transformToWebStream()
-  throw new BlobError('BLOB_NOT_FOUND', 'object storage answered a read without a body')
+  if (!withTransform?.transformToWebStream) throw toBlobError(Object.assign(new Error('a read answered without a body'), { name: 'EmptyBody' }), 'GetObject')
+  const reader = withTransform.transformToWebStream().getReader()
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await reader.read()
+        if (next.done) controller.close()
+        else controller.enqueue(next.value)
+      } catch (error) {
+        controller.error(toBlobError(error, 'GetObject'))
+      }
+    },
+    async cancel(reason) {
+      await reader.cancel(reason)
+    },
+  })
 }
 
 function destroyBody(body: unknown): void {

@@ -5,6 +5,7 @@ import { startS3TestServer, type S3TestServer } from '../../../test/helpers/s3-s
 import { BlobConfigError, BlobStorageError } from '../errors.js'
 import { createS3BlobStore } from './s3-blob-store.js'
 import { blobStoreOptionsFrom, openS3BlobStore } from './s3-options.js'
+import { bytesOf } from './bytes.test-support.js'
 
 const configError = (run: () => unknown): BlobConfigError => {
   try {
@@ -109,7 +110,7 @@ describe('openS3BlobStore', () => {
     const options = blobStoreOptionsFrom({ env: env('s3://present/app/') })
     if (!options) throw new Error('expected options')
     const blobs = await openS3BlobStore(options)
-    const written = await blobs.write((async function* () { yield Buffer.from('configured') })())
+    const written = await blobs.write(bytesOf('configured'))
     expect(await new Response((await blobs.read(written.blobId)).stream).text()).toBe('configured')
     expect(blobs.presignedReadUrl).toBeUndefined()
     blobs.close()
@@ -130,7 +131,7 @@ describe('openS3BlobStore', () => {
     const atOpen = await openS3BlobStore(options).catch((error: unknown) => error)
     expect(atOpen).toMatchObject({ code: 'BLOB_STORAGE_REFUSED', operation: 'HeadBucket' })
     const store = createS3BlobStore(options)
-    const onWrite = await store.write((async function* () { yield Buffer.from('x') })()).catch((error: unknown) => error)
+    const onWrite = await store.write(bytesOf('x')).catch((error: unknown) => error)
     expect(onWrite).toMatchObject({ code: 'BLOB_STORAGE_REFUSED', operation: 'PutObject', storageCode: 'InvalidAccessKeyId' })
     for (const failure of [atOpen, onWrite]) expect(String((failure as Error).message)).not.toContain('hidden-secret')
     store.close()
