@@ -8,3 +8,5 @@ export {
   type BlobFileSystem,
   type LocalFolderBlobStoreOptions,
 } from './local-folder-store.js'
+export { openConfiguredBlobStore, type ConfiguredBlobStore, type ConfiguredBlobStoreOptions } from './configured-blob-store.js'
+export { blobStoreOptionsFrom, openS3BlobStore, type BlobConfigSources, type BlobEnv } from './s3/s3-options.js'
