@@ -8,5 +8,6 @@ export {
   type BlobFileSystem,
   type LocalFolderBlobStoreOptions,
 } from './local-folder-store.js'
-export { openConfiguredBlobStore, type ConfiguredBlobStore, type ConfiguredBlobStoreOptions } from './configured-blob-store.js'
-export { blobStoreOptionsFrom, openS3BlobStore, type BlobConfigSources, type BlobEnv } from './s3/s3-options.js'
+// The S3 adapter and the configuration that opens it are imported from their own modules
+// (`./configured-blob-store.js`, `./s3/index.js`): their declarations reach the AWS SDK's, which this index, read by
+// every part of the service, must not pull in.
