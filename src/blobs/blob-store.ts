@@ -45,12 +45,54 @@ export interface OpenedBlob {
 
 /** What {@link BlobStore.sweep} removed. */
 export interface SweepReport {
+  /** Unfinished writes removed: temporary files (local folder), aborted multipart uploads (S3). */
   temporaryFiles: number
+  /** Blobs no file referenced. */
   orphans: number
 }
 
+/** What a presigned read URL answers with, and for how long it works. Options of {@link BlobStore.presignedReadUrl}. */
+export interface PresignedReadOptions {
+  /**
+   * The signing instant (the service's clock).
+   *
+   * @example
+   * ```ts
+   * blobs.presignedReadUrl?.(blobId, { now: new Date(), expiresInSeconds: 900, contentType: 'text/plain', contentDisposition: 'inline' })
+   * ```
+   */
+  now: Date
+  /**
+   * Lifetime of the URL in seconds (the storage may cap it: seven days for S3).
+   *
+   * @example
+   * ```ts
+   * blobs.presignedReadUrl?.(blobId, { now, expiresInSeconds: 60, contentType, contentDisposition })
+   * ```
+   */
+  expiresInSeconds: number
+  /**
+   * The `Content-Type` the storage answers with.
+   *
+   * @example
+   * ```ts
+   * blobs.presignedReadUrl?.(blobId, { now, expiresInSeconds, contentType: 'application/pdf', contentDisposition })
+   * ```
+   */
+  contentType: string
+  /**
+   * The `Content-Disposition` the storage answers with (inline or attachment, with the file name).
+   *
+   * @example
+   * ```ts
+   * blobs.presignedReadUrl?.(blobId, { now, expiresInSeconds, contentType, contentDisposition: 'attachment; filename="report.pdf"' })
+   * ```
+   */
+  contentDisposition: string
+}
+
 /**
- * The content storage port: a local folder today, S3-compatible storage later.
+ * The content storage port: a local folder (embedded mode) or S3-compatible object storage.
  *
  * @example
  * ```ts
@@ -73,4 +115,10 @@ export interface BlobStore {
    * `olderThan` (the start time) it leaves alone files written since, so uploads that began meanwhile are safe.
    */
   sweep(isReferenced: (blobId: string) => boolean | Promise<boolean>, options?: { olderThan?: Date }): Promise<SweepReport>
+  /**
+   * Optional: a URL of the storage itself that serves the blob until it expires, so a download skips the
+   * service. Present only when the operator turned it on (S3: `presignDownloads`); `undefined` when no URL can
+   * be signed right now. Without it, every content URL is served by the service.
+   */
+  presignedReadUrl?(blobId: string, options: PresignedReadOptions): string | undefined
 }

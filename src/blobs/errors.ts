@@ -19,7 +19,15 @@ export class BlobError extends BotshelfError {
 }
 
 /** Stable codes of blob store errors. */
-export type BlobErrorCode = 'BLOB_TOO_LARGE' | 'BLOB_SIZE_MISMATCH' | 'BLOB_NOT_FOUND' | 'BLOB_BAD_ID' | 'BLOB_RANGE'
+export type BlobErrorCode =
+  | 'BLOB_TOO_LARGE'
+  | 'BLOB_SIZE_MISMATCH'
+  | 'BLOB_NOT_FOUND'
+  | 'BLOB_BAD_ID'
+  | 'BLOB_RANGE'
+  | 'BLOB_STORAGE_REFUSED'
+  | 'BLOB_STORAGE_UNAVAILABLE'
+  | 'BLOB_CONFIG'
 
 /** The wire type each blob error answers with when nothing more specific catches it. */
 const blobErrorTypes: Record<BlobErrorCode, ErrorType> = {
@@ -28,6 +36,10 @@ const blobErrorTypes: Record<BlobErrorCode, ErrorType> = {
   BLOB_NOT_FOUND: 'ResourceNotFound',
   BLOB_BAD_ID: 'InvalidIdentifier',
   BLOB_RANGE: 'InvalidPayload',
+  // Both are the operator's problem, not the caller's: the wire says Internal, the log has the details.
+  BLOB_STORAGE_REFUSED: 'Internal',
+  BLOB_STORAGE_UNAVAILABLE: 'Internal',
+  BLOB_CONFIG: 'Internal',
 }
 
 /**
@@ -76,5 +88,53 @@ export class BlobNotFoundError extends BlobError {
   override readonly name = 'BlobNotFoundError'
   constructor(readonly blobId: string) {
     super('BLOB_NOT_FOUND', `blob ${blobId} not found`)
+  }
+}
+
+/**
+ * The object storage behind the blob store failed a call. `code` tells the operator's two cases apart:
+ * `BLOB_STORAGE_REFUSED` (a configuration problem that retrying will not fix: access denied, unknown access key,
+ * missing bucket, wrong region) and `BLOB_STORAGE_UNAVAILABLE` (the storage is down, slow or throttling, after the
+ * client's own retries). The storage's own error is kept in `cause`; no credential is ever part of the message.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof BlobStorageError && error.code === 'BLOB_STORAGE_REFUSED') console.error(error.storageCode) // 'AccessDenied'
+ * ```
+ */
+export class BlobStorageError extends BlobError {
+  override readonly name = 'BlobStorageError'
+  constructor(
+    code: 'BLOB_STORAGE_REFUSED' | 'BLOB_STORAGE_UNAVAILABLE',
+    /** The storage operation that failed (`PutObject`, `UploadPart`, `GetObject`, ...). */
+    readonly operation: string,
+    /** The storage's error code (`AccessDenied`, `NoSuchBucket`, `ECONNREFUSED`, ...). */
+    readonly storageCode: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message)
+    if (options && 'cause' in options) Object.defineProperty(this, 'cause', { value: options.cause, enumerable: false })
+  }
+}
+
+/**
+ * The blob storage configuration is wrong: `setting` names the flag or variable (`--blobs`,
+ * `BOTSHELF_S3_ENDPOINT`, ...), the message says what was expected and what was received. Raised before anything
+ * opens; the CLI prints it as a usage error.
+ *
+ * @example
+ * ```ts
+ * try { blobStoreOptionsFrom({ env: process.env }) } catch (error) { if (error instanceof BlobConfigError) console.error(error.message) }
+ * ```
+ */
+export class BlobConfigError extends BlobError {
+  override readonly name = 'BlobConfigError'
+  constructor(
+    /** The flag or environment variable at fault. */
+    readonly setting: string,
+    message: string,
+  ) {
+    super('BLOB_CONFIG', `${setting}: ${message}`)
   }
 }

@@ -97,8 +97,9 @@ export function filesContentRoutes(): Hono<AppEnv> {
         await fail(reason)
         throw new ServiceError('InvalidPayload', reason, { id: file.id })
       }
-      // Anything else is the server's own failure (disk full, permissions): a 500 with its stack in the log.
-      if (!(error instanceof BlobError)) await fail('the server could not store the content')
+      // Anything else is the server's own failure (disk full, permissions, object storage down or refusing): a
+      // 500 with its stack in the log, and the file says the upload failed.
+      await fail('the server could not store the content')
       throw error
     }
     return c.json({}, 200)

@@ -1,6 +1,8 @@
 import { z } from 'zod'
+import type { BlobStore } from '../../blobs/index.js'
 import type { FileRecord } from '../../store/index.js'
 import { openToken, sealToken } from '../http/sealed-token.js'
+import { contentDisposition } from './serve-content.js'
 
 /** How long signed URLs stay valid, in seconds. */
 export interface UrlLifetimes {
@@ -61,16 +63,36 @@ export function uploadUrlFor(key: Buffer, base: string, file: FileRecord, now: D
 
 /**
  * The `url` of a file: permanent and unique to the file when it has `public_content`, otherwise a temporary
- * signed URL bound to the file's latest version.
+ * signed URL bound to the file's latest version. When the blob store can presign reads (S3 with
+ * `presignDownloads`) and the file has content, a private file's temporary URL is the storage's own presigned
+ * GET instead, with the same lifetime, content type and disposition; public URLs are always served by botshelf.
  *
  * @example
  * ```ts
  * contentUrlFor(key, base, file, new Date(), defaultUrlLifetimes)
+ * contentUrlFor(key, base, file, new Date(), defaultUrlLifetimes, backend.blobs) // presigned when the store offers it
  * ```
  */
-export function contentUrlFor(key: Buffer, base: string, file: FileRecord, now: Date, lifetimes: UrlLifetimes): string {
+export function contentUrlFor(
+  key: Buffer,
+  base: string,
+  file: FileRecord,
+  now: Date,
+  lifetimes: UrlLifetimes,
+  blobs?: Pick<BlobStore, 'presignedReadUrl'>,
+): string {
   if (file.accessPolicies.includes('public_content')) {
     return `${base}${CONTENT_PREFIX}/public/${file.id}?token=${sealToken(key, 'public', { f: file.id })}`
+  }
+  if (blobs?.presignedReadUrl && file.blobId) {
+    const contentType = file.blobContentType ?? file.contentType
+    const presigned = blobs.presignedReadUrl(file.blobId, {
+      now,
+      expiresInSeconds: lifetimes.downloadSeconds,
+      contentType,
+      contentDisposition: contentDisposition(file, contentType, 'private'),
+    })
+    if (presigned) return presigned
   }
   const token = sealToken(key, 'download', { f: file.id, v: file.version, e: epochSeconds(now) + lifetimes.downloadSeconds })
   return `${base}${CONTENT_PREFIX}/files/${file.id}?token=${token}`

@@ -1,4 +1,5 @@
 import type { File } from '../../api/files/index.js'
+import type { BlobStore } from '../../blobs/index.js'
 import type { FileRecord } from '../../store/index.js'
 import { contentUrlFor, type UrlLifetimes } from './content-urls.js'
 
@@ -8,6 +9,8 @@ export interface FileViewContext {
   base: string
   now: Date
   lifetimes: UrlLifetimes
+  /** The blob store, when it may presign private files' temporary URLs (`presignedReadUrl`). */
+  blobs?: Pick<BlobStore, 'presignedReadUrl'>
 }
 
 /**
@@ -23,7 +26,7 @@ export function toWireFile(record: FileRecord, context: FileViewContext): File {
     id: record.id,
     botId: record.botId,
     key: record.key,
-    url: contentUrlFor(context.signingKey, context.base, record, context.now, context.lifetimes),
+    url: contentUrlFor(context.signingKey, context.base, record, context.now, context.lifetimes, context.blobs),
     size: record.size,
     contentType: record.contentType,
     tags: record.tags,

@@ -94,6 +94,7 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
     base: publicBaseUrl(c),
     now: services.now(),
     lifetimes,
+    blobs: services.backend.blobs,
   })
 
   registerSearchRoutes(router, options.indexing ?? {})

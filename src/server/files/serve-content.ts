@@ -9,8 +9,16 @@ import { isInlineSafe } from './content-type.js'
 /** Sandboxes whatever a browser renders from a content URL: no scripts, no plugins, no same-origin access. */
 export const CONTENT_SECURITY_POLICY = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox"
 
-/** Private downloads carry the key's last segment as file name; public ones reveal nothing but the bytes. */
-function contentDisposition(file: FileRecord, contentType: string, cache: 'public' | 'private'): string {
+/**
+ * Private downloads carry the key's last segment as file name; public ones reveal nothing but the bytes. Presigned
+ * storage URLs carry the same value, so both ways of downloading answer alike.
+ *
+ * @example
+ * ```ts
+ * contentDisposition(file, 'application/pdf', 'private') // attachment; filename="report.pdf"; filename*=UTF-8''report.pdf
+ * ```
+ */
+export function contentDisposition(file: FileRecord, contentType: string, cache: 'public' | 'private'): string {
   const kind = isInlineSafe(contentType) ? 'inline' : 'attachment'
   if (cache === 'public') return kind
   const name = file.key.slice(file.key.lastIndexOf('/') + 1) || 'file'
