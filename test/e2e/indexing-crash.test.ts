@@ -72,6 +72,7 @@ describe('a server killed (kill -9) while it indexes a file', () => {
     }
     expect(status).toBe('indexing_completed')
     const search = (await (await fetch(`${url2}/v1/files/search?query=okapi`, { headers: headers2 })).json()) as { passages: Array<{ content: string }> }
-    expect(search.passages.map((p) => p.content)).toEqual(['The okapi lives in the Ituri forest.'])
+    // The matching passage ranks first (the vector half may add the file's other passage after it).
+    expect(search.passages[0]?.content).toBe('The okapi lives in the Ituri forest.')
   })
 })
