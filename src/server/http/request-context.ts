@@ -44,13 +44,24 @@ export function requestContext(services: AppServices): MiddlewareHandler<AppEnv>
       requestId,
       botId: principal?.botId ?? c.req.header('x-bot-id') ?? null,
     })
-    services.metrics?.observeRequest({
-      operation: routeLabel(c),
-      status,
-      seconds: elapsed / 1000,
-      bytesIn: contentLength(c.req.header('content-length')),
-      bytesOut: contentLength(c.res.headers.get('content-length')),
-    })
+    const metrics = services.metrics
+    if (metrics) {
+      const operation = routeLabel(c)
+      metrics.observeRequest({ operation, status, seconds: elapsed / 1000, bytesIn: contentLength(c.req.header('content-length')), bytesOut: 0 })
+      // JSON answers carry no Content-Length and downloads stream: count the bytes as they leave.
+      const body = c.res.body
+      if (body) {
+        const counted = body.pipeThrough(
+          new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, controller) {
+              metrics.observeResponseBytes(operation, chunk.byteLength)
+              controller.enqueue(chunk)
+            },
+          }),
+        )
+        c.res = new Response(counted, { status: c.res.status, statusText: c.res.statusText, headers: c.res.headers })
+      }
+    }
   }
 }
 

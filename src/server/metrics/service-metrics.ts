@@ -15,7 +15,7 @@ export interface RequestObservation {
   seconds: number
   /** Bytes of the request body, from its Content-Length (0 when absent). */
   bytesIn: number
-  /** Bytes of the response body, from its Content-Length (0 when absent: a streamed answer without one). */
+  /** Bytes of the response body when known up front (0 otherwise: see `observeResponseBytes`). */
   bytesOut: number
 }
 
@@ -64,7 +64,7 @@ export class ServiceMetrics {
       registers,
     })
     this.bytesIn = new Counter({ name: 'botshelf_request_bytes_total', help: 'Bytes of request bodies (their Content-Length), by operation.', labelNames: ['operation'], registers })
-    this.bytesOut = new Counter({ name: 'botshelf_response_bytes_total', help: 'Bytes of response bodies (their Content-Length), by operation.', labelNames: ['operation'], registers })
+    this.bytesOut = new Counter({ name: 'botshelf_response_bytes_total', help: 'Bytes of response bodies sent, by operation.', labelNames: ['operation'], registers })
     this.jobRuns = new Counter({ name: 'botshelf_job_runs_total', help: 'Background job runs that ended, by kind and outcome (completed, retried, dead).', labelNames: ['kind', 'outcome'], registers })
     this.databaseErrors = new Counter({ name: 'botshelf_database_errors_total', help: 'Requests that failed with an error of the database (answered 500).', registers })
     this.blobErrors = new Counter({ name: 'botshelf_blob_errors_total', help: 'Requests that failed with an error of the blob store (answered 5xx).', registers })
@@ -95,6 +95,18 @@ export class ServiceMetrics {
     this.duration.observe({ operation }, observation.seconds)
     if (observation.bytesIn > 0) this.bytesIn.inc({ operation }, observation.bytesIn)
     if (observation.bytesOut > 0) this.bytesOut.inc({ operation }, observation.bytesOut)
+  }
+
+  /**
+   * Counts bytes of a response body as they are sent.
+   *
+   * @example
+   * ```ts
+   * metrics.observeResponseBytes('listFiles', chunk.byteLength)
+   * ```
+   */
+  observeResponseBytes(operation: string, bytes: number): void {
+    if (bytes > 0) this.bytesOut.inc({ operation }, bytes)
   }
 
   /**
