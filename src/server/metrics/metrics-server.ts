@@ -20,7 +20,14 @@ export interface MetricsServer {
  * const metricsServer = await startMetricsServer({ host: '127.0.0.1', port: 9464, fetch: metricsFetchHandler(app.services, metrics) })
  * ```
  */
-export async function startMetricsServer(options: { host: string; port: number; fetch: (request: Request) => Promise<Response> }): Promise<MetricsServer> {
+export async function startMetricsServer(options: {
+  /** Interface to bind, e.g. `host: '127.0.0.1'`. */
+  host: string
+  /** TCP port, 0 for a free one, e.g. `port: 9464`. */
+  port: number
+  /** Answers each request, e.g. `fetch: metricsFetchHandler(app.services, metrics)`. */
+  fetch: (request: Request) => Promise<Response>
+}): Promise<MetricsServer> {
   const server: Server = createServer(getRequestListener((request) => options.fetch(request), { hostname: options.host }))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

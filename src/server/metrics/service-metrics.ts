@@ -52,7 +52,12 @@ export class ServiceMetrics {
    * new ServiceMetrics({ jobs: backend.jobs })
    * ```
    */
-  constructor(options: { jobs?: JobQueue } = {}) {
+  constructor(
+    options: {
+      /** The queue whose jobs `botshelf_jobs` counts at each scrape, e.g. `jobs: backend.jobs`. */
+      jobs?: JobQueue
+    } = {},
+  ) {
     const registers = [this.registry]
     collectDefaultMetrics({ register: this.registry })
     this.requests = new Counter({ name: 'botshelf_requests_total', help: 'Requests answered, by operation and HTTP status.', labelNames: ['operation', 'status'], registers })
