@@ -75,3 +75,27 @@ describe('small CLI fixes', () => {
     }
   })
 })
+
+describe('serve --metrics-port and --log-format', () => {
+  it('prints where the metrics are, serves them there for an administrator token, and logs JSON lines as asked', async () => {
+    const { serveCommand } = await import('../../src/cli/serve.js')
+    const dataDir = await tempDir()
+    let err = ''
+    let out = ''
+    const io = { stdout: { write: (t: string) => (out += t), isTTY: true }, stderr: { write: (t: string) => (err += t) }, env: {} }
+    const handle = (await serveCommand(['--port', '0', '--data', dataDir, '--metrics-port', '0', '--log-format', 'json'], io, false))!
+    try {
+      const metricsUrl = /metrics:\s+(\S+)\/metrics/.exec(err)?.[1]
+      expect(metricsUrl).toBeDefined()
+      expect(metricsUrl).not.toBe(handle.server.url)
+      const admin = await runCliCaptured(['token', 'create', '--data', dataDir, '--workspace', '--role', 'administrator'])
+      const scraped = await fetch(`${metricsUrl}/metrics`, { headers: { authorization: `Bearer ${admin.stdout.trim()}` } })
+      expect(scraped.status).toBe(200)
+      await fetch(`${handle.server.url}/health`)
+      const line = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request')
+      expect(line).toMatchObject({ level: 'info', path: '/health', status: 200 })
+    } finally {
+      await handle.stop()
+    }
+  })
+})

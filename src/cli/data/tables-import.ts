@@ -55,6 +55,7 @@ ${connectionHelp}`,
 
     return runDataCommand(values, io, async ({ client, signal }) => {
       let table = await findTable(client, tableName, signal)
+      let types: Record<string, string> | undefined
       let created = false
       const progress = createProgress(io, { label: 'import', unit: 'bytes', total: size })
       const inserted: number[] = []
@@ -74,7 +75,8 @@ ${connectionHelp}`,
       const sample: Array<Record<string, unknown>> = []
       const add = async (row: Record<string, unknown>): Promise<void> => {
         rowNumber += 1
-        const values = rowForTable(row, columnTypes(table!), fromCsv, rowNumber)
+        types ??= columnTypes(table!)
+        const values = rowForTable(row, types, fromCsv, rowNumber)
         batch.push(values)
         batchBytes += JSON.stringify(values).length
         if (batch.length >= BATCH_ROWS || batchBytes >= BATCH_BYTES) await flush()
