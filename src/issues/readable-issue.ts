@@ -70,7 +70,7 @@ function expectedOf(issue: z.core.$ZodIssue): string {
 
 /** Custom messages are written as "expected X"; the `expected` field holds X alone, so no reader doubles the word. */
 function withoutLeadingExpected(message: string): string {
-  return message.replace(/^expected\s+/i, '')
+  return message.replace(/^expected\s+/i, '').replace(/,\s*received\s[\s\S]*$/, '')
 }
 
 /** Whether a message was written by a schema rather than zod's generic "Invalid string: ...". */
@@ -132,7 +132,7 @@ export function toReadableIssues(issues: ReadonlyArray<z.core.$ZodIssue>, input?
     const expected = expectedOf(issue)
     const received = receivedOf(issue, input)
     // A custom message in the "expected X" form gets the received value like every other issue.
-    const custom = issue.code === 'custom' && !/^expected\s/i.test(issue.message) ? issue.message : undefined
+    const custom = issue.code === 'custom' && !(/^expected\s/i.test(issue.message) && !/\breceived\b/.test(issue.message)) ? issue.message : undefined
     const message = custom ? `${path}: ${custom}` : `${path}: expected ${expected}, received ${received}`
     return { path, expected, received, message, code: issue.code }
   })

@@ -392,7 +392,13 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     )
   }
   const meta = metaRoutes(packageVersion())
-  const publicRouters = (): Array<Hono<AppEnv>> => [meta, openApi, ...features.flatMap((feature) => (feature.publicRoutes ? [feature.publicRoutes] : []))]
+  const metricsRouter = services.metrics && (options.metrics ?? 'route') === 'route' ? metricsRoutes(services.metrics) : undefined
+  const publicRouters = (): Array<Hono<AppEnv>> => [
+    meta,
+    ...(metricsRouter ? [metricsRouter] : []),
+    openApi,
+    ...features.flatMap((feature) => (feature.publicRoutes ? [feature.publicRoutes] : [])),
+  ]
   const openApi = openApiRoutes(
     () => features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : [])),
     () => publicRouters().flatMap(describedRawRoutes),
@@ -404,7 +410,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
   const limiter = rateLimits ? createRateLimiter({ limits: rateLimits, now: () => services.now(), logger: services.logger }) : undefined
   if (limiter) hono.use('*', limiter.byAddress((path) => tokenlessRoute(path) !== undefined))
   hono.route('/', meta)
-  if (services.metrics && (options.metrics ?? 'route') === 'route') hono.route('/', metricsRoutes(services.metrics))
+  if (metricsRouter) hono.route('/', metricsRouter)
   hono.route('/', openApi)
   for (const feature of features) if (feature.publicRoutes) hono.route('/', feature.publicRoutes)
   hono.use('/v1/*', authMiddleware(backend.auth))
