@@ -9,7 +9,7 @@
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createRuntime, createWebhookHandler, toNodeHandler } from '../src/index.js'
+import { createRuntime, createWebhookHandler, toNodeHandler, WebhookConfigError } from '../src/index.js'
 import { tagConversation } from './tag-conversation-hook.js'
 
 const once = process.argv.includes('--once')
@@ -24,7 +24,17 @@ if (!secret) {
 }
 
 const runtime = createRuntime({ hooks: [tagConversation] })
-const handler = createWebhookHandler({ runtime, secret, maxBodyBytes: 1024 * 1024 })
+let handler: ReturnType<typeof createWebhookHandler>
+try {
+  handler = createWebhookHandler({ runtime, secret, maxBodyBytes: 1024 * 1024 })
+} catch (error) {
+  // A wrong secret is a setup mistake: say which and how to fix it, without a stack trace.
+  if (!(error instanceof WebhookConfigError)) throw error
+  console.error(`WEBHOOK_SECRET is not usable: ${error.message}`)
+  console.error('Expected whsec_ followed by base64, for example:')
+  console.error(`  WEBHOOK_SECRET=whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64')} npx tsx examples/webhook-server.ts`)
+  process.exit(1)
+}
 const server = createServer(toNodeHandler(handler))
 const port = once ? 0 : Number(process.env['PORT'] ?? 3001)
 

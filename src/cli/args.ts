@@ -26,11 +26,45 @@ export function parseCommandArgs<O extends CommandOptions>(
   allowPositionals = false,
 ): ParsedCommand<O> {
   try {
-    return parseArgs({ args, options, allowPositionals, strict: true })
+    return parseArgs({ args: attachDashValues(args, options), options, allowPositionals, strict: true })
   } catch (error) {
     const message = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error)
     throw new UsageError(`${message}\nRun "botshelf ${command} --help" for usage.`)
   }
+}
+
+/**
+ * Joins a string option to a value that starts with a dash (`--port -1`, `--filter -`) as `--port=-1`: parseArgs
+ * would call it ambiguous, although it can only be the option's value. The value is then checked like any other.
+ *
+ * @example
+ * ```ts
+ * attachDashValues(['--port', '-1'], { port: { type: 'string' } }) // ['--port=-1']
+ * ```
+ */
+export function attachDashValues(args: readonly string[], options: CommandOptions): string[] {
+  const takesValue = new Set<string>()
+  for (const [name, option] of Object.entries(options)) {
+    if (option.type !== 'string') continue
+    takesValue.add(`--${name}`)
+    if (option.short) takesValue.add(`-${option.short}`)
+  }
+  const out: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    const next = args[i + 1]
+    if (arg === '--') {
+      out.push(...args.slice(i))
+      break
+    }
+    if (takesValue.has(arg) && next !== undefined && next.startsWith('-') && (next === '-' || /^-[\d.]/.test(next))) {
+      out.push(arg.startsWith('--') ? `${arg}=${next}` : `${arg}${next}`)
+      i += 1
+    } else {
+      out.push(arg)
+    }
+  }
+  return out
 }
 
 /**
@@ -42,11 +76,11 @@ export function parseCommandArgs<O extends CommandOptions>(
  * parsePort('http') // throws UsageError: --port must be an integer from 0 to 65535, received "http"
  * ```
  */
-export function parsePort(value: string | undefined, fallback: number): number {
+export function parsePort(value: string | undefined, fallback: number, option = '--port'): number {
   if (value === undefined) return fallback
   const port = Number(value)
   if (!/^\d+$/.test(value) || !Number.isInteger(port) || port > 65535) {
-    throw new UsageError(`--port must be an integer from 0 to 65535, received ${JSON.stringify(value)}`)
+    throw new UsageError(`${option} must be an integer from 0 to 65535, received ${JSON.stringify(value)}`)
   }
   return port
 }

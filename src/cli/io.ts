@@ -1,5 +1,7 @@
 /**
- * Where the CLI writes: standard output for results (tokens, lists), standard error for messages.
+ * Where the CLI writes: standard output for results (tokens, lists), standard error for messages and progress.
+ * `isTTY` says whether a stream is a terminal (progress bars, colours, tables are chosen from it); `env` is the
+ * environment the CLI reads its settings from (default `process.env`).
  *
  * @example
  * ```ts
@@ -7,8 +9,38 @@
  * ```
  */
 export interface CliIo {
-  stdout: { write(text: string): unknown }
-  stderr: { write(text: string): unknown }
+  stdout: CliStream
+  stderr: CliStream
+  /** The environment (`BP_*`, `BOTSHELF_*`, `NO_COLOR`); default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>
+  /** Standard input, for `tables insert -`; default `process.stdin`. */
+  stdin?: AsyncIterable<Uint8Array | string>
+}
+
+/**
+ * A stream the CLI writes to: anything with `write`; a terminal also has `isTTY` (and, as Node's tty streams
+ * do, `columns`, `cursorTo`, `clearLine`, which progress bars use).
+ *
+ * @example
+ * ```ts
+ * const captured: CliStream = { write: (text) => chunks.push(text) }
+ * ```
+ */
+export interface CliStream {
+  write(text: string): unknown
+  isTTY?: boolean
+}
+
+/**
+ * The environment of a CLI run: `io.env`, or the process's.
+ *
+ * @example
+ * ```ts
+ * envOf(io).BP_TOKEN
+ * ```
+ */
+export function envOf(io: CliIo): Readonly<Record<string, string | undefined>> {
+  return io.env ?? process.env
 }
 
 /**

@@ -2,6 +2,8 @@ import { serveCommand } from './serve.js'
 import { tokenCommand } from './token.js'
 import { botCommand } from './bot.js'
 import { UsageError, type CliIo } from './io.js'
+import { filesCommand, loginCommand, logoutCommand, tablesCommand, usageCommand } from './data/index.js'
+import { describeFailure } from './failure.js'
 
 /**
  * Help text of `botshelf`.
@@ -18,9 +20,20 @@ Commands:
   token    create, list and revoke access tokens (botshelf token --help)
   bot      create and list bots (botshelf bot --help)
 
+  files    ls, put, get, rm, cp, tag, search, passages: the files of a bot (botshelf files --help)
+  tables   ls, create, describe, find, insert, import, export, rm (botshelf tables --help)
+  login    check and save a connection (--url, --token, --bot) as a profile; logout removes it
+  usage    storage and request usage of a bot (not available yet)
+
+The data commands (files, tables) talk to any botshelf or compatible service: --url, --token, --bot, or
+BP_API_URL, BP_TOKEN, BP_BOT_ID, or the profile saved by "botshelf login".
+
 Options:
   -h, --help     show this help
-  -v, --version  print the version`
+  -v, --version  print the version
+
+Exit codes: 0 done, 1 failed, 2 bad arguments, 3 service unreachable or credentials refused,
+130 interrupted (Ctrl-C). Results go to standard output, messages and progress to standard error.`
 
 /**
  * Runs the CLI with arguments (without `node` and the script). Resolves with the exit code once the command
@@ -58,20 +71,22 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await tokenCommand(rest, io)
       case 'bot':
         return await botCommand(rest, io)
+      case 'files':
+        return await filesCommand(rest, io)
+      case 'tables':
+        return await tablesCommand(rest, io)
+      case 'login':
+        return await loginCommand(rest, io)
+      case 'logout':
+        return await logoutCommand(rest, io)
+      case 'usage':
+        return await usageCommand(rest, io)
       default:
-        throw new UsageError(`Unknown command "${command}"; expected serve, token or bot.\nRun "botshelf --help" for usage.`)
+        throw new UsageError(`Unknown command "${command}"; expected serve, token, bot, files, tables, login, logout or usage.\nRun "botshelf --help" for usage.`)
     }
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`botshelf: ${error.message}\n`)
-      return 2
-    }
-    const err = error as NodeJS.ErrnoException
-    if (err?.code === 'EADDRINUSE') {
-      io.stderr.write(`botshelf: the port is already in use (${err.message}); pick another with --port\n`)
-      return 1
-    }
-    io.stderr.write(`botshelf: ${err instanceof Error ? err.message : String(err)}\n`)
-    return 1
+    const { code, message } = describeFailure(error)
+    io.stderr.write(`botshelf: ${message}\n`)
+    return code
   }
 }

@@ -1,8 +1,9 @@
 import { createServer, type RunningServer } from '../server/server.js'
-import { createJsonLogger } from '../server/http/logger.js'
 import { describeRateLimits } from '../server/rate-limit/index.js'
 import { parseCommandArgs, parsePort, parseRateLimit, parseShutdownGrace } from './args.js'
 import { UsageError, type CliIo } from './io.js'
+import { noteDataFolder } from './fresh-data-folder.js'
+import { serveLogger } from './serve-logging.js'
 
 /**
  * Help text of `botshelf serve`.
@@ -12,7 +13,7 @@ import { UsageError, type CliIo } from './io.js'
  * process.stdout.write(serveHelp)
  * ```
  */
-export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC]
+export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC] [--log-level LEVEL] [--log-format pretty|json] [--metrics-port N]
 
 Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data).
 The first start creates a workspace, a bot and a bot token, and prints them once.
@@ -36,9 +37,14 @@ Options:
                         ip-burst=<n>            (default 1000)
                       e.g. --rate-limit 50/s,burst=200   --rate-limit ip=off   --rate-limit off
                       Over the limit: 429 RateLimited with Retry-After.
+  --log-level <l>     debug, info (default), warn, error or silent (or BOTSHELF_LOG_LEVEL). Requests answered
+                      5xx are logged at error, those slower than 1 s at warn, the others (4xx too) at info
+  --log-format <f>    pretty (default on a terminal) or json (default otherwise; or BOTSHELF_LOG_FORMAT)
+  --metrics-port <n>  serve GET /metrics on this port (same --host) instead of the service's port
+                      (readable with a workspace administrator token: token create --workspace --role administrator)
   -h, --help          show this help
 
-Request logs are JSON lines on standard output; messages go to standard error.
+Request logs go to standard output (one line per request); messages go to standard error.
 SIGINT/SIGTERM stop the server gracefully: no new connections; requests in flight get --shutdown-grace
 seconds to finish, then their connections are cut. A second signal exits at once.`
 
@@ -73,6 +79,9 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       'cors-origin': { type: 'string', multiple: true },
       'shutdown-grace': { type: 'string' },
       'rate-limit': { type: 'string' },
+      'log-level': { type: 'string' },
+      'log-format': { type: 'string' },
+      'metrics-port': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     'serve',
@@ -82,6 +91,8 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
     return undefined
   }
   const port = parsePort(values.port, 3000)
+  const metricsPort = values['metrics-port'] !== undefined ? parsePort(values['metrics-port'], 0, '--metrics-port') : undefined
+  const { logger } = serveLogger(values, io)
   const shutdownGraceMs = parseShutdownGrace(values['shutdown-grace'], 10_000)
   const rateLimit = parseRateLimit(values['rate-limit'])
   const host = values.host ?? '127.0.0.1'
@@ -97,22 +108,32 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       throw new UsageError(`--cors-origin must be an origin like http://localhost:5173 (no path) or "*", received ${JSON.stringify(origin)}`)
     }
   }
-  const server = await createServer({
-    port,
-    host,
-    dataDir,
-    shutdownGraceMs,
-    logger: createJsonLogger(io.stdout),
-    ...(publicUrl !== undefined ? { publicUrl } : {}),
-    ...(corsOrigins.length > 0 ? { corsOrigins } : {}),
-    ...(rateLimit !== undefined ? { rateLimit } : {}),
-  })
+  const folder = noteDataFolder(dataDir)
+  let server: RunningServer
+  try {
+    server = await createServer({
+      port,
+      host,
+      dataDir,
+      shutdownGraceMs,
+      logger,
+      ...(metricsPort !== undefined ? { metricsPort } : {}),
+      ...(publicUrl !== undefined ? { publicUrl } : {}),
+      ...(corsOrigins.length > 0 ? { corsOrigins } : {}),
+      ...(rateLimit !== undefined ? { rateLimit } : {}),
+    })
+  } catch (error) {
+    // A failed start leaves no trace: a data folder made for it is removed again.
+    await folder.removeIfNew()
+    throw error
+  }
   const boot = await server.app.admin.bootstrap()
   const base = publicUrl ?? server.url
   const lines = [
     `botshelf is listening on ${server.url}`,
     `  data folder: ${server.app.services.dataDir}`,
     `  rate limits: ${describeRateLimits(server.app.rateLimits)}`,
+    `  metrics:     ${server.metricsUrl ?? server.url}/metrics (workspace administrator token)`,
     `  bot id:      ${boot.bot.id}`,
   ]
   if (boot.token) {

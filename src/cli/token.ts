@@ -3,6 +3,7 @@ import type { AuthPort } from '../store/index.js'
 import { parseCommandArgs } from './args.js'
 import { UsageError, type CliIo } from './io.js'
 import { openAuthStore } from './open-store.js'
+import { tokenSubcommandHelp } from './token-help.js'
 
 /**
  * Help text of `botshelf token`.
@@ -87,7 +88,7 @@ async function createToken(args: string[], io: CliIo): Promise<number> {
     'token create',
   )
   if (values.help) {
-    io.stdout.write(`${tokenHelp}\n`)
+    io.stdout.write(`${tokenSubcommandHelp.create}\n`)
     return 0
   }
   if (values.role === undefined) throw new UsageError(`--role is required; one of ${tokenRoles.join(', ')}`)
@@ -141,7 +142,7 @@ async function listTokens(args: string[], io: CliIo): Promise<number> {
     'token list',
   )
   if (values.help) {
-    io.stdout.write(`${tokenHelp}\n`)
+    io.stdout.write(`${tokenSubcommandHelp.list}\n`)
     return 0
   }
   const { store, backend } = await openStore(values.data ?? './.botshelf')
@@ -165,7 +166,7 @@ async function listTokens(args: string[], io: CliIo): Promise<number> {
 async function revokeToken(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, { data: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, 'token revoke', true)
   if (values.help) {
-    io.stdout.write(`${tokenHelp}\n`)
+    io.stdout.write(`${tokenSubcommandHelp.revoke}\n`)
     return 0
   }
   if (positionals.length !== 1) throw new UsageError(`token revoke takes exactly one token id (tok_...); received ${positionals.length}`)

@@ -33,3 +33,30 @@ describe('toReadableIssues', () => {
     expect(text).toBe('Invalid event:\n  - a: expected string, received number (1)\n  - b: expected string, received missing')
   })
 })
+
+describe('toReadableIssues with a schema\'s own words', () => {
+  it('uses the words of a pattern rule instead of the pattern, never doubling "expected"', async () => {
+    const { TableNameSchema } = await import('../api/tables/table.js')
+    const input = 'people'
+    const [issue] = toReadableIssues(TableNameSchema.safeParse(input).error!.issues, input)
+    expect(issue!.message).toBe('(root): expected a name ending in "Table", like peopleTable (1 to 45 letters, digits or "_" before "Table", any case), received "people"')
+    expect(issue!.message).not.toContain('/^')
+    expect(issue!.expected).not.toMatch(/^expected/)
+  })
+
+  it('gives a custom "expected X" rule the received value, and strips the word from `expected`', async () => {
+    const { FileKeySchema } = await import('../api/files/file.js')
+    const input = 'a\u0001b'
+    const [issue] = toReadableIssues(FileKeySchema.safeParse(input).error!.issues, input)
+    expect(issue!.expected).toBe('no control characters (U+0000 to U+001F, U+007F)')
+    expect(issue!.message).toBe('(root): expected no control characters (U+0000 to U+001F, U+007F), received "a\\u0001b"')
+    expect(issue!.message).not.toContain('expected expected')
+  })
+
+  it('names a refused record key and its rule', async () => {
+    const { FileTagsSchema } = await import('../api/files/file.js')
+    const input = { 'a\u0001': 'x' }
+    const [issue] = toReadableIssues(FileTagsSchema.safeParse(input).error!.issues, input)
+    expect(issue!.message).toBe('a\u0001: expected a key with no control characters, received "a\\u0001"')
+  })
+})

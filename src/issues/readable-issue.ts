@@ -52,7 +52,11 @@ function expectedOf(issue: z.core.$ZodIssue): string {
     case 'too_small':
       return bound('at least', issue.minimum, issue.origin, issue.inclusive)
     case 'invalid_format':
+      // A schema's own words ("a name ending in Table") say more than its pattern; zod's default words do not.
+      if (hasOwnWords(issue.message)) return withoutLeadingExpected(issue.message)
       return issue.format === 'regex' && 'pattern' in issue ? `a string matching ${String(issue.pattern)}` : `a valid ${issue.format}`
+    case 'invalid_key':
+      return issue.issues[0] ? `a key with ${expectedOf(issue.issues[0])}` : 'a valid key'
     case 'unrecognized_keys':
       return 'no other keys'
     case 'not_multiple_of':
@@ -60,8 +64,18 @@ function expectedOf(issue: z.core.$ZodIssue): string {
     case 'invalid_union':
       return 'one of the allowed shapes'
     default:
-      return issue.message
+      return withoutLeadingExpected(issue.message)
   }
+}
+
+/** Custom messages are written as "expected X"; the `expected` field holds X alone, so no reader doubles the word. */
+function withoutLeadingExpected(message: string): string {
+  return message.replace(/^expected\s+/i, '').replace(/,\s*received\s[\s\S]*$/, '')
+}
+
+/** Whether a message was written by a schema rather than zod's generic "Invalid string: ...". */
+function hasOwnWords(message: string): boolean {
+  return message !== '' && !/^Invalid\b/.test(message)
 }
 
 function bound(word: string, limit: unknown, origin: string, inclusive: boolean | undefined): string {
@@ -90,6 +104,8 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 
 function receivedOf(issue: z.core.$ZodIssue, input: unknown): string {
   if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => JSON.stringify(k)).join(', ')
+  // The key itself was refused, not its value.
+  if (issue.code === 'invalid_key') return describeValue(issue.path.at(-1))
   const value = 'input' in issue && issue.input !== undefined ? issue.input : valueAt(input, issue.path)
   if (issue.code === 'too_big' || issue.code === 'too_small') {
     if (typeof value === 'string') return `${value.length} characters`
@@ -115,7 +131,8 @@ export function toReadableIssues(issues: ReadonlyArray<z.core.$ZodIssue>, input?
     const path = formatPath(issue.path)
     const expected = expectedOf(issue)
     const received = receivedOf(issue, input)
-    const custom = issue.code === 'custom' ? issue.message : undefined
+    // A custom message in the "expected X" form gets the received value like every other issue.
+    const custom = issue.code === 'custom' && !(/^expected\s/i.test(issue.message) && !/\breceived\b/.test(issue.message)) ? issue.message : undefined
     const message = custom ? `${path}: ${custom}` : `${path}: expected ${expected}, received ${received}`
     return { path, expected, received, message, code: issue.code }
   })

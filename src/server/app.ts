@@ -21,6 +21,7 @@ import { metaRoutes } from './http/meta-routes.js'
 import { packageVersion } from './package-version.js'
 import { createFilesFeature, filesFeature } from './files/feature.js'
 import type { IndexingOptions } from './files/indexing/index.js'
+import { metricsRoutes, ServiceMetrics } from './metrics/index.js'
 import { tablesFeature } from './tables/feature.js'
 
 /**
@@ -182,6 +183,26 @@ export interface AppOptions {
    * ```
    */
   bodyTimeoutMs?: number
+  /**
+   * Prometheus metrics (docs/operations.md): `'route'` (default) serves `GET /metrics` on the service's port,
+   * `'collect'` keeps them on `app.services.metrics` without a route (`createServer({ metricsPort })` serves them
+   * on a port of their own), `false` switches them off. Readable with a workspace administrator token only.
+   *
+   * @example
+   * ```ts
+   * await createApp({ memory: true, metrics: false })
+   * ```
+   */
+  metrics?: 'route' | 'collect' | false
+  /**
+   * A request taking at least this many ms is logged at `warn` instead of `info`; 0 never. Default 1000.
+   *
+   * @example
+   * ```ts
+   * await createApp({ memory: true, slowRequestMs: 250 })
+   * ```
+   */
+  slowRequestMs?: number
 }
 
 /** Result of `admin.bootstrap()`. */
@@ -339,8 +360,13 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
         })),
       ),
       now: backend.now,
-      // The service log has no debug level (yet): the runner's per-claim lines stay out of it.
-      logger: { log: (level, message, fields) => level !== 'debug' && logger.log(level, message, fields) },
+      // Debug lines (one per claim) reach the log only when its threshold is debug (--log-level debug).
+      logger: {
+        log: (level, message, fields) => {
+          services.metrics?.observeJob(message, fields)
+          logger.log(level, message, fields)
+        },
+      },
       ...(options.jobs?.concurrency !== undefined ? { concurrency: options.jobs.concurrency } : {}),
       pollMs: options.jobs?.pollMs ?? 1000,
       ...(options.jobs?.leaseMs !== undefined ? { leaseMs: options.jobs.leaseMs } : {}),
@@ -355,6 +381,8 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
       ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl.replace(/\/+$/, '') } : {}),
       logger,
       checkResponses: options.checkResponses ?? false,
+      ...(options.metrics !== false ? { metrics: new ServiceMetrics({ jobs: backend.jobs }) } : {}),
+      ...(options.slowRequestMs !== undefined ? { slowRequestMs: checkSlowRequestMs(options.slowRequestMs) } : {}),
     }
   } catch (error) {
     if (ownsBackend) await backend.close()
@@ -378,7 +406,13 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     )
   }
   const meta = metaRoutes(packageVersion())
-  const publicRouters = (): Array<Hono<AppEnv>> => [meta, openApi, ...features.flatMap((feature) => (feature.publicRoutes ? [feature.publicRoutes] : []))]
+  const metricsRouter = services.metrics && (options.metrics ?? 'route') === 'route' ? metricsRoutes(services.metrics) : undefined
+  const publicRouters = (): Array<Hono<AppEnv>> => [
+    meta,
+    ...(metricsRouter ? [metricsRouter] : []),
+    openApi,
+    ...features.flatMap((feature) => (feature.publicRoutes ? [feature.publicRoutes] : [])),
+  ]
   const openApi = openApiRoutes(
     () => features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : [])),
     () => publicRouters().flatMap(describedRawRoutes),
@@ -390,6 +424,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
   const limiter = rateLimits ? createRateLimiter({ limits: rateLimits, now: () => services.now(), logger: services.logger }) : undefined
   if (limiter) hono.use('*', limiter.byAddress((path) => tokenlessRoute(path) !== undefined))
   hono.route('/', meta)
+  if (metricsRouter) hono.route('/', metricsRouter)
   hono.route('/', openApi)
   for (const feature of features) if (feature.publicRoutes) hono.route('/', feature.publicRoutes)
   hono.use('/v1/*', authMiddleware(backend.auth))
@@ -435,4 +470,11 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
       return closed
     },
   }
+}
+
+function checkSlowRequestMs(value: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new TypeError(`slowRequestMs must be a whole number of milliseconds from 0 (0: never), received ${String(value)}`)
+  }
+  return value
 }

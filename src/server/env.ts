@@ -4,6 +4,7 @@ import type { Backend, JobRecord } from '../store/index.js'
 import type { FilesService } from './files/files-service.js'
 import type { Principal } from './principal.js'
 import type { Logger } from './http/logger.js'
+import type { ServiceMetrics } from './metrics/service-metrics.js'
 
 /**
  * The services every route reads from the Hono context (`c.get('services')`). Built once per app by
@@ -35,6 +36,10 @@ export interface AppServices {
   readonly logger: Logger
   /** When true, every operation's response is validated against its schema (tests turn this on). */
   readonly checkResponses: boolean
+  /** The Prometheus metrics of this app (`GET /metrics`); absent when switched off. */
+  readonly metrics?: ServiceMetrics
+  /** A request taking at least this many ms is logged at `warn` (0: never). Default 1000. */
+  readonly slowRequestMs?: number
 }
 
 /**
@@ -76,6 +81,8 @@ export type AppEnv = {
     principal: Principal
     services: AppServices
     requestId: string
+    /** The name of the operation being served (`listFiles`), set by `registerOperation`; labels metrics. */
+    operation: string
   }
 }
 

@@ -24,6 +24,9 @@ export { defaultTimeouts, type Timeouts } from './connections/index.js'
 export { ServiceError, invalidFromIssues } from './service-error.js'
 export { memberRoles, tokenRoles, type MemberRole, type Principal, type TokenRole } from './principal.js'
 export { createJsonLogger, silentLogger, type Logger, type LogLevel } from './http/logger.js'
+export { createPrettyLogger, type PrettyLoggerOptions } from './http/pretty-logger.js'
+export { logThresholds, parseLogThreshold, requestLogLevel, withLogThreshold, type LogThreshold } from './http/log-level.js'
+export { ServiceMetrics, metricsFetchHandler, startMetricsServer, type MetricsServer, type RequestObservation } from './metrics/index.js'
 export {
   registerOperation,
   publicBaseUrl,

@@ -2,6 +2,7 @@ import { createServer as createHttpServer, maxHeaderSize, type IncomingMessage, 
 import type { AddressInfo } from 'node:net'
 import { getRequestListener, RequestError } from '@hono/node-server'
 import { createApp, type AppOptions, type BotshelfApp } from './app.js'
+import { metricsFetchHandler, startMetricsServer, type MetricsServer } from './metrics/index.js'
 import {
   checkTimeout,
   clientErrorListener,
@@ -25,6 +26,16 @@ export interface ServerOptions extends AppOptions {
    * ```
    */
   port?: number
+  /**
+   * Serve `GET /metrics` on this port (same host) instead of the service's port; 0 picks a free one (read it from
+   * `metricsUrl`). Default: on the service's port (see `metrics`).
+   *
+   * @example
+   * ```ts
+   * const server = await createServer({ dataDir: './.botshelf', metricsPort: 9464 })
+   * ```
+   */
+  metricsPort?: number
   /**
    * Interface to bind. Default `127.0.0.1` (local only); `0.0.0.0` to listen on every interface.
    *
@@ -86,6 +97,8 @@ export interface RunningServer {
   readonly app: BotshelfApp
   /** The underlying `node:http` server (timeouts, `upgrade` listeners). */
   readonly httpServer: Server
+  /** The base URL of the separate metrics port (`metricsPort`), when there is one. */
+  readonly metricsUrl?: string
   /**
    * Stops accepting connections, lets requests in flight finish for up to `shutdownGraceMs`, cuts the connections
    * still open, waits (at most 5 s) for their handlers to record the outcome (a cut upload becomes
@@ -121,8 +134,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     requestTimeoutMs = defaultTimeouts.requestTimeoutMs,
     headersTimeoutMs = defaultTimeouts.headersTimeoutMs,
     idleTimeoutMs = defaultTimeouts.idleTimeoutMs,
-    ...appOptions
+    metricsPort,
+    ...otherOptions
   } = options
+  // With a metrics port, the service's own port does not answer /metrics.
+  const appOptions: AppOptions = metricsPort !== undefined && otherOptions.metrics !== false ? { ...otherOptions, metrics: 'collect' } : otherOptions
   checkTimeout('requestTimeoutMs', requestTimeoutMs)
   checkTimeout('headersTimeoutMs', headersTimeoutMs)
   checkTimeout('idleTimeoutMs', idleTimeoutMs)
@@ -213,6 +229,16 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     await app.close()
     throw error
   }
+  let metricsServer: MetricsServer | undefined
+  if (metricsPort !== undefined && app.services.metrics) {
+    try {
+      metricsServer = await startMetricsServer({ host, port: metricsPort, fetch: metricsFetchHandler(app.services, app.services.metrics) })
+    } catch (error) {
+      await new Promise<void>((resolveClose) => server.close(() => resolveClose()))
+      await app.close()
+      throw error
+    }
+  }
   const address = server.address() as AddressInfo
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
   const url = `http://${shownHost}:${address.port}`
@@ -223,8 +249,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     port: address.port,
     app,
     httpServer: server,
+    ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
     close() {
       closing ??= (async () => {
+        await metricsServer?.close()
         await new Promise<void>((resolveClose) => {
           const idle = setInterval(() => server.closeIdleConnections(), 100)
           const force = setTimeout(() => server.closeAllConnections(), shutdownGraceMs)

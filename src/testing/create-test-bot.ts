@@ -10,6 +10,7 @@ import {
   type LogRecord,
 } from '../runtime/index.js'
 import { createApp, silentLogger, type BotshelfApp } from '../server/index.js'
+import { isMadeUpBotId } from './fake-bot-ids.js'
 import { createMemoryLogger } from './memory-logger.js'
 
 /** The bot id of a test bot when none is given. Pass it to fakes (`fakeTextEvent('hi', { botId: TEST_BOT_ID })`). */
@@ -54,10 +55,15 @@ export interface TestBotOptions<A extends readonly AnyAction[]> {
 
 /** A bot under test: its runtime wired to a real in-process storage service with its own empty store. */
 export interface TestBot<A extends readonly AnyAction[] = readonly AnyAction[]> {
-  /** Validates the event and runs the hooks; the hooks' `client` is bound to the event's bot. */
+  /**
+   * Validates the event and runs the hooks; the hooks' `client` is bound to the event's bot. A fake made
+   * without `botId` (`fakeTextEvent('hi')`) is the test bot's: its `botId` becomes `bot.botId`, so the hooks and
+   * `bot.client` see the same store. An event naming another bot (`{ botId: 'other-bot' }`) runs as that bot.
+   */
   dispatch(rawEvent: unknown): Promise<DispatchReport>
   /**
-   * Runs an action. Without `options.event`, a minimal incoming event of the test bot is used.
+   * Runs an action. Without `options.event`, a minimal incoming event of the test bot is used; a fake made
+   * without `botId` is the test bot's, as in `dispatch`.
    */
   runAction<N extends A[number]['name']>(
     name: N,
@@ -80,12 +86,13 @@ export interface TestBot<A extends readonly AnyAction[] = readonly AnyAction[]> 
 
 /**
  * Runs hooks and actions against a real in-process storage service (SQLite in memory, content in a temp
- * folder): no network, no mocks. Each test bot has its own empty store.
+ * folder): no network, no mocks. Each test bot has its own empty store. Fakes made without `botId` are
+ * dispatched as the test bot's, so what a hook writes is what `bot.client` reads.
  *
  * @example
  * ```ts
  * const bot = await createTestBot({ hooks: [tagConversation] })
- * const report = await bot.dispatch(fakeTextEvent('hello', { botId: bot.botId }))
+ * const report = await bot.dispatch(fakeTextEvent('hello'))
  * expect(report.hooks[0]?.status).toBe('ok')
  * const { files } = await bot.client.listFiles({})
  * await bot.close()
@@ -152,9 +159,16 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
     state: {},
   })
 
+  // The fakes' made-up bot id stands for "the bot under test"; a bot id the test chose is kept.
+  const adopt = (rawEvent: unknown): unknown => {
+    if (typeof rawEvent !== 'object' || rawEvent === null || Array.isArray(rawEvent)) return rawEvent
+    const eventBotId = (rawEvent as { botId?: unknown }).botId
+    return typeof eventBotId === 'string' && isMadeUpBotId(eventBotId) ? { ...rawEvent, botId } : rawEvent
+  }
+
   return {
-    dispatch: (rawEvent) => runtime.dispatch(rawEvent),
-    runAction: (name, input, actionOptions = {}) => runtime.runAction(name, input, { event: actionOptions.event ?? defaultActionEvent() }),
+    dispatch: (rawEvent) => runtime.dispatch(adopt(rawEvent)),
+    runAction: (name, input, actionOptions = {}) => runtime.runAction(name, input, { event: adopt(actionOptions.event ?? defaultActionEvent()) }),
     client,
     clientFor,
     botId,

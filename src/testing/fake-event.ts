@@ -18,6 +18,7 @@ import {
   type VideoPayload,
 } from '../event/index.js'
 import { fakeId, seededRandom } from './seeded-random.js'
+import { rememberMadeUpBotId } from './fake-bot-ids.js'
 
 /** The time every fake event is created at, unless overridden: 2024-01-01T00:00:00.000Z. */
 export const FAKE_EVENT_TIME = new Date('2024-01-01T00:00:00.000Z')
@@ -98,6 +99,8 @@ export function fakeEvent(overrides: FakeEventOverrides = {}, options: FakeEvent
     preview: '',
     state: {},
   }
+  // A made-up bot id is a placeholder: createTestBot dispatches such an event as its own bot's.
+  if (overrides.botId === undefined) rememberMadeUpBotId(base['botId'] as string)
   const merged = merge(base, overrides as Record<string, unknown>)
   if (overrides.preview === undefined) {
     merged['preview'] = ''

@@ -126,6 +126,8 @@ describe('an upload that breaks off', () => {
     expect(service.logs.filter((line) => line.msg === 'upload aborted by the client')).toEqual([])
     expect(uploadLines(service.logs).filter((line) => line.level === 'error')).toEqual([
       expect.objectContaining({ msg: 'unhandled error', error: expect.stringContaining('ENOTDIR') }),
+      // A 5xx request line is logged at error too (docs/operations.md).
+      expect.objectContaining({ msg: 'request', status: 500 }),
     ])
     const after = await service.request('GET', '/v1/files/disk.txt')
     expect(after.body.file).toMatchObject({ status: 'upload_failed', failedStatusReason: 'the server could not store the content' })

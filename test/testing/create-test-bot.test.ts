@@ -79,3 +79,34 @@ describe('createTestBot', () => {
     await expect(bot.runAction('countFiles', { prefix: 3 })).rejects.toMatchObject({ code: expect.any(String) })
   })
 })
+
+describe('createTestBot with fakes as they come', () => {
+  it('dispatches a fake made without botId as the test bot: the hook writes what bot.client reads', async () => {
+    const bot = await createTestBot({ hooks: [saveTranscript] })
+    try {
+      const event = fakeTextEvent('hi')
+      expect(event.botId).not.toBe(bot.botId)
+      const report = await bot.dispatch(event)
+      expect(report.hooks[0]?.status).toBe('ok')
+      const files = await bot.client.list.files({}).collect()
+      expect(files.map((f) => f.key)).toEqual([`transcripts/${event.id}.txt`])
+      // The hook saw the test bot's id, not the placeholder.
+      expect(await bot.clientFor(event.botId).list.files({}).collect()).toEqual([])
+    } finally {
+      await bot.close()
+    }
+  })
+
+  it('keeps a bot id the test chose, and adopts made-up ones in runAction too', async () => {
+    const bot = await createTestBot({ hooks: [saveTranscript], botId: 'support-bot' })
+    try {
+      await bot.dispatch(fakeTextEvent('for the other one', { botId: 'archive-bot' }))
+      expect(await bot.client.list.files({}).collect()).toEqual([])
+      expect(await bot.clientFor('archive-bot').list.files({}).collect()).toHaveLength(1)
+      await bot.dispatch(fakeTextEvent('seeded', {}, { seed: 42 }))
+      expect(await bot.client.list.files({}).collect()).toHaveLength(1)
+    } finally {
+      await bot.close()
+    }
+  })
+})

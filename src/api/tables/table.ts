@@ -138,7 +138,7 @@ export type Table = z.infer<typeof TableSchema>
  */
 export const TableNameSchema = z
   .string()
-  .regex(tableNamePattern, 'expected 1 to 45 letters, digits or "_" followed by "Table" (any case)')
+  .regex(tableNamePattern, 'expected a name ending in "Table", like peopleTable (1 to 45 letters, digits or "_" before "Table", any case)')
 
 /**
  * The `schema` a caller sends: one of three forms (full JSON Schema, an example object, or a map

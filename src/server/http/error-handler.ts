@@ -63,6 +63,7 @@ export function handleError(error: unknown, c: Context<AppEnv>): Response {
   const serviceError = toServiceError(error)
   const services = c.get('services')
   if (serviceError.status >= 500) {
+    services?.metrics?.observeFailure(error)
     const detail = error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) }
     services?.logger.log('error', 'unhandled error', { requestId: c.get('requestId'), ...detail })
   }

@@ -1,4 +1,6 @@
 export { createJsonLogger, silentLogger, type Logger, type LogLevel } from './logger.js'
+export { createPrettyLogger, type PrettyLoggerOptions } from './pretty-logger.js'
+export { logThresholds, parseLogThreshold, requestLogLevel, withLogThreshold, type LogThreshold } from './log-level.js'
 export { errorResponse, handleError, toServiceError } from './error-handler.js'
 export { notFoundHandler } from './not-found.js'
 export { FILES_JSON_LIMIT, TABLES_JSON_LIMIT, jsonLimitFor, readBodyText, readJsonBody } from './body.js'

@@ -1,5 +1,5 @@
-/** Severity of a log line. */
-export type LogLevel = 'info' | 'warn' | 'error'
+/** Severity of a log line, least severe first. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
 
 /**
  * Where the service writes its structured log lines. Each call is one JSON line: `msg` plus fields.

@@ -111,6 +111,7 @@ export function registerOperation<Op extends Operation>(
   const method = operation.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'
 
   router.on(operation.method, toHonoPath(operation.path), async (c) => {
+    c.set('operation', operation.name)
     const principal = c.get('principal')
     if (!principal) throw new ServiceError('Unauthorized', 'This operation requires a bearer token')
     const services = c.get('services')

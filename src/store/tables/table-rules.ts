@@ -32,7 +32,7 @@ export function checkTableName(name: string): void {
     throw new TablesStoreError(
       'InvalidPayload',
       'INVALID_REQUEST',
-      `name: expected 1 to 45 letters, digits or "_" followed by "Table" (any case), received ${JSON.stringify(name)}`,
+      `name: expected a name ending in "Table", like peopleTable (1 to 45 letters, digits or "_" before "Table", any case), received ${JSON.stringify(name)}`,
     )
   }
 }

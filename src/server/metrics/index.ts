@@ -1,0 +1,5 @@
+export { ServiceMetrics, JOBS_COUNTED_MAX, type RequestObservation } from './service-metrics.js'
+export { metricsRoutes, metricsFetchHandler } from './metrics-route.js'
+export { checkMetricsAccess } from './metrics-access.js'
+export { routeLabel } from './route-label.js'
+export { startMetricsServer, type MetricsServer } from './metrics-server.js'

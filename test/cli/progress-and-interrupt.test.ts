@@ -1,0 +1,135 @@
+import { spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Client } from '../../src/client/index.js'
+import { runCli } from '../../src/cli/main.js'
+import { spawnServe, type ServeProcess } from '../helpers/cli.js'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const binSource = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url))
+
+let serve: ServeProcess
+let work: string
+let env: Record<string, string>
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'botshelf-progress-'))
+  serve = await spawnServe(join(work, 'data'))
+  env = { BP_API_URL: serve.url, BP_TOKEN: serve.token!, BP_BOT_ID: serve.botId, BOTSHELF_CONFIG_DIR: join(work, 'config') }
+}, 30_000)
+
+afterAll(async () => {
+  serve?.child.kill('SIGTERM')
+  await serve?.exited
+  await rm(work, { recursive: true, force: true })
+})
+
+async function folderOf(name: string, count: number, bytes: number): Promise<string> {
+  const dir = join(work, name)
+  await mkdir(dir, { recursive: true })
+  for (let i = 0; i < count; i++) await writeFile(join(dir, `part-${String(i).padStart(3, '0')}.bin`), randomBytes(bytes))
+  return dir
+}
+
+function hasScript(): boolean {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Runs the real CLI under a pseudo-terminal (`script`), returning what the terminal received. */
+function runOnTerminal(args: string[]): Promise<{ code: number | null; output: string }> {
+  const quoted = [process.execPath, '--import', 'tsx', binSource, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')
+  const child = spawn('script', ['-qfec', quoted, '/dev/null'], { cwd: root, env: { ...process.env, ...env, COLUMNS: '120', TERM: 'xterm' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })))
+}
+
+describe('progress output', () => {
+  it('draws a bar with percentage, bytes, rate and ETA on a terminal, redrawn in place', async () => {
+    // `script` from util-linux gives the command a pseudo-terminal (it is part of Debian's base system).
+    expect(hasScript(), 'the script command (util-linux) is needed for this test').toBe(true)
+    const dir = await folderOf('tty', 12, 300_000)
+    const { code, output } = await runOnTerminal(['files', 'put', dir, '--prefix', 'tty/'])
+    expect(code, output).toBe(0)
+    expect(output).toContain('\u2588') // the bar's filled part
+    expect(output).toMatch(/put \u2588*\u2591* ?\d+% \| [\d.]+ (kB|MB)\/3\.6 MB \(\d+\/12 files\) \| [\d.]+ (B|kB|MB)\/s \| ETA \S+/)
+    expect(output).toMatch(/\r|\x1b\[/) // redrawn in place (carriage return or cursor movement)
+    expect(output).toContain('put: uploaded 12 of 12 files (3.6 MB)')
+    // No plain progress lines on a terminal.
+    expect(output).not.toMatch(/^put: \d+% /m)
+  }, 60_000)
+
+  it('prints plain lines (no escape codes) when standard error is not a terminal', async () => {
+    const dir = await folderOf('plain', 10, 10_000)
+    let stderr = ''
+    const code = await runCli(['files', 'put', dir, '--prefix', 'plain/'], { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) }, env })
+    expect(code).toBe(0)
+    const lines = stderr.trim().split('\n')
+    expect(lines.at(-1)).toBe('put: uploaded 10 of 10 files (100.0 kB)')
+    const progressLines = lines.slice(0, -1)
+    expect(progressLines.length).toBeGreaterThanOrEqual(5)
+    for (const line of progressLines) expect(line).toMatch(/^put: \d+% [\d.]+ (B|kB)\/100\.0 kB( \(\d+\/10 files\))?, [\d.]+ (B|kB|MB)\/s, ETA \S+$/)
+    expect(stderr).not.toMatch(/\x1b\[|\r/)
+  })
+})
+
+describe('Ctrl-C', () => {
+  /** Runs a command in process and sends it SIGINT when it writes its first progress line. */
+  async function interruptAtFirstProgress(argv: string[]): Promise<{ code: number; stderr: string }> {
+    let stderr = ''
+    let sent = false
+    const code = await runCli(argv, {
+      stdout: { write: () => true },
+      stderr: {
+        write: (text: string) => {
+          stderr += text
+          if (!sent && /: \d+% /.test(text)) {
+            sent = true
+            process.emit('SIGINT', 'SIGINT')
+          }
+        },
+      },
+      env,
+    })
+    return { code, stderr }
+  }
+
+  it('an interrupted download leaves no file, complete or partial, and exits 130', async () => {
+    const client = new Client({ apiUrl: serve.url, token: serve.token!, botId: serve.botId })
+    await client.uploadFile({ key: 'big/large.bin', content: randomBytes(24_000_000) })
+    const destination = join(work, 'interrupted-get')
+    await mkdir(destination)
+    const { code, stderr } = await interruptAtFirstProgress(['files', 'get', 'big/large.bin', join(destination, 'large.bin')])
+    expect(stderr).toContain('interrupted')
+    expect(code).toBe(130)
+    expect(await readdir(destination)).toEqual([])
+  }, 60_000)
+
+  it('an interrupted folder upload keeps only complete files, and says how many', async () => {
+    const dir = await folderOf('interrupted-put', 40, 500_000)
+    const { code, stderr } = await interruptAtFirstProgress(['files', 'put', dir, '--prefix', 'cut/', '--parallel', '2'])
+    expect(code).toBe(130)
+    const done = Number(/put: interrupted after (\d+) of 40 files/.exec(stderr)?.[1])
+    expect(done).toBeLessThan(40)
+    const client = new Client({ apiUrl: serve.url, token: serve.token!, botId: serve.botId })
+    const files = (await client.list.files({}).collect()).filter((f) => f.key.startsWith('cut/'))
+    const complete = files.filter((f) => f.status === 'upload_completed')
+    expect(complete).toHaveLength(done)
+    for (const file of complete) expect(file.size).toBe(500_000)
+    // Any other record is an upload that never completed: its content cannot be read.
+    for (const file of files.filter((f) => f.status !== 'upload_completed')) {
+      await expect(client.downloadFile({ id: file.key })).rejects.toThrow()
+    }
+  }, 60_000)
+})
