@@ -110,13 +110,23 @@ describe('botshelf files', () => {
     expect(JSON.parse((await cli(['files', 'ls', '--prefix', 'notes/', '--json'])).stdout)).toEqual([])
   })
 
-  it('search and passages call the service, and print its refusal when it has no search (exit 1)', async () => {
-    const search = await cli(['files', 'search', 'refund policy'])
-    expect(search.code).toBe(1)
-    expect(search.stderr).toContain('botshelf: MethodNotFound: searchFiles is not available yet')
-    const passages = await cli(['files', 'passages', 'batch/d0/deep/f0.bin'])
-    expect(passages.code).toBe(1)
-    expect(passages.stderr).toContain('listFilePassages is not available yet')
+  it('search finds a passage of a file put with --index, and passages lists them in order', async () => {
+    const doc = join(work, 'refunds.md')
+    await writeFile(doc, '# Refunds\n\nOrders are refunded within fourteen days of the return reaching the warehouse.\n')
+    const put = await cli(['files', 'put', doc, '--key', 'policies/refunds.md', '--index'])
+    expect(put.code).toBe(0)
+    let listed = ''
+    for (let i = 0; i < 200 && !listed.includes('indexing_completed'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      listed = (await cli(['files', 'ls', '--prefix', 'policies/', '--json'])).stdout
+    }
+    expect(listed).toContain('indexing_completed')
+    const search = await cli(['files', 'search', 'how long until my refund', '--json'])
+    expect(search.code).toBe(0)
+    expect(search.stdout).toContain('fourteen days')
+    const passages = await cli(['files', 'passages', 'policies/refunds.md', '--json'])
+    expect(passages.code).toBe(0)
+    expect(passages.stdout.indexOf('Refunds')).toBeLessThan(passages.stdout.indexOf('fourteen days'))
   })
 })
 

@@ -13,7 +13,7 @@ import { eachLimited, localFiles, type LocalFile } from './local-tree.js'
 import { runDataCommand, throwIfInterrupted } from './run-data-command.js'
 
 /**
- * `botshelf files put <file or folder> [--prefix P] [--key K] [--tag k=v]...`: uploads a file, or a folder
+ * `botshelf files put <file or folder> [--prefix P] [--key K] [--tag k=v]... [--index]`: uploads a file, or a folder
  * recursively (key = P + the path relative to the folder), several at once, with progress in bytes and files.
  *
  * @example
@@ -23,7 +23,7 @@ import { runDataCommand, throwIfInterrupted } from './run-data-command.js'
  */
 export const filesPut: Subcommand = {
   name: 'put',
-  usage: 'botshelf files put <file or folder> [--prefix P] [--key K] [--tag KEY=VALUE]... [--json]',
+  usage: 'botshelf files put <file or folder> [--prefix P] [--key K] [--tag KEY=VALUE]... [--index] [--json]',
   help: `Uploads a file, or every file of a folder and its subfolders. The key of each file is the prefix
 followed by its path relative to the folder (a single file: the prefix and its name, or --key).
 An existing key gets a new version. A file becomes visible only once all its bytes are stored:
@@ -33,6 +33,7 @@ Options:
   --prefix <p>        put before every key (like docs/; default none)
   --key <k>           the key of a single file (instead of prefix + name)
   --tag <key=value>   tag every uploaded file (repeatable)
+  --index             index the files for search (botshelf files search); they are searchable once indexed
   --parallel <n>      files uploaded at once (1 to 16, default 4)
   --json              print the uploaded files as JSON (key, id, size) on standard output
 ${connectionHelp}`,
@@ -42,6 +43,7 @@ ${connectionHelp}`,
       prefix: { type: 'string' },
       key: { type: 'string' },
       tag: { type: 'string', multiple: true },
+      index: { type: 'boolean' },
       parallel: { type: 'string' },
       json: { type: 'boolean' },
     })
@@ -65,7 +67,7 @@ ${connectionHelp}`,
         throwIfInterrupted(signal)
         const counted = countingStream(file.path, (bytes) => progress.advance(bytes))
         const { file: stored } = await client.uploadFile(
-          { key: keyOf(file), content: counted, size: file.size, ...(Object.keys(tags).length > 0 ? { tags } : {}) },
+          { key: keyOf(file), content: counted, size: file.size, ...(Object.keys(tags).length > 0 ? { tags } : {}), ...(values.index ? { index: true } : {}) },
           { signal },
         )
         uploaded.push({ key: stored.key, id: stored.id, size: file.size })
