@@ -123,9 +123,13 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       'Try it:',
       `  curl -H "Authorization: Bearer ${boot.token.token}" -H "x-bot-id: ${boot.bot.id}" ${base}/v1/files`,
       `  BP_API_URL=${base} BP_TOKEN=${boot.token.token} BP_BOT_ID=${boot.bot.id} node -e "new (require('@botpress/client').Client)().listFiles({}).then(console.log)"`,
+      '',
+      `Web console (a one-time sign-in link, valid 24 h while this server runs):`,
+      `  ${base}/console/#sign-in=${server.app.admin.issueSignInCode().code}`,
     )
   } else {
     lines.push('  tokens:      use the token printed on first start, or "botshelf token create --bot <bot id> --role bot"')
+    lines.push(`  console:     ${base}/console/ (sign in with a token; "botshelf token create --workspace --role administrator" makes one)`)
   }
   io.stderr.write(`${lines.join('\n')}\n`)
 

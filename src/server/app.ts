@@ -21,6 +21,8 @@ import { metaRoutes } from './http/meta-routes.js'
 import { packageVersion } from './package-version.js'
 import { filesFeature } from './files/feature.js'
 import { tablesFeature } from './tables/feature.js'
+import { adminRoutes, SignInCodes, type IssuedSignInCode } from './admin/index.js'
+import { consoleRoutes, findConsoleFolder } from './console/index.js'
 
 /**
  * The key file of a data folder made before the key moved into the database, to adopt on first start. Once the
@@ -169,6 +171,16 @@ export interface AppOptions {
    * ```
    */
   bodyTimeoutMs?: number
+  /**
+   * The built web console served at `/console` (a folder with `index.html` and `assets/`, as `npm run build`
+   * writes `dist/console`), or `false` to serve no console. Default: the package's own build.
+   *
+   * @example
+   * ```ts
+   * await createApp({ memory: true, consoleDir: false })
+   * ```
+   */
+  consoleDir?: string | false
 }
 
 /** Result of `admin.bootstrap()`. */
@@ -251,6 +263,17 @@ export interface AppAdmin {
    * ```
    */
   revokeToken(id: string): Promise<TokenRecord>
+  /**
+   * A one-time code for the console's sign-in link (`<url>/console/#sign-in=<code>`): redeemed once, within 24
+   * hours and while this process runs, for a new workspace administrator token (decision 1102).
+   *
+   * @example
+   * ```ts
+   * const { code } = app.admin.issueSignInCode()
+   * console.log(`open http://127.0.0.1:3000/console/#sign-in=${code}`)
+   * ```
+   */
+  issueSignInCode(): IssuedSignInCode
 }
 
 /**
@@ -378,6 +401,17 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
   hono.route('/', meta)
   hono.route('/', openApi)
   for (const feature of features) if (feature.publicRoutes) hono.route('/', feature.publicRoutes)
+  const consoleDir = options.consoleDir === false ? undefined : options.consoleDir !== undefined ? options.consoleDir.replace(/\/*$/, '/') : findConsoleFolder()
+  if (options.consoleDir !== false) {
+    const publicOrigin = services.publicUrl !== undefined ? new URL(services.publicUrl).origin : undefined
+    hono.route('/', consoleRoutes({ dir: consoleDir, ...(publicOrigin ? { publicOrigin } : {}), ...(limiter ? { limit: limiter.byAddress(() => true) } : {}) }))
+  }
+  // Routes that name no bot (whoami, /v1/admin, the console's sign-in) authenticate before the /v1 middleware.
+  const signInCodes = new SignInCodes(() => services.now())
+  hono.route(
+    '/',
+    adminRoutes({ auth: backend.auth, signInCodes, ...(limiter ? { byToken: limiter.byToken, byAddress: limiter.byAddress(() => true) } : {}) }),
+  )
   hono.use('/v1/*', authMiddleware(backend.auth))
   if (limiter) hono.use('/v1/*', limiter.byToken)
   for (const feature of features) if (feature.routes) hono.route('/', feature.routes)
@@ -403,6 +437,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     createToken: (input) => auth.createToken(input),
     listTokens: (filter) => auth.listTokens(filter),
     revokeToken: (id) => auth.revokeToken(id),
+    issueSignInCode: () => signInCodes.issue(),
   }
 
   let closed: Promise<void> | undefined
