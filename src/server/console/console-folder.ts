@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 /**
  * Where the built console is (`npm run build` writes `dist/console/`): beside the compiled server
  * (`dist/server/console/` → `dist/console/`), or, when the server runs from its TypeScript sources, the
- * repository's `dist/console/`. `undefined` when neither holds an `index.html` (the console was not built).
+ * repository's `dist/console/`. `undefined` when neither holds an `index.html` and its `assets/` (the console was not built).
  *
  * @example
  * ```ts
@@ -15,7 +15,7 @@ export function findConsoleFolder(): string | undefined {
   const candidates = [new URL('../../console/', import.meta.url), new URL('../../../dist/console/', import.meta.url)]
   for (const candidate of candidates) {
     const dir = fileURLToPath(candidate)
-    if (existsSync(`${dir}index.html`)) return dir
+    if (existsSync(`${dir}index.html`) && existsSync(`${dir}assets`)) return dir
   }
   return undefined
 }

@@ -64,7 +64,12 @@ export function consoleRoutes(options: ConsoleRoutesOptions): Hono<AppEnv> {
   router.get('/console', (c) => c.redirect('/console/', 308))
   router.get('/console/', async (c) => {
     if (!options.dir) throw notBuilt()
-    const html = await readFile(`${options.dir}index.html`)
+    let html: Buffer
+    try {
+      html = await readFile(`${options.dir}index.html`)
+    } catch {
+      throw notBuilt()
+    }
     const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`
     const headers = { ...security, ETag: etag, 'Cache-Control': 'no-cache', 'Content-Type': 'text/html; charset=utf-8' }
     if (c.req.header('if-none-match') === etag) return new Response(null, { status: 304, headers })
