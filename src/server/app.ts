@@ -387,31 +387,34 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     )
   }
   const meta = metaRoutes(packageVersion())
+  const limiter = rateLimits ? createRateLimiter({ limits: rateLimits, now: () => services.now(), logger: services.logger }) : undefined
+  // The console's static files and the routes that name no bot limit themselves (per address, per token), so
+  // they stay out of the tokenless-route matcher; the OpenAPI document lists them with the rest.
+  const consoleDir = options.consoleDir === false ? undefined : options.consoleDir !== undefined ? options.consoleDir.replace(/\/*$/, '/') : findConsoleFolder()
+  const publicOrigin = services.publicUrl !== undefined ? new URL(services.publicUrl).origin : undefined
+  const consoleRouter =
+    options.consoleDir === false
+      ? undefined
+      : consoleRoutes({ dir: consoleDir, ...(publicOrigin ? { publicOrigin } : {}), ...(limiter ? { limit: limiter.byAddress(() => true) } : {}) })
+  const signInCodes = new SignInCodes(() => services.now())
+  const adminRouter = adminRoutes({ auth: backend.auth, signInCodes, ...(limiter ? { byToken: limiter.byToken, byAddress: limiter.byAddress(() => true) } : {}) })
+  const ownRouters = [...(consoleRouter ? [consoleRouter] : []), adminRouter as unknown as Hono<AppEnv>]
   const publicRouters = (): Array<Hono<AppEnv>> => [meta, openApi, ...features.flatMap((feature) => (feature.publicRoutes ? [feature.publicRoutes] : []))]
   const openApi = openApiRoutes(
     () => features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : [])),
-    () => publicRouters().flatMap(describedRawRoutes),
+    () => [...publicRouters(), ...ownRouters].flatMap(describedRawRoutes),
   )
   // The routes without a token (signed content URLs, `/`, `/health`, the OpenAPI document), as their RawRoute
   // descriptions name them; those with a raw request body (uploads) stream it.
   const tokenlessRoute = rawRouteMatcher(publicRouters().flatMap(describedRawRoutes))
   hono.use('*', bodyDeadline({ timeoutMs: bodyTimeoutMs, streamsBody: (path) => tokenlessRoute(path)?.requestBody !== undefined }))
-  const limiter = rateLimits ? createRateLimiter({ limits: rateLimits, now: () => services.now(), logger: services.logger }) : undefined
   if (limiter) hono.use('*', limiter.byAddress((path) => tokenlessRoute(path) !== undefined))
   hono.route('/', meta)
   hono.route('/', openApi)
   for (const feature of features) if (feature.publicRoutes) hono.route('/', feature.publicRoutes)
-  const consoleDir = options.consoleDir === false ? undefined : options.consoleDir !== undefined ? options.consoleDir.replace(/\/*$/, '/') : findConsoleFolder()
-  if (options.consoleDir !== false) {
-    const publicOrigin = services.publicUrl !== undefined ? new URL(services.publicUrl).origin : undefined
-    hono.route('/', consoleRoutes({ dir: consoleDir, ...(publicOrigin ? { publicOrigin } : {}), ...(limiter ? { limit: limiter.byAddress(() => true) } : {}) }))
-  }
+  if (consoleRouter) hono.route('/', consoleRouter)
   // Routes that name no bot (whoami, /v1/admin, the console's sign-in) authenticate before the /v1 middleware.
-  const signInCodes = new SignInCodes(() => services.now())
-  hono.route(
-    '/',
-    adminRoutes({ auth: backend.auth, signInCodes, ...(limiter ? { byToken: limiter.byToken, byAddress: limiter.byAddress(() => true) } : {}) }),
-  )
+  hono.route('/', adminRouter)
   hono.use('/v1/*', authMiddleware(backend.auth))
   if (limiter) hono.use('/v1/*', limiter.byToken)
   for (const feature of features) if (feature.routes) hono.route('/', feature.routes)

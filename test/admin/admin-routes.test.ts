@@ -114,3 +114,25 @@ describe('admin routes: /v1/whoami, /v1/admin/bots, /v1/admin/tokens, /v1/consol
     expect(missing.body.message).toContain('code')
   })
 })
+
+describe('admin routes: rate limits', () => {
+  it('count whoami and /v1/admin against the per-token bucket, and the sign-in against the per-address one', async () => {
+    const at = new Date('2026-05-01T10:00:00Z')
+    const service = await startTestService({ listen: true, now: () => at, rateLimit: { token: { perSecond: 1, burst: 2 }, ip: { perSecond: 1, burst: 2 } } })
+    try {
+      const admin = (await service.app.admin.createToken({ workspace: true, role: 'administrator' })).token
+      const statuses = []
+      for (const path of ['/v1/whoami', '/v1/admin/tokens', '/v1/admin/bots']) statuses.push((await service.request('GET', path, { token: admin, botId: null })).status)
+      expect(statuses).toEqual([200, 200, 429])
+      const limited = await service.request('GET', '/v1/admin/bots', { token: admin, botId: null })
+      expect(limited.body).toMatchObject({ type: 'RateLimited' })
+      expect(limited.headers.get('retry-after')).toEqual(expect.any(String))
+
+      const signIns = []
+      for (let i = 0; i < 3; i += 1) signIns.push((await service.request('POST', '/v1/console/sign-in', { token: null, botId: null, body: { code: 'made-up' } })).status)
+      expect(signIns).toEqual([401, 401, 429])
+    } finally {
+      await service.close()
+    }
+  })
+})

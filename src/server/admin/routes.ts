@@ -10,6 +10,8 @@ import { requireWorkspaceAdministrator, tokenAuth } from './admin-auth.js'
 import type { AdminEnv } from './admin-env.js'
 import { CreateBotBodySchema, CreateTokenBodySchema, ListTokensQuerySchema, SignInBodySchema } from './admin-schemas.js'
 import type { SignInCodes } from './sign-in-codes.js'
+import { describeRawRoute } from '../openapi/raw-route.js'
+import { adminRouteDocs } from './admin-route-docs.js'
 
 /** What the routes without a bot need from the app. */
 export interface AdminRoutesOptions {
@@ -78,6 +80,7 @@ export function adminRoutes(options: AdminRoutesOptions): Hono<AdminEnv> {
   const byToken = (options.byToken ?? passThrough) as unknown as MiddlewareHandler<AdminEnv>
   const byAddress = (options.byAddress ?? passThrough) as unknown as MiddlewareHandler<AdminEnv>
   const router = new Hono<AdminEnv>()
+  for (const route of adminRouteDocs) describeRawRoute(router as unknown as Hono<AppEnv>, route)
 
   router.post('/v1/console/sign-in', byAddress, async (c) => {
     const body = parseWith(SignInBodySchema, await readJsonBody(c.req.raw, FILES_JSON_LIMIT), 'Invalid request body')

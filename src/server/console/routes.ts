@@ -4,6 +4,8 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env.js'
 import { ServiceError } from '../service-error.js'
 import { consoleSecurityHeaders } from './console-headers.js'
+import { consoleRouteDocs } from './console-route-docs.js'
+import { describeRawRoute } from '../openapi/raw-route.js'
 
 /** Names the console build gives its assets: `app-<hash>.js`, `app-<hash>.css` (content hashes, decision 1101). */
 const HASHED_ASSET = /^[a-z]+-[A-Z0-9]{8,}\.(js|css|map)$/i
@@ -57,6 +59,7 @@ export interface ConsoleRoutesOptions {
  */
 export function consoleRoutes(options: ConsoleRoutesOptions): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
+  for (const route of consoleRouteDocs) describeRawRoute(router, route)
   const security = consoleSecurityHeaders(options.publicOrigin)
   const notBuilt = () => new ServiceError('ResourceNotFound', 'The web console is not built: run "npm run build" (it writes dist/console)')
   if (options.limit) router.use('/console', options.limit).use('/console/*', options.limit)
