@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnServe, type ServeProcess } from '../helpers/cli.js'
-import { launchChromium } from './browser.test-support.js'
+import { launchChromium, unnamedControls } from './browser.test-support.js'
 
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url))
 
@@ -21,7 +21,11 @@ describe('web console in Chromium against botshelf serve', () => {
   let viewerToken = ''
   let fileId = ''
 
-  const shoot = (target: Page, name: string) => target.screenshot({ path: join(shots, `${name}.png`), fullPage: true })
+  // Each main page is photographed, and checked for controls without an accessible name on the way.
+  const shoot = async (target: Page, name: string) => {
+    await target.screenshot({ path: join(shots, `${name}.png`), fullPage: true })
+    expect(await unnamedControls(target), name).toEqual([])
+  }
   const api = async (path: string, token: string, init: RequestInit = {}) => {
     const headers = { authorization: `Bearer ${token}`, 'x-bot-id': serve.botId, ...(init.body ? { 'content-type': 'application/json' } : {}) }
     return fetch(`${serve.url}${path}`, { ...init, headers })
@@ -209,10 +213,14 @@ describe('web console in Chromium against botshelf serve', () => {
     const context = await browser.newContext({ viewport: { width: 1366, height: 800 } })
     const viewer = await context.newPage()
     await viewer.goto(`${serve.url}/console/`)
+    await shoot(viewer, 'sign-in')
     await viewer.getByLabel('Token', { exact: true }).fill(viewerToken)
     await viewer.getByRole('button', { name: 'Sign in' }).click()
     await viewer.getByRole('link', { name: 'hello.txt' }).waitFor()
     expect(await viewer.locator('.topbar .role').textContent()).toBe('viewer')
+    // Keyboard: the first Tab stop is the skip link, which leads to the page's content.
+    await viewer.keyboard.press('Tab')
+    expect(await viewer.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content')
     expect(await viewer.locator('.dropzone').count()).toBe(0)
     expect(await viewer.getByRole('link', { name: 'Tokens and bots' }).count()).toBe(0)
 
