@@ -67,6 +67,10 @@ describe('web console in Chromium against botshelf serve', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('')
     expect(await page.locator('.topbar .role').textContent()).toBe('workspace administrator')
     await page.getByText('No files yet.').waitFor()
+    // The accessible-name check catches a bare control (so its empty answers mean something).
+    await page.evaluate(() => document.body.append(Object.assign(document.createElement('input'), { id: 'probe' })))
+    expect(await unnamedControls(page)).toEqual(['<input id="probe">'])
+    await page.evaluate(() => document.getElementById('probe')!.remove())
     // The search API answers 405 today: no Search tab.
     expect(await page.getByRole('link', { name: 'Search' }).count()).toBe(0)
 
