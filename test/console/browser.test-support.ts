@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { chromium, type Browser } from 'playwright-core'
 
 /** Debian's Chromium (never a downloaded browser). */
@@ -14,8 +15,12 @@ export const CHROMIUM_PATH = '/usr/bin/chromium'
  * ```
  */
 export async function launchChromium(): Promise<Browser> {
+  const executablePath = process.env['BOTSHELF_CHROMIUM'] ?? CHROMIUM_PATH
+  if (!existsSync(executablePath)) {
+    throw new Error(`The console's browser tests need Debian's Chromium at ${executablePath}: "apt-get install chromium" (npm test's pretest installs it when run as root), or set BOTSHELF_CHROMIUM to a Chromium binary`)
+  }
   return chromium.launch({
-    executablePath: process.env['BOTSHELF_CHROMIUM'] ?? CHROMIUM_PATH,
+    executablePath,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   })
