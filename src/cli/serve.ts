@@ -15,7 +15,8 @@ import { UsageError, type CliIo } from './io.js'
 export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC]
 
 Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data).
-The first start creates a workspace, a bot and a bot token, and prints them once.
+The first start creates a workspace, a bot and a bot token, and prints them once, with a one-time
+sign-in link to the web console (served at /console).
 
 Options:
   --port <n>          TCP port (default 3000; 0 picks a free one)
