@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config'
 // Every backend the end-to-end tests run against (test/helpers/backends.ts): the first runs every test, the
 // others re-run the end-to-end folders that go through the backend only (no CLI, no data-folder crash tests).
 const backends = ['sqlite', 'sqlite-memory']
-const endToEnd = ['test/files/**/*.test.ts', 'test/tables/**/*.test.ts', 'test/client/**/*.test.ts', 'test/server/**/*.test.ts', 'test/testing/**/*.test.ts']
+const endToEnd = ['test/files/**/*.test.ts', 'test/admin/**/*.test.ts', 'test/tables/**/*.test.ts', 'test/client/**/*.test.ts', 'test/server/**/*.test.ts', 'test/testing/**/*.test.ts']
 
 export default defineConfig({
   test: {

@@ -16,7 +16,8 @@ import { serveLogger } from './serve-logging.js'
 export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC] [--log-level LEVEL] [--log-format pretty|json] [--metrics-port N]
 
 Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data).
-The first start creates a workspace, a bot and a bot token, and prints them once.
+The first start creates a workspace, a bot and a bot token, and prints them once, with a one-time
+sign-in link to the web console (served at /console).
 
 Options:
   --port <n>          TCP port (default 3000; 0 picks a free one)
@@ -144,9 +145,13 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       'Try it:',
       `  curl -H "Authorization: Bearer ${boot.token.token}" -H "x-bot-id: ${boot.bot.id}" ${base}/v1/files`,
       `  BP_API_URL=${base} BP_TOKEN=${boot.token.token} BP_BOT_ID=${boot.bot.id} node -e "new (require('@botpress/client').Client)().listFiles({}).then(console.log)"`,
+      '',
+      `Web console (a one-time sign-in link, valid 24 h while this server runs):`,
+      `  ${base}/console/#sign-in=${server.app.admin.issueSignInCode().code}`,
     )
   } else {
     lines.push('  tokens:      use the token printed on first start, or "botshelf token create --bot <bot id> --role bot"')
+    lines.push(`  console:     ${base}/console/ (sign in with a token; "botshelf token create --workspace --role administrator" makes one)`)
   }
   io.stderr.write(`${lines.join('\n')}\n`)
 

@@ -23,6 +23,8 @@ import { createFilesFeature, filesFeature } from './files/feature.js'
 import type { IndexingOptions } from './files/indexing/index.js'
 import { metricsRoutes, ServiceMetrics } from './metrics/index.js'
 import { tablesFeature } from './tables/feature.js'
+import { adminRoutes, SignInCodes, type IssuedSignInCode } from './admin/index.js'
+import { consoleRoutes, findConsoleFolder } from './console/index.js'
 
 /**
  * The key file of a data folder made before the key moved into the database, to adopt on first start. Once the
@@ -203,6 +205,16 @@ export interface AppOptions {
    * ```
    */
   slowRequestMs?: number
+  /**
+   * The built web console served at `/console` (a folder with `index.html` and `assets/`, as `npm run build`
+   * writes `dist/console`), or `false` to serve no console. Default: the package's own build.
+   *
+   * @example
+   * ```ts
+   * await createApp({ memory: true, consoleDir: false })
+   * ```
+   */
+  consoleDir?: string | false
 }
 
 /** Result of `admin.bootstrap()`. */
@@ -285,6 +297,17 @@ export interface AppAdmin {
    * ```
    */
   revokeToken(id: string): Promise<TokenRecord>
+  /**
+   * A one-time code for the console's sign-in link (`<url>/console/#sign-in=<code>`): redeemed once, within 24
+   * hours and while this process runs, for a new workspace administrator token (decision 1102).
+   *
+   * @example
+   * ```ts
+   * const { code } = app.admin.issueSignInCode()
+   * console.log(`open http://127.0.0.1:3000/console/#sign-in=${code}`)
+   * ```
+   */
+  issueSignInCode(): IssuedSignInCode
 }
 
 /**
@@ -407,6 +430,18 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
   }
   const meta = metaRoutes(packageVersion())
   const metricsRouter = services.metrics && (options.metrics ?? 'route') === 'route' ? metricsRoutes(services.metrics) : undefined
+  const limiter = rateLimits ? createRateLimiter({ limits: rateLimits, now: () => services.now(), logger: services.logger }) : undefined
+  // The console's static files and the routes that name no bot limit themselves (per address, per token), so
+  // they stay out of the tokenless-route matcher; the OpenAPI document lists them with the rest.
+  const consoleDir = options.consoleDir === false ? undefined : options.consoleDir !== undefined ? options.consoleDir.replace(/\/*$/, '/') : findConsoleFolder()
+  const publicOrigin = services.publicUrl !== undefined ? new URL(services.publicUrl).origin : undefined
+  const consoleRouter =
+    options.consoleDir === false
+      ? undefined
+      : consoleRoutes({ dir: consoleDir, ...(publicOrigin ? { publicOrigin } : {}), ...(limiter ? { limit: limiter.byAddress(() => true) } : {}) })
+  const signInCodes = new SignInCodes(() => services.now())
+  const adminRouter = adminRoutes({ auth: backend.auth, signInCodes, ...(limiter ? { byToken: limiter.byToken, byAddress: limiter.byAddress(() => true) } : {}) })
+  const ownRouters = [...(consoleRouter ? [consoleRouter] : []), adminRouter as unknown as Hono<AppEnv>]
   const publicRouters = (): Array<Hono<AppEnv>> => [
     meta,
     ...(metricsRouter ? [metricsRouter] : []),
@@ -415,18 +450,20 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
   ]
   const openApi = openApiRoutes(
     () => features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : [])),
-    () => publicRouters().flatMap(describedRawRoutes),
+    () => [...publicRouters(), ...ownRouters].flatMap(describedRawRoutes),
   )
   // The routes without a token (signed content URLs, `/`, `/health`, the OpenAPI document), as their RawRoute
   // descriptions name them; those with a raw request body (uploads) stream it.
   const tokenlessRoute = rawRouteMatcher(publicRouters().flatMap(describedRawRoutes))
   hono.use('*', bodyDeadline({ timeoutMs: bodyTimeoutMs, streamsBody: (path) => tokenlessRoute(path)?.requestBody !== undefined }))
-  const limiter = rateLimits ? createRateLimiter({ limits: rateLimits, now: () => services.now(), logger: services.logger }) : undefined
   if (limiter) hono.use('*', limiter.byAddress((path) => tokenlessRoute(path) !== undefined))
   hono.route('/', meta)
   if (metricsRouter) hono.route('/', metricsRouter)
   hono.route('/', openApi)
   for (const feature of features) if (feature.publicRoutes) hono.route('/', feature.publicRoutes)
+  if (consoleRouter) hono.route('/', consoleRouter)
+  // Routes that name no bot (whoami, /v1/admin, the console's sign-in) authenticate before the /v1 middleware.
+  hono.route('/', adminRouter)
   hono.use('/v1/*', authMiddleware(backend.auth))
   if (limiter) hono.use('/v1/*', limiter.byToken)
   for (const feature of features) if (feature.routes) hono.route('/', feature.routes)
@@ -452,6 +489,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     createToken: (input) => auth.createToken(input),
     listTokens: (filter) => auth.listTokens(filter),
     revokeToken: (id) => auth.revokeToken(id),
+    issueSignInCode: () => signInCodes.issue(),
   }
 
   let closed: Promise<void> | undefined

@@ -57,16 +57,24 @@ const rateLimitedResponse: RawRouteResponse = {
   headers: { 'Retry-After': 'Seconds to wait before the bucket has a request again (a whole number, at least 1).' },
 }
 
+/** What every route with a token may answer: the per-token rate limit. */
+const tokenRateLimitedResponse: RawRouteResponse = {
+  description: '`RateLimited`: too many requests with this token.',
+  body: 'error',
+  headers: rateLimitedResponse.headers!,
+}
+
 function rawRouteItem(route: RawRoute, method: string): Record<string, unknown> {
   const responses: Record<string, unknown> = {}
-  for (const [status, response] of Object.entries({ ...route.responses, 429: route.responses[429] ?? rateLimitedResponse })) {
+  const bearer = route.security === 'bearer'
+  for (const [status, response] of Object.entries({ ...route.responses, 429: route.responses[429] ?? (bearer ? tokenRateLimitedResponse : rateLimitedResponse) })) {
     responses[status] = rawResponse(response, method)
   }
   return {
     operationId: route.methods.length > 1 && method !== route.methods[0] ? `${route.operationId}${method[0]}${method.slice(1).toLowerCase()}` : route.operationId,
     summary: route.summary,
     description: route.description,
-    security: [],
+    security: bearer ? [{ bearer: [] }] : [],
     parameters: route.parameters.map((p) => ({
       name: p.name,
       in: p.in,
@@ -79,7 +87,9 @@ function rawRouteItem(route: RawRoute, method: string): Record<string, unknown> 
           requestBody: {
             required: true,
             description: route.requestBody.description,
-            content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+            content: route.requestBody.schema
+              ? { 'application/json': { schema: route.requestBody.schema } }
+              : { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
           },
         }
       : {}),

@@ -105,7 +105,7 @@ export interface RawRoute {
    * { methods: ['GET', 'HEAD'], path: '/v1/content/files/{fileId}', ... }
    * ```
    */
-  readonly methods: ReadonlyArray<'GET' | 'HEAD' | 'PUT'>
+  readonly methods: ReadonlyArray<'GET' | 'HEAD' | 'PUT' | 'POST' | 'DELETE'>
   /**
    * OpenAPI path template.
    *
@@ -159,7 +159,22 @@ export interface RawRoute {
    * { requestBody: { description: 'The bytes, exactly the size declared in upsertFile.' }, ... }
    * ```
    */
-  readonly requestBody?: { readonly description: string }
+  readonly requestBody?: {
+    readonly description: string
+    /** A JSON Schema when the body is JSON (`application/json`); without it, any bytes. */
+    readonly schema?: Record<string, unknown>
+  }
+  /**
+   * How the caller authenticates: `none` (default: a signed URL, or nothing) or `bearer` (a token in
+   * `Authorization`, like the operations, but routes that name no bot: no `x-bot-id`). A `bearer` route is limited
+   * per token, the others per client IP address.
+   *
+   * @example
+   * ```ts
+   * { security: 'bearer', ... }
+   * ```
+   */
+  readonly security?: 'none' | 'bearer'
   /**
    * Every status the route can answer, by code.
    *

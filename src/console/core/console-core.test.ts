@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { capabilitiesOf } from './identity.js'
+import { parseRoute, routeHref } from './route.js'
+import { signInCodeFrom } from './sign-in-link.js'
+import { formatBytes } from './format.js'
+
+describe('capabilitiesOf', () => {
+  it('lets viewers read only, billing managers nothing, writers write; administering needs the whoami flag', () => {
+    expect(capabilitiesOf({ role: 'viewer', canAdminister: false })).toEqual({ readFiles: true, writeFiles: false, deleteFiles: false, readTables: true, writeTables: false, administer: false })
+    expect(capabilitiesOf({ role: 'billing_manager', canAdminister: false })).toMatchObject({ readFiles: false, readTables: false, writeFiles: false })
+    for (const role of ['bot', 'integration', 'developer', 'manager', 'administrator']) {
+      expect(capabilitiesOf({ role, canAdminister: false })).toMatchObject({ writeFiles: true, deleteFiles: true, writeTables: true, administer: false })
+    }
+    expect(capabilitiesOf({ role: 'administrator', canAdminister: true }).administer).toBe(true)
+  })
+})
+
+describe('routes', () => {
+  it('reads and writes fragments, keys with slashes and spaces included', () => {
+    expect(parseRoute('')).toEqual({ page: 'files' })
+    expect(parseRoute('#/tables')).toEqual({ page: 'tables' })
+    expect(parseRoute('#/tables/ordersTable')).toEqual({ page: 'tables', table: 'ordersTable' })
+    expect(parseRoute('#/tokens')).toEqual({ page: 'tokens' })
+    expect(parseRoute('#/nowhere')).toEqual({ page: 'files' })
+    const route = { page: 'files', fileId: 'docs/a b.txt' } as const
+    expect(parseRoute(routeHref(route))).toEqual(route)
+  })
+})
+
+describe('signInCodeFrom', () => {
+  it('takes a base64url code from #sign-in= and nothing else', () => {
+    expect(signInCodeFrom('#sign-in=abc_DEF-123')).toBe('abc_DEF-123')
+    expect(signInCodeFrom('#/files')).toBeUndefined()
+    expect(signInCodeFrom('#sign-in=')).toBeUndefined()
+    expect(signInCodeFrom('#sign-in=a<b')).toBeUndefined()
+  })
+})
+
+describe('formatBytes', () => {
+  it('uses powers of 1024 with a decimal under 10', () => {
+    expect(formatBytes(0)).toBe('0 B')
+    expect(formatBytes(1536)).toBe('1.5 KB')
+    expect(formatBytes(3 * 1024 * 1024)).toBe('3.0 MB')
+    expect(formatBytes(20 * 1024 * 1024)).toBe('20 MB')
+    expect(formatBytes(null)).toBe('—')
+  })
+})

@@ -1,0 +1,6 @@
+export { adminRoutes, type AdminRoutesOptions } from './routes.js'
+export { SignInCodes, SIGN_IN_CODE_LIFETIME_MS, type IssuedSignInCode } from './sign-in-codes.js'
+export { identifyToken, type TokenIdentity } from './identify-token.js'
+export { tokenAuth, requireWorkspaceAdministrator } from './admin-auth.js'
+export type { AdminEnv } from './admin-env.js'
+export { CreateBotBodySchema, CreateTokenBodySchema, ListTokensQuerySchema, SignInBodySchema } from './admin-schemas.js'
