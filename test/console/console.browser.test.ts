@@ -71,8 +71,8 @@ describe('web console in Chromium against botshelf serve', () => {
     await page.evaluate(() => document.body.append(Object.assign(document.createElement('input'), { id: 'probe' })))
     expect(await unnamedControls(page)).toEqual(['<input id="probe">'])
     await page.evaluate(() => document.getElementById('probe')!.remove())
-    // The search API answers 405 today: no Search tab.
-    expect(await page.getByRole('link', { name: 'Search' }).count()).toBe(0)
+    // The service searches files: the Search tab is shown.
+    expect(await page.getByRole('link', { name: 'Search' }).count()).toBe(1)
 
     // The code works once: opening the same link again signs nobody in.
     const second = await browser.newContext()

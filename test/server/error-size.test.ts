@@ -63,7 +63,7 @@ describe('bounds on what one file or table carries', () => {
     const tags = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`key${i}`, 'v']))
     const refused = await service.request('POST', '/v1/tables', { body: { name: 'taggedTable', schema: { a: { type: 'string' } }, tags } })
     expect(refused.status).toBe(400)
-    expect(refused.body.message).toBe('Invalid request body: tags: expected at most 50 tags')
+    expect(refused.body.message).toBe('Invalid request body: tags: expected at most 50 tags, received 51')
     const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`key${i}`, 'v']))
     expect((await service.request('POST', '/v1/tables', { body: { name: 'taggedTable', schema: { a: { type: 'string' } }, tags: fifty } })).status).toBe(200)
     expect((await service.request('PUT', '/v1/tables/taggedTable', { body: { tags } })).status).toBe(400)

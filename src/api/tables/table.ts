@@ -101,7 +101,10 @@ export type TableSchema = z.infer<typeof TableSchemaSchema>
  */
 export const TableTagsSchema = z
   .record(z.string().min(1).max(tablesLimits.tagKeyMax), z.string().min(1).max(tablesLimits.tagValueMax))
-  .refine((tags) => Object.keys(tags).length <= tablesLimits.tagsMaxCount, { message: `expected at most ${tablesLimits.tagsMaxCount} tags` })
+  .check((ctx) => {
+    const count = Object.keys(ctx.value).length
+    if (count > tablesLimits.tagsMaxCount) ctx.issues.push({ code: 'custom', input: ctx.value, message: `expected at most ${tablesLimits.tagsMaxCount} tags, received ${count}` })
+  })
 
 /**
  * A table (docs/wire-format.md §14).
