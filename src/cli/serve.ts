@@ -3,6 +3,7 @@ import { createJsonLogger } from '../server/http/logger.js'
 import { describeRateLimits } from '../server/rate-limit/index.js'
 import { parseCommandArgs, parsePort, parseRateLimit, parseShutdownGrace } from './args.js'
 import { UsageError, type CliIo } from './io.js'
+import { embedderArgOptions, embedderFlagsHelp, embedderFromCli } from './embedder-options.js'
 
 /**
  * Help text of `botshelf serve`.
@@ -12,7 +13,7 @@ import { UsageError, type CliIo } from './io.js'
  * process.stdout.write(serveHelp)
  * ```
  */
-export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC]
+export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC] [--embeddings-url URL --embeddings-model NAME]
 
 Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data).
 The first start creates a workspace, a bot and a bot token, and prints them once.
@@ -36,6 +37,8 @@ Options:
                         ip-burst=<n>            (default 1000)
                       e.g. --rate-limit 50/s,burst=200   --rate-limit ip=off   --rate-limit off
                       Over the limit: 429 RateLimited with Retry-After.
+Search embeddings (a flag wins over its variable; without a URL the offline default is used):
+${embedderFlagsHelp}
   -h, --help          show this help
 
 Request logs are JSON lines on standard output; messages go to standard error.
@@ -73,6 +76,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       'cors-origin': { type: 'string', multiple: true },
       'shutdown-grace': { type: 'string' },
       'rate-limit': { type: 'string' },
+      ...embedderArgOptions,
       help: { type: 'boolean', short: 'h' },
     },
     'serve',
@@ -97,7 +101,9 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       throw new UsageError(`--cors-origin must be an origin like http://localhost:5173 (no path) or "*", received ${JSON.stringify(origin)}`)
     }
   }
+  const search = await embedderFromCli(values, process.env)
   const server = await createServer({
+    indexing: { embedder: search.embedder },
     port,
     host,
     dataDir,
@@ -113,6 +119,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
     `botshelf is listening on ${server.url}`,
     `  data folder: ${server.app.services.dataDir}`,
     `  rate limits: ${describeRateLimits(server.app.rateLimits)}`,
+    `  search:      ${search.description}`,
     `  bot id:      ${boot.bot.id}`,
   ]
   if (boot.token) {
