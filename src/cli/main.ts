@@ -1,6 +1,7 @@
 import { serveCommand } from './serve.js'
 import { tokenCommand } from './token.js'
 import { botCommand } from './bot.js'
+import { reindexCommand } from './reindex.js'
 import { UsageError, type CliIo } from './io.js'
 import { filesCommand, loginCommand, logoutCommand, tablesCommand, usageCommand } from './data/index.js'
 import { describeFailure } from './failure.js'
@@ -19,6 +20,7 @@ Commands:
   serve    run the Files and Tables service (botshelf serve --help)
   token    create, list and revoke access tokens (botshelf token --help)
   bot      create and list bots (botshelf bot --help)
+  reindex  re-embed indexed files after the embeddings model changed (botshelf reindex --help)
 
   files    ls, put, get, rm, cp, tag, search, passages: the files of a bot (botshelf files --help)
   tables   ls, create, describe, find, insert, import, export, rm (botshelf tables --help)
@@ -81,8 +83,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await logoutCommand(rest, io)
       case 'usage':
         return await usageCommand(rest, io)
+      case 'reindex':
+        return await reindexCommand(rest, io)
       default:
-        throw new UsageError(`Unknown command "${command}"; expected serve, token, bot, files, tables, login, logout or usage.\nRun "botshelf --help" for usage.`)
+        throw new UsageError(`Unknown command "${command}"; expected serve, token, bot, reindex, files, tables, login, logout or usage.\nRun "botshelf --help" for usage.`)
     }
   } catch (error) {
     const { code, message } = describeFailure(error)

@@ -4,6 +4,7 @@ import { parseCommandArgs, parsePort, parseRateLimit, parseShutdownGrace } from 
 import { UsageError, type CliIo } from './io.js'
 import { noteDataFolder } from './fresh-data-folder.js'
 import { serveLogger } from './serve-logging.js'
+import { embedderArgOptions, embedderFlagsHelp, embedderFromCli } from './embedder-options.js'
 
 /**
  * Help text of `botshelf serve`.
@@ -13,7 +14,7 @@ import { serveLogger } from './serve-logging.js'
  * process.stdout.write(serveHelp)
  * ```
  */
-export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC] [--log-level LEVEL] [--log-format pretty|json] [--metrics-port N]
+export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC] [--log-level LEVEL] [--log-format pretty|json] [--metrics-port N] [--embeddings-url URL --embeddings-model NAME]
 
 Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data).
 The first start creates a workspace, a bot and a bot token, and prints them once, with a one-time
@@ -43,6 +44,9 @@ Options:
   --log-format <f>    pretty (default on a terminal) or json (default otherwise; or BOTSHELF_LOG_FORMAT)
   --metrics-port <n>  serve GET /metrics on this port (same --host) instead of the service's port
                       (readable with a workspace administrator token: token create --workspace --role administrator)
+
+Search embeddings (a flag wins over its variable; without a URL the offline default is used):
+${embedderFlagsHelp}
   -h, --help          show this help
 
 Request logs go to standard output (one line per request); messages go to standard error.
@@ -83,6 +87,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       'log-level': { type: 'string' },
       'log-format': { type: 'string' },
       'metrics-port': { type: 'string' },
+      ...embedderArgOptions,
       help: { type: 'boolean', short: 'h' },
     },
     'serve',
@@ -109,10 +114,12 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       throw new UsageError(`--cors-origin must be an origin like http://localhost:5173 (no path) or "*", received ${JSON.stringify(origin)}`)
     }
   }
+  const search = await embedderFromCli(values, process.env)
   const folder = noteDataFolder(dataDir)
   let server: RunningServer
   try {
     server = await createServer({
+      indexing: { embedder: search.embedder },
       port,
       host,
       dataDir,
@@ -135,6 +142,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
     `  data folder: ${server.app.services.dataDir}`,
     `  rate limits: ${describeRateLimits(server.app.rateLimits)}`,
     `  metrics:     ${server.metricsUrl ?? server.url}/metrics (workspace administrator token)`,
+    `  search:      ${search.description}`,
     `  bot id:      ${boot.bot.id}`,
   ]
   if (boot.token) {

@@ -37,6 +37,7 @@ export async function startFakeEmbeddingsServer(dimension = 8) {
   const requests: ReceivedRequest[] = []
   const script: FakeAnswer[] = []
   const hanging: ServerResponse[] = []
+  let outage: FakeAnswer | undefined
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -44,7 +45,7 @@ export async function startFakeEmbeddingsServer(dimension = 8) {
       const text = Buffer.concat(chunks).toString('utf8')
       const body = (text ? JSON.parse(text) : {}) as ReceivedRequest['body']
       requests.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body })
-      const answer = script.shift() ?? embeddingsAnswer(body.input ?? [], dimension)
+      const answer = outage ?? script.shift() ?? embeddingsAnswer(body.input ?? [], dimension)
       if (answer.hang) {
         hanging.push(response)
         return
@@ -61,6 +62,8 @@ export async function startFakeEmbeddingsServer(dimension = 8) {
     requests,
     /** Queues answers for the next requests, in order. */
     answer: (...answers: FakeAnswer[]) => script.push(...answers),
+    /** Answers every request with `answer` until called with `undefined` (an outage, then recovery). */
+    outage: (answer: FakeAnswer | undefined) => void (outage = answer),
     close: async () => {
       for (const response of hanging) response.destroy()
       server.closeAllConnections()

@@ -22,5 +22,5 @@ export {
 } from './files/index.js'
 export type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableJobChange, TableJobRecord, TableRecord, TablesPort, TableWithCounts, UpdateTableInput } from './tables/index.js'
 export { TablesStoreError, type TablesErrorCode } from './tables/index.js'
-export type { PassageInput, PassageListQuery, PassageRecord, PassageSubtype, ReplacePassagesInput, SearchHit, SearchIndexPort, SearchQuery, SearchUsage } from './search/index.js'
+export type { PassageInput, PassageListQuery, PassageRecord, PassageSubtype, PassageVectorsInput, ReplacePassagesInput, SearchHit, SearchIndexPort, SearchQuery, SearchUsage, StaleFile } from './search/index.js'
 export { jobStates, type ClaimInput, type EnqueueInput, type FailInput, type JobListQuery, type JobQueue, type JobRecord, type JobState } from './jobs/index.js'

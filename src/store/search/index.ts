@@ -1,2 +1,2 @@
 export type { SearchIndexPort } from './search-port.js'
-export type { PassageInput, PassageListQuery, PassageRecord, PassageSubtype, ReplacePassagesInput, SearchHit, SearchQuery, SearchUsage } from './types.js'
+export type { PassageInput, PassageListQuery, PassageRecord, PassageSubtype, PassageVectorsInput, ReplacePassagesInput, SearchHit, SearchQuery, SearchUsage, StaleFile } from './types.js'

@@ -195,6 +195,38 @@ export function describeSearchPortContract(name: string, open: Open): void {
       expect((await backend.search.listPassages({ fileId: kept.id, pageSize: 5 })).items).toEqual([])
     })
 
+    it('finds the files whose passages another embedder (or none) made, and re-embeds them so vector search uses the new vectors', async () => {
+      const old = await indexedFile('old.md', [passage('alpha words', [1, 0]), passage('beta words', [0, 1])], {}, 'old-embedder')
+      const plain = await indexedFile('plain.md', [passage('gamma words')])
+      const current = await indexedFile('current.md', [passage('delta words', [1, 0])], {}, 'new-embedder')
+      expect(await backend.search.countStale('new-embedder')).toEqual({ files: 2, passages: 3 })
+      const stale = await backend.search.staleFiles({ embedderId: 'new-embedder', limit: 10 })
+      expect(stale.map((entry) => entry.fileId).sort()).toEqual([old.id, plain.id].sort())
+      expect(stale.find((entry) => entry.fileId === old.id)).toEqual({ fileId: old.id, botId: BOT, passages: 2 })
+      expect(stale.map((entry) => entry.fileId)).not.toContain(current.id)
+      // Keyset paging by file id.
+      const first = await backend.search.staleFiles({ embedderId: 'new-embedder', limit: 1 })
+      const second = await backend.search.staleFiles({ embedderId: 'new-embedder', limit: 1, afterFileId: first[0]!.fileId })
+      expect([...first, ...second].map((entry) => entry.fileId)).toEqual(stale.map((entry) => entry.fileId))
+
+      const [alpha, beta] = (await backend.search.listPassages({ fileId: old.id, pageSize: 5 })).items
+      const updated = await backend.search.setPassageVectors({
+        fileId: old.id,
+        embedderId: 'new-embedder',
+        vectors: [
+          { passageId: alpha!.id, vector: unit([0, 1]) },
+          { passageId: beta!.id, vector: unit([1, 0]) },
+          { passageId: 'gone-meanwhile', vector: unit([1, 1]) },
+        ],
+      })
+      expect(updated).toBe(2)
+      expect(await backend.search.countStale('new-embedder')).toEqual({ files: 1, passages: 1 })
+      const hits = await backend.search.search({ botId: BOT, scope: { kind: 'all' }, text: 'unrelated query', limit: 5, vector: { embedderId: 'new-embedder', values: unit([0, 1]) } })
+      expect(hits[0]?.passage.content).toBe('alpha words')
+      // The old embedder's vectors are gone: a query under its id finds nothing by vector.
+      expect(await backend.search.search({ botId: BOT, scope: { kind: 'all' }, text: 'unrelated query', limit: 5, vector: { embedderId: 'old-embedder', values: unit([1, 0]) } })).toEqual([])
+    })
+
     it('passagesAround returns the neighbours of a position in order', async () => {
       const file = await indexedFile('ctx.md', ['a', 'b', 'c', 'd', 'e'].map((letter) => passage(`letter ${letter}`)))
       const around = await backend.search.passagesAround(file.id, 1, 3)

@@ -1,4 +1,4 @@
-import type { PassageListQuery, PassageRecord, ReplacePassagesInput, SearchHit, SearchQuery, SearchUsage } from './types.js'
+import type { PassageListQuery, PassageRecord, PassageVectorsInput, ReplacePassagesInput, SearchHit, SearchQuery, SearchUsage, StaleFile } from './types.js'
 
 /**
  * The search index port: the passages (and vectors) of files, searched lexically and by vector with the caller's
@@ -27,4 +27,16 @@ export interface SearchIndexPort {
   passagesAround(fileId: string, from: number, to: number): Promise<PassageRecord[]>
   /** Passages, text bytes and vector bytes held for these bots (File Storage and Vector DB Storage accounting). */
   usage(botIds: ReadonlyArray<string>): Promise<SearchUsage>
+  /**
+   * Files (of every bot) holding passages without a vector of `embedderId`, by file id after `afterFileId`: the work
+   * of a reindex after the embedder changed.
+   */
+  staleFiles(query: { embedderId: string; afterFileId?: string; limit: number }): Promise<StaleFile[]>
+  /** Files and passages `staleFiles` would walk through (the size of a reindex). */
+  countStale(embedderId: string): Promise<{ files: number; passages: number }>
+  /**
+   * Stores new vectors for passages of a file at once. Passages that no longer exist (the file was indexed again
+   * meanwhile) are skipped; returns how many were updated.
+   */
+  setPassageVectors(input: PassageVectorsInput): Promise<number>
 }

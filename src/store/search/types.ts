@@ -69,3 +69,33 @@ export interface PassageListQuery {
   /** Position of the last passage of the previous page. */
   afterPosition?: number
 }
+
+/**
+ * A file whose passages were not all embedded by a given embedder (made by another one, or by none): what
+ * `botshelf reindex` re-embeds.
+ *
+ * @example
+ * ```ts
+ * const stale: StaleFile = { fileId: 'file_01', botId: 'bot_1', passages: 12 }
+ * ```
+ */
+export interface StaleFile {
+  fileId: string
+  botId: string
+  /** How many of its passages carry no vector of that embedder. */
+  passages: number
+}
+
+/**
+ * New vectors for passages of one file, all made by `embedderId`, keyed by passage id.
+ *
+ * @example
+ * ```ts
+ * const input: PassageVectorsInput = { fileId, embedderId: 'offline:...', vectors: [{ passageId, vector }] }
+ * ```
+ */
+export interface PassageVectorsInput {
+  fileId: string
+  embedderId: string
+  vectors: ReadonlyArray<{ passageId: string; vector: Float32Array }>
+}

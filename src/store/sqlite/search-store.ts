@@ -5,10 +5,12 @@ import type {
   PassageListQuery,
   PassageRecord,
   PassageSubtype,
+  PassageVectorsInput,
   ReplacePassagesInput,
   SearchHit,
   SearchQuery,
   SearchUsage,
+  StaleFile,
 } from '../search/types.js'
 import type { Sqlite } from './open-database.js'
 import { fuseByReciprocalRank, keepLexicalTop, RRF_K } from '../../search-ranking/index.js'
@@ -194,6 +196,55 @@ export class SqliteSearchStore {
       )
       .get(...botIds) as SearchUsage
     return { passages: row.passages, passageBytes: row.passageBytes, vectorBytes: row.vectorBytes }
+  }
+
+  /**
+   * Files holding passages without a vector of this embedder, by file id.
+   *
+   * @example
+   * ```ts
+   * search.staleFiles({ embedderId: 'offline:x', limit: 100 }) // [{ fileId, botId, passages: 12 }]
+   * ```
+   */
+  staleFiles(query: { embedderId: string; afterFileId?: string; limit: number }): StaleFile[] {
+    const rows = this.db
+      .prepare(
+        `SELECT file_id AS fileId, bot_id AS botId, count(*) AS passages FROM search_passages
+         WHERE embedder_id IS NOT ? AND file_id > ? GROUP BY file_id, bot_id ORDER BY file_id LIMIT ?`,
+      )
+      .all(query.embedderId, query.afterFileId ?? '', query.limit) as StaleFile[]
+    return rows
+  }
+
+  /**
+   * Files and passages without a vector of this embedder.
+   *
+   * @example
+   * ```ts
+   * search.countStale('offline:x') // { files: 3, passages: 40 }
+   * ```
+   */
+  countStale(embedderId: string): { files: number; passages: number } {
+    return this.db
+      .prepare('SELECT count(DISTINCT file_id) AS files, count(*) AS passages FROM search_passages WHERE embedder_id IS NOT ?')
+      .get(embedderId) as { files: number; passages: number }
+  }
+
+  /**
+   * Stores new vectors for passages of a file in one transaction; passages gone meanwhile are skipped.
+   *
+   * @example
+   * ```ts
+   * search.setPassageVectors({ fileId, embedderId: 'offline:x', vectors: [{ passageId, vector }] }) // 1
+   * ```
+   */
+  setPassageVectors(input: PassageVectorsInput): number {
+    const update = this.db.prepare('UPDATE search_passages SET embedder_id = ?, embedding = ? WHERE id = ? AND file_id = ?')
+    return this.db.transaction(() => {
+      let updated = 0
+      for (const entry of input.vectors) updated += update.run(input.embedderId, vectorBytes(entry.vector), entry.passageId, input.fileId).changes
+      return updated
+    })()
   }
 
   private filterSql(query: SearchQuery): { sql: string; params: unknown[] } {

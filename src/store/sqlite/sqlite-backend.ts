@@ -151,7 +151,7 @@ const filesMethods = [
   'listTagKeys',
   'listTagValues',
 ] as const
-const searchMethods = ['replacePassages', 'deleteFilePassages', 'search', 'listPassages', 'passagesAround', 'usage'] as const
+const searchMethods = ['replacePassages', 'deleteFilePassages', 'search', 'listPassages', 'passagesAround', 'usage', 'staleFiles', 'countStale', 'setPassageVectors'] as const
 const knowledgeBaseMethods = ['create', 'get', 'update', 'delete', 'list'] as const
 const tablesMethods = [
   'loadTable',
