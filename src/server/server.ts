@@ -5,6 +5,7 @@ import { createApp, type AppOptions, type BotshelfApp } from './app.js'
 import {
   checkTimeout,
   clientErrorListener,
+  closeIfBodyUnread,
   defaultTimeouts,
   idleConnectionListener,
   InFlightRequests,
@@ -144,6 +145,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     handlersRunning += 1
     try {
       const response = await app.fetch(request, socket.remoteAddress !== undefined ? { remoteAddress: socket.remoteAddress } : {})
+      closeIfBodyUnread(incoming, outgoing)
       flight.requestId = response.headers.get('x-request-id') ?? undefined
       return response
     } finally {

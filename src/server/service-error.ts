@@ -34,7 +34,22 @@ export function invalidFromIssues(
   issues: ReadonlyArray<ReadableIssue>,
   type: ErrorType = 'InvalidPayload',
 ): ServiceError {
-  return new ServiceError(type, formatIssues(lead, issues), {
-    issues: issues.map(({ path, expected, received, message }) => ({ path, expected, received, message })),
+  // A body with 20,000 bad values must not get a 4 MB answer: the first issues say what is wrong, the count says how much.
+  const listed = issues.slice(0, MAX_LISTED_ISSUES).map((issue) => ({ ...issue, message: clip(issue.message) }))
+  const rest = issues.length - listed.length
+  const message = formatIssues(lead, listed) + (rest > 0 ? `\n  - … and ${rest} more ${rest === 1 ? 'issue' : 'issues'}` : '')
+  return new ServiceError(type, message, {
+    issues: listed.map(({ path, expected, received, message: text }) => ({ path, expected, received: clip(received), message: text })),
+    ...(rest > 0 ? { issueCount: issues.length } : {}),
   })
+}
+
+/** How many issues an error lists at most; `metadata.issueCount` gives the total when there are more. */
+export const MAX_LISTED_ISSUES = 20
+
+/** Longest issue message or received value an error repeats, in characters. */
+const MAX_ISSUE_TEXT = 300
+
+function clip(text: string): string {
+  return text.length <= MAX_ISSUE_TEXT ? text : `${text.slice(0, MAX_ISSUE_TEXT)}… (${text.length} characters)`
 }

@@ -56,14 +56,23 @@ describe('botshelf client on a 429', () => {
     expect(waited).toBeLessThan(3_000)
   })
 
-  it('does not retry a POST on a 429 (decision 0501): the caller gets RateLimitedError at once', async () => {
+  it('retries a POST answered 429 too (refused before it was acted on): after the Retry-After, it passes', async () => {
     const service = await start(false)
     const client = service.client('bot', { retry: { retries: 3, minDelayMs: 1 } })
     await client.listFiles({})
     const started = Date.now()
     const error = await failure(() => client.findTableRows({ table: 'notesTable' }))
-    expect(error).toBeInstanceOf(RateLimitedError)
-    expect(Date.now() - started).toBeLessThan(500)
+    // The retry got through the rate limit and reached the route: the table does not exist.
+    expect((error as { type?: string }).type).toBe('ResourceNotFound')
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900)
+    expect(refusals(service)).toBe(1)
+  })
+
+  it('does not retry a POST on a 429 when retries are off', async () => {
+    const service = await start(false)
+    const client = service.client('bot')
+    await client.listFiles({})
+    expect(await failure(() => client.findTableRows({ table: 'notesTable' }))).toBeInstanceOf(RateLimitedError)
     expect(refusals(service)).toBe(1)
   })
 })

@@ -335,6 +335,30 @@ describe("answers of Node's HTTP parser carry the wire error body", () => {
     })
   })
 
+  it('answers a HEAD request refused by the parser with the status and headers only (a HEAD answer has no body)', async () => {
+    const { server } = await start()
+    const answer = await raw(server, (socket) => void socket.write(`HEAD /v1/files?${'a'.repeat(20_000)} HTTP/1.1\r\nHost: local\r\n\r\n`))
+    expect(answer.status).toBe(431)
+    expect(answer.headers['x-request-id']).toMatch(REQUEST_ID)
+    expect(answer.headers['connection']).toBe('close')
+    expect(answer.body).toBe('')
+  })
+
+  it('lets a client still sending its body read the 431 (no EPIPE): the rest is read and dropped before closing', async () => {
+    const { server } = await start()
+    const { request } = await import('node:http')
+    const answer = await new Promise<{ status: number; type: string }>((resolve, reject) => {
+      const outgoing = request({ host: '127.0.0.1', port: server.port, method: 'PUT', path: `/v1/files?${'q'.repeat(20_000)}`, headers: { 'content-type': 'application/json', 'content-length': String(8 * 1024 * 1024) } }, (incoming) => {
+        const chunks: Buffer[] = []
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, type: JSON.parse(Buffer.concat(chunks).toString('utf8')).type }))
+      })
+      outgoing.on('error', reject)
+      outgoing.end(Buffer.alloc(8 * 1024 * 1024, 0x20))
+    })
+    expect(answer).toEqual({ status: 431, type: 'LimitExceeded' })
+  })
+
   it('answers over-large headers with 431 too', async () => {
     const { server } = await start()
     const answer = await raw(server, (socket) => void socket.write(`GET /health HTTP/1.1\r\nHost: local\r\nx-big: ${'b'.repeat(17_000)}\r\n\r\n`))

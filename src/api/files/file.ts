@@ -106,14 +106,31 @@ export const FileTagsPatchSchema = z
   .refine((tags) => !tooManyTags(tags), tooManyTagsMessage)
 
 /**
- * Free-form metadata of a file: `{ key: any JSON value }`.
+ * The size of metadata as stored: its UTF-8 JSON bytes (`null` values of a patch count as deletions first).
+ *
+ * @example
+ * ```ts
+ * metadataBytes({ source: 'crm' }) // 16
+ * ```
+ */
+export function metadataBytes(metadata: Record<string, unknown>): number {
+  return Buffer.byteLength(JSON.stringify(metadata), 'utf8')
+}
+
+/**
+ * Free-form metadata of a file: `{ key: any JSON value }`, at most 64 KB as JSON (so a page of 100 files stays a
+ * few MB, and one caller cannot make every listing heavy).
  *
  * @example
  * ```ts
  * FileMetadataSchema.parse({ source: 'crm', pages: 3 })
  * ```
  */
-export const FileMetadataSchema = z.record(z.string(), z.unknown())
+export const FileMetadataSchema = z.record(z.string(), z.unknown()).check((ctx) => {
+  const bytes = metadataBytes(ctx.value)
+  if (bytes > filesLimits.metadataMaxBytes)
+    ctx.issues.push({ code: 'custom', input: ctx.value, message: `expected at most ${filesLimits.metadataMaxBytes} bytes of metadata as JSON, received ${bytes}` })
+})
 
 /**
  * Who owns a file: the bot, an integration (by name and alias) or a user (docs/wire-format.md §10).

@@ -8,6 +8,7 @@ export {
   FileTagsSchema,
   FileTagsPatchSchema,
   FileMetadataSchema,
+  metadataBytes,
   FileOwnerSchema,
   FileSchema,
   UploadableFileSchema,

@@ -50,4 +50,6 @@ export const filesLimits = {
   searchResultsMax: 50,
   /** Longest knowledge base name, in characters. */
   knowledgeBaseNameMaxLength: 256,
+  /** Metadata of one file, as UTF-8 JSON, after any merge (botshelf's bound; decision 0703). */
+  metadataMaxBytes: 64 * 1024,
 } as const

@@ -36,6 +36,8 @@ export const tablesLimits = {
   listTablesPageMax: 1000,
   /** Table tags. */
   tagKeyMax: 50,
+  /** Tags per table (botshelf's bound, as files have; decision 0703). */
+  tagsMaxCount: 50,
   /** Most tag keys in the `tags` filter of `listTables` (docs/decisions/0701-input-bounds.md). */
   tagFilterKeysMax: 50,
   tagValueMax: 255,

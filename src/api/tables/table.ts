@@ -92,17 +92,16 @@ export const TableSchemaSchema = z.object({
 export type TableSchema = z.infer<typeof TableSchemaSchema>
 
 /**
- * Table tags: `{ key: value }`, key 1–50 characters, value 1–255 characters (decision 0401).
+ * Table tags: `{ key: value }`, at most 50, key 1–50 characters, value 1–255 characters (decisions 0401, 0703).
  *
  * @example
  * ```ts
  * TableTagsSchema.parse({ team: 'sales' })
  * ```
  */
-export const TableTagsSchema = z.record(
-  z.string().min(1).max(tablesLimits.tagKeyMax),
-  z.string().min(1).max(tablesLimits.tagValueMax),
-)
+export const TableTagsSchema = z
+  .record(z.string().min(1).max(tablesLimits.tagKeyMax), z.string().min(1).max(tablesLimits.tagValueMax))
+  .refine((tags) => Object.keys(tags).length <= tablesLimits.tagsMaxCount, { message: `expected at most ${tablesLimits.tagsMaxCount} tags` })
 
 /**
  * A table (docs/wire-format.md §14).

@@ -119,7 +119,20 @@ describe('Transport', () => {
     expect(requests).toHaveLength(3)
   })
 
-  it('never retries POST', async () => {
+  it('retries a POST answered 429 (refused before it was acted on), with the same body', async () => {
+    const { transport, requests } = setup([json(429, errorBody('RateLimited', 429)), json(200, { ok: true })], { retry: { retries: 2, minDelayMs: 1 } })
+    expect(await transport.requestJson(planRequest(createThing, { name: 'x' }))).toEqual({ ok: true })
+    expect(requests).toHaveLength(2)
+    expect(await requests[1]!.text()).toBe('{"name":"x"}')
+  })
+
+  it('does not retry a POST on 429 when retries are off', async () => {
+    const { transport, requests } = setup([json(429, errorBody('RateLimited', 429)), json(200, { ok: true })])
+    await expect(transport.requestJson(planRequest(createThing, { name: 'x' }))).rejects.toBeInstanceOf(RateLimitedError)
+    expect(requests).toHaveLength(1)
+  })
+
+  it('never retries POST after a 5xx (it may have been acted on)', async () => {
     const { transport, requests } = setup([json(503, errorBody('Internal', 500)), json(200, { ok: true })], {
       retry: { retries: 3, minDelayMs: 1 },
     })

@@ -19,13 +19,19 @@ export interface SendRequest<T> {
   read: (response: Response) => Promise<T>
   /** Whether this request may be retried (idempotent method and a replayable body). */
   retryable: boolean
+  /**
+   * Whether the body can be sent again (a string, not a one-shot stream). A 429 means the server refused the
+   * request before acting on it, so a replayable request is retried on 429 even when its method is not idempotent.
+   */
+  replayableBody?: boolean
   /** Stop the time limit once the headers are in, and leave the body stream to the caller. */
   streamBody?: boolean
 }
 
 /**
  * Sends requests with the client's policies: time limit per attempt, caller's abort signal, opt-in
- * retries of idempotent requests (network errors, 429, 5xx; `Retry-After` honoured), and errors
+ * retries of idempotent requests (network errors, 429, 5xx; `Retry-After` honoured) and of any request answered
+ * 429 (refused before it was acted on), and errors
  * turned into `ApiError` subclasses (answers) or client errors (no usable answer).
  */
 export class Transport {
@@ -53,6 +59,7 @@ export class Transport {
         method: plan.method,
         url,
         retryable: idempotentMethods.has(plan.method),
+        replayableBody: true,
         build: (signal) => new Request(url, { method: plan.method, headers, body: bodyText ?? null, signal }),
         read: (response) => readJson(response),
       },
@@ -75,6 +82,7 @@ export class Transport {
       throw new InvalidInputError(`timeout: expected a positive number of milliseconds, received ${String(timeoutMs)}`)
     }
     const retries = request.retryable ? this.config.retry.retries : 0
+    const rateLimitRetries = request.retryable || request.replayableBody === true ? this.config.retry.retries : 0
     let attempt = 0
     let reconnected = false
     for (;;) {
@@ -112,7 +120,7 @@ export class Transport {
           }
           return await attemptSignal.race(request.read(response))
         }
-        if (attempt < retries && (response.status === 429 || response.status >= 500)) {
+        if ((response.status === 429 && attempt < rateLimitRetries) || (response.status >= 500 && attempt < retries)) {
           const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'))
           await response.body?.cancel().catch(() => undefined)
           await sleep(this.delay(attempt, retryAfterMs), options.signal)

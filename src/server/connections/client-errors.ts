@@ -107,8 +107,34 @@ export function clientErrorListener(context: ClientErrorContext): (error: Error 
       ...(flight ? { method: flight.method, path: flight.path } : {}),
       remoteAddress: remote.remoteAddress ?? null,
     })
-    socket.end(refusalMessage(refusal, context.now(), requestId))
-    // The client may keep the connection half open: close it once the answer is flushed.
-    socket.once('finish', () => socket.destroy())
+    const rawStart = (error as Error & { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1')
+    const headOnly = flight ? flight.method === 'HEAD' : rawStart === 'HEAD '
+    socket.end(refusalMessage(refusal, context.now(), requestId, { headOnly }))
+    lingerThenClose(socket)
   }
+}
+
+/** How long, and how many bytes, a refused connection is still read after its answer before it is closed. */
+const LINGER_MS = 1_000
+const LINGER_MAX_BYTES = 1024 * 1024
+
+/**
+ * Closes a refused connection without losing the answer: a client still sending the rest of its request (a long
+ * URL, a body) would get EPIPE or a reset instead of reading the 431 if the socket closed at once. So the rest of
+ * its bytes are read and dropped for a moment (at most 1 s or 1 MB), then the socket is destroyed.
+ */
+function lingerThenClose(socket: Duplex): void {
+  let dropped = 0
+  const close = (): void => {
+    clearTimeout(timer)
+    socket.destroy()
+  }
+  const timer = setTimeout(close, LINGER_MS)
+  timer.unref()
+  socket.on('data', (chunk: Buffer) => {
+    dropped += chunk.byteLength
+    if (dropped > LINGER_MAX_BYTES) close()
+  })
+  socket.once('end', close)
+  socket.resume()
 }

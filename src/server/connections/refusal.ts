@@ -83,7 +83,7 @@ export function refusalResponse(refusal: Refusal, now: Date, requestId?: string)
  * socket.end(refusalMessage({ status: 431, type: 'LimitExceeded', message: 'Headers too large' }, new Date(), newRequestId()))
  * ```
  */
-export function refusalMessage(refusal: Refusal, now: Date, requestId: string): string {
+export function refusalMessage(refusal: Refusal, now: Date, requestId: string, options: { headOnly?: boolean } = {}): string {
   const body = refusalBody(refusal, now)
   return [
     `HTTP/1.1 ${refusal.status} ${reasonPhrases[refusal.status] ?? 'Error'}`,
@@ -93,6 +93,7 @@ export function refusalMessage(refusal: Refusal, now: Date, requestId: string): 
     `date: ${new Date().toUTCString()}`,
     'connection: close',
     '',
-    body,
+    // A response to HEAD has no body: the client would read those bytes as garbage after the answer.
+    options.headOnly === true ? '' : body,
   ].join('\r\n')
 }

@@ -3,6 +3,7 @@ import {
   copyFile,
   deleteFile,
   filesLimits,
+  metadataBytes,
   getFile,
   listFiles,
   listFileTags,
@@ -205,6 +206,10 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
       const tagCount = Object.keys(mergePatch(file.tags, rest.tags)).length
       if (tagCount > filesLimits.tagsMaxCount) {
         throw new ServiceError('InvalidPayload', `tags: expected at most ${filesLimits.tagsMaxCount} tags after the merge, received ${tagCount}`)
+      }
+      const mergedBytes = rest.metadata === undefined ? 0 : metadataBytes(mergePatch(file.metadata, rest.metadata))
+      if (mergedBytes > filesLimits.metadataMaxBytes) {
+        throw new ServiceError('InvalidPayload', `metadata: expected at most ${filesLimits.metadataMaxBytes} bytes of metadata as JSON after the merge, received ${mergedBytes}`)
       }
       return tx.files.updateMetadata(file.id, { ...rest, ...checkedExpiry })
     })

@@ -1,5 +1,6 @@
 import { invalidFromIssues, ServiceError } from '../service-error.js'
-import { jsonTextIssue } from './json-text-bounds.js'
+import { parseJsonBytes, type JsonParseOutcome } from './json-parse.js'
+import { parseJsonOffThread } from './json-parse-pool.js'
 
 /**
  * JSON payload limit of the Files API (docs/wire-format.md §5): 1 MB.
@@ -32,20 +33,20 @@ function bodyBrokeOff(received: number, cause: unknown): ServiceError {
 }
 
 /**
- * Reads a request body as text, counting the bytes actually received while streaming: a declared
+ * Reads a request body as bytes, counting the bytes actually received while streaming: a declared
  * `Content-Length` over the limit is refused before reading anything, and a body that grows past the limit
  * is cancelled as soon as it does (413 `PayloadTooLarge`), never buffered whole. A body that breaks off (the
  * client closed the connection) is a 400 `InvalidPayload`, not a server error.
  *
  * @example
  * ```ts
- * const text = await readBodyText(c.req.raw, FILES_JSON_LIMIT)
+ * const bytes = await readBodyBytes(c.req.raw, FILES_JSON_LIMIT)
  * ```
  */
-export async function readBodyText(request: Request, limit: number): Promise<string> {
+export async function readBodyBytes(request: Request, limit: number): Promise<Buffer> {
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit)
-  if (request.body === null) return ''
+  if (request.body === null) return Buffer.alloc(0)
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
   let received = 0
@@ -66,8 +67,26 @@ export async function readBodyText(request: Request, limit: number): Promise<str
     }
     chunks.push(value)
   }
-  return Buffer.concat(chunks, received).toString('utf8')
+  return Buffer.concat(chunks, received)
 }
+
+/**
+ * Reads a request body as UTF-8 text within a byte limit (see {@link readBodyBytes}).
+ *
+ * @example
+ * ```ts
+ * const text = await readBodyText(c.req.raw, FILES_JSON_LIMIT)
+ * ```
+ */
+export async function readBodyText(request: Request, limit: number): Promise<string> {
+  return (await readBodyBytes(request, limit)).toString('utf8')
+}
+
+/**
+ * Bodies from this size up are decoded, checked and parsed on a worker thread: `JSON.parse` of a 40 MB table
+ * payload holds the thread for most of a second, and every other request would wait that long.
+ */
+export const OFF_THREAD_JSON_BYTES = 256 * 1024
 
 /**
  * Reads and parses a JSON body within a byte limit. An empty body gives `undefined`; malformed JSON is an
@@ -75,6 +94,7 @@ export async function readBodyText(request: Request, limit: number): Promise<str
  * (docs/decisions/0701-input-bounds.md): more than 64 levels of nesting, or a key `"__proto__"` anywhere, is an
  * `InvalidPayload` naming the path (`Invalid request body: metadata.a.a.a…: expected at most 64 levels of
  * nesting, received more than 64`), so nothing after this point meets a value that recursion cannot handle.
+ * Bodies of {@link OFF_THREAD_JSON_BYTES} or more are parsed off the event loop with the same rules.
  *
  * @example
  * ```ts
@@ -82,15 +102,20 @@ export async function readBodyText(request: Request, limit: number): Promise<str
  * ```
  */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
-  const text = await readBodyText(request, limit)
-  if (text.trim() === '') return undefined
-  const issue = jsonTextIssue(text)
-  if (issue) throw invalidFromIssues('Invalid request body', [issue])
+  const bytes = await readBodyBytes(request, limit)
+  const outcome = bytes.byteLength >= OFF_THREAD_JSON_BYTES ? await parseOffThreadOrRefuse(bytes) : parseJsonBytes(bytes)
+  if (outcome.kind === 'value') return outcome.value
+  if (outcome.kind === 'bounds') throw invalidFromIssues('Invalid request body', [outcome.issue])
+  throw new ServiceError('InvalidPayload', `The request body is not valid JSON: ${outcome.reason}`)
+}
+
+async function parseOffThreadOrRefuse(bytes: Buffer): Promise<JsonParseOutcome> {
   try {
-    return JSON.parse(text) as unknown
+    return await parseJsonOffThread(bytes)
   } catch (error) {
+    // The parsing thread died on this body (out of memory): the body is at fault, and the server goes on.
     const reason = error instanceof Error ? error.message : String(error)
-    throw new ServiceError('InvalidPayload', `The request body is not valid JSON: ${reason}`)
+    throw new ServiceError('PayloadTooLarge', `The request body is too large to parse (${reason}); send it in smaller requests`)
   }
 }
 

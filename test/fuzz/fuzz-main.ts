@@ -1,0 +1,49 @@
+// `npm run fuzz [-- --count 25000 --seeds 1,2,3,4 --concurrency 8]`: the large fuzz run. Starts botshelf in a child
+// process, sends `count` hostile requests per seed, and fails (exit 1) on any 5xx, error without the wire body or
+// request id, request left without an answer, error log line, or `/health` answer slower than 100 ms.
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { parseArgs } from 'node:util'
+import { runFuzz, type FuzzReport } from './run-fuzz.js'
+import type { FuzzTarget } from './fuzz-requests.js'
+
+const HEALTH_BOUND_MS = 100
+const { values } = parseArgs({ options: { count: { type: 'string', default: '25000' }, seeds: { type: 'string', default: '1,2,3,4' }, concurrency: { type: 'string', default: '8' } } })
+const count = Number(values.count)
+const seeds = values.seeds.split(',').map(Number)
+const concurrency = Number(values.concurrency)
+
+const child = spawn(process.execPath, ['--import', 'tsx', new URL('./fuzz-server.ts', import.meta.url).pathname], { stdio: ['pipe', 'pipe', 'inherit'] })
+const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
+async function expectLine(prefix: string): Promise<any> {
+  for (;;) {
+    const next = await lines.next()
+    if (next.done) throw new Error(`the fuzz server exited before "${prefix}"`)
+    if (next.value.startsWith(`${prefix} `)) return JSON.parse(next.value.slice(prefix.length + 1))
+  }
+}
+const { url, target } = (await expectLine('READY')) as { url: string; target: FuzzTarget }
+
+let failed = false
+const started = Date.now()
+for (const seed of seeds) {
+  const seedStarted = Date.now()
+  const report: FuzzReport = await runFuzz({ url, target, seed, count, concurrency })
+  child.stdin.write('report\n')
+  const server = (await expectLine('REPORT')) as { eventLoopDelayMs: { p50: number; p99: number; max: number }; errorLines: number; firstErrors: unknown[] }
+  const seconds = (Date.now() - seedStarted) / 1000
+  const fivexx = Object.entries(report.statuses).filter(([status]) => Number(status) >= 500).reduce((sum, [, n]) => sum + n, 0)
+  console.log(
+    `seed ${seed}: ${report.requests} requests in ${seconds.toFixed(0)} s (${(report.requests / seconds).toFixed(0)}/s); statuses ${JSON.stringify(report.statuses)}; ` +
+      `5xx ${fivexx}; findings ${report.findings.length}; over-limit bodies cut ${report.cutOverLimit}; error log lines ${server.errorLines}; ` +
+      `/health ${report.healthProbes} probes, slowest ${report.healthMaxMs.toFixed(1)} ms, failed ${report.healthFailures}; ` +
+      `server event-loop delay p50 ${server.eventLoopDelayMs.p50} ms, p99 ${server.eventLoopDelayMs.p99} ms, max ${server.eventLoopDelayMs.max} ms`,
+  )
+  for (const finding of report.findings.slice(0, 20)) console.log(`  ${finding.label} ${finding.method} ${finding.path}: ${finding.problem}`)
+  for (const slow of (server as { slowest?: unknown[] }).slowest ?? []) console.log(`  slow: ${JSON.stringify(slow)}`)
+  for (const line of server.firstErrors) console.log(`  error log: ${JSON.stringify(line).slice(0, 400)}`)
+  if (fivexx > 0 || report.findings.length > 0 || server.errorLines > 0 || report.healthFailures > 0 || report.healthMaxMs > HEALTH_BOUND_MS) failed = true
+}
+child.stdin.write('stop\n')
+console.log(`${seeds.length * count} requests in ${((Date.now() - started) / 1000).toFixed(0)} s: ${failed ? 'FAILED' : 'passed'}`)
+process.exit(failed ? 1 : 0)
