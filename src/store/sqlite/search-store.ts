@@ -11,7 +11,7 @@ import type {
   SearchUsage,
 } from '../search/types.js'
 import type { Sqlite } from './open-database.js'
-import { fuseRanks, keepLexicalTop } from './search-fusion.js'
+import { fuseByReciprocalRank, keepLexicalTop, RRF_K } from '../../search-ranking/index.js'
 import { tagConditionsSql } from './tag-sql.js'
 
 interface PassageRow {
@@ -133,7 +133,7 @@ export class SqliteSearchStore {
     const filter = this.filterSql(query)
     const lexical = this.lexicalRanking(query.text, filter)
     const vector = query.vector ? this.vectorRanking(query.vector, filter) : []
-    const fused = keepLexicalTop(fuseRanks(vector.length > 0 ? [lexical, vector] : [lexical]), lexical[0]).slice(0, query.limit)
+    const fused = keepLexicalTop(fuseByReciprocalRank(vector.length > 0 ? [lexical, vector] : [lexical], { k: RRF_K }), lexical[0]).slice(0, query.limit)
     if (fused.length === 0) return []
     const rows = this.db
       .prepare(`SELECT * FROM search_passages WHERE rowid IN (${fused.map(() => '?').join(', ')})`)

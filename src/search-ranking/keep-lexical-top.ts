@@ -1,21 +1,3 @@
-/**
- * Reciprocal rank fusion with k = 60: each list adds `1 / (k + rank)` (rank from 1) to the score of every id it
- * holds; ids sorted by descending score, ties by first appearance. Kept here until the embeddings module's
- * `fuseByReciprocalRank` is merged (the integrator replaces this with it).
- *
- * @example
- * ```ts
- * fuseRanks([['a', 'b'], ['b', 'c']]) // b first: it is in both lists
- * ```
- */
-export function fuseRanks(lists: ReadonlyArray<ReadonlyArray<string>>, k = 60): Array<{ id: string; score: number }> {
-  const scores = new Map<string, number>()
-  for (const list of lists) {
-    list.forEach((id, index) => scores.set(id, (scores.get(id) ?? 0) + 1 / (k + index + 1)))
-  }
-  return [...scores.entries()].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score)
-}
-
 /** How high the best lexical match always ranks in a hybrid result (see {@link keepLexicalTop}). */
 export const LEXICAL_TOP_RANK = 3
 

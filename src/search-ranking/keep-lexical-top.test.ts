@@ -1,22 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fuseRanks, keepLexicalTop, LEXICAL_TOP_RANK } from './search-fusion.js'
-
-describe('fuseRanks', () => {
-  it('sums 1 / (60 + rank) over the lists and sorts by descending score', () => {
-    const fused = fuseRanks([
-      ['a', 'b', 'c'],
-      ['b', 'c'],
-    ])
-    expect(fused.map((entry) => entry.id)).toEqual(['b', 'c', 'a'])
-    expect(fused[0]!.score).toBeCloseTo(1 / 62 + 1 / 61)
-    expect(fused[2]!.score).toBeCloseTo(1 / 61)
-  })
-
-  it('of one list keeps its order', () => {
-    expect(fuseRanks([['x', 'y', 'z']]).map((entry) => entry.id)).toEqual(['x', 'y', 'z'])
-    expect(fuseRanks([])).toEqual([])
-  })
-})
+import { keepLexicalTop, LEXICAL_TOP_RANK } from './keep-lexical-top.js'
 
 describe('keepLexicalTop', () => {
   const fused = ['v1', 'v2', 'v3', 'v4', 'lex'].map((id, index) => ({ id, score: 1 - index / 10 }))
