@@ -8,7 +8,7 @@ import type { VectorMode } from './vector-mode.js'
  * (`ON DELETE CASCADE` on `files(id)`). The text is indexed by a generated `tsvector` (the `english` configuration
  * over the folded text: Snowball stemming, stop words dropped, diacritics and punctuation folded) under a GIN index.
  * Vectors are a dimensionless `vector` with pgvector (HNSW indexes are added per dimension when first used, see
- * `ensureHnswIndex`) or `real[]` without it. Run them with the files migrations before them.
+ * `ensureHnswIndex`) or little-endian float32 bytes (`bytea`) without it. Run them with the files migrations before them.
  *
  * @example
  * ```ts
@@ -16,7 +16,7 @@ import type { VectorMode } from './vector-mode.js'
  * ```
  */
 export function postgresSearchMigrations(options: { vectors: VectorMode }): PgMigration[] {
-  const embeddingType = options.vectors === 'pgvector' ? 'vector' : 'real[]'
+  const embeddingType = options.vectors === 'pgvector' ? 'vector' : 'bytea'
   return [
     {
       id: `search-0001-passages-${options.vectors}`,

@@ -16,7 +16,7 @@ import type { PgSql } from '../pg-types.js'
 import { tagConditions } from '../tag-sql.js'
 import { ensureHnswIndex } from './hnsw-index.js'
 import { FOLD_FROM, FOLD_TO } from './text-folding.js'
-import { pgvectorLiteral, realArrayLiteral } from './vector-literals.js'
+import { float32FromBytes, float32Hex, pgvectorLiteral } from './vector-literals.js'
 import { HNSW_MAX_DIMENSIONS, type VectorMode } from './vector-mode.js'
 
 /** Candidates each ranking (lexical, vector) contributes to the fusion, as on SQLite. */
@@ -97,8 +97,8 @@ class PostgresSearchPort implements SearchIndexPort {
   }
 
   private async insertBatch(tx: PgSql, input: ReplacePassagesInput, start: number, batch: ReplacePassagesInput['passages']): Promise<void> {
-    const literal = this.vectors === 'pgvector' ? pgvectorLiteral : realArrayLiteral
-    const embedding = this.vectors === 'pgvector' ? tx`e::vector` : tx`e::real[]`
+    const literal = this.vectors === 'pgvector' ? pgvectorLiteral : float32Hex
+    const embedding = this.vectors === 'pgvector' ? tx`e::vector` : tx`decode(e, 'hex')`
     const columns = {
       id: batch.map(() => randomUUID()),
       position: batch.map((_, index) => start + index),
@@ -207,16 +207,34 @@ class PostgresSearchPort implements SearchIndexPort {
               WHERE p.embedder_id = ${vector.embedderId} AND p.vector_dimensions = ${n} AND ${this.filterOn(tx, query)}
               ORDER BY ${distance}, p.seq LIMIT ${CANDIDATES}`
           })
-        : await this.sql`
-            SELECT seq, distance FROM (
-              SELECT p.seq::text AS seq, p.seq AS ord, 1 - (
-                SELECT sum(a::float8 * b) / nullif(sqrt(sum(a::float8 * a) * sum(b::float8 * b)), 0)
-                FROM unnest(p.embedding, ${realArrayLiteral(vector.values)}::real[]) AS t (a, b)
-              ) AS distance
-              FROM search_passages p JOIN files f ON f.id = p.file_id
-              WHERE p.embedder_id = ${vector.embedderId} AND p.vector_dimensions = ${n} AND ${this.filter(query)}
-            ) d WHERE distance IS NOT NULL ORDER BY distance, ord LIMIT ${CANDIDATES}`
+        : await this.exactNearest(query, vector)
     return rows.filter((row) => Number(row['distance']) < 1).map((row) => String(row['seq']))
+  }
+
+  /**
+   * Exact cosine over the rows the filters allow, computed in the process: the statement reads only the allowed
+   * vectors of the same embedder and length as bytes, and one pass of dot products ranks them (measured about ten
+   * times faster than the same cosine as SQL over unnested arrays: bench/README.md).
+   */
+  private async exactNearest(query: SearchQuery, vector: { embedderId: string; values: Float32Array }): Promise<Array<{ seq: string; distance: number }>> {
+    const rows = await this.sql`
+      SELECT p.seq::text AS seq, p.embedding FROM search_passages p JOIN files f ON f.id = p.file_id
+      WHERE p.embedder_id = ${vector.embedderId} AND p.vector_dimensions = ${vector.values.length} AND ${this.filter(query)}`
+    const q = vector.values
+    let qNorm = 0
+    for (let i = 0; i < q.length; i++) qNorm += q[i]! * q[i]!
+    const scored = rows.map((row) => {
+      const v = float32FromBytes(row['embedding'] as Uint8Array)
+      let dot = 0
+      let vNorm = 0
+      for (let i = 0; i < v.length; i++) {
+        dot += v[i]! * q[i]!
+        vNorm += v[i]! * v[i]!
+      }
+      const denominator = Math.sqrt(qNorm * vNorm)
+      return { seq: String(row['seq']), distance: denominator === 0 ? 1 : 1 - dot / denominator }
+    })
+    return scored.sort((a, b) => a.distance - b.distance || Number(BigInt(a.seq) - BigInt(b.seq))).slice(0, CANDIDATES)
   }
 
   private filterOn(tx: PgSql, query: SearchQuery): Fragment {
