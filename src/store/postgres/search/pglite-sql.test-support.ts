@@ -21,6 +21,7 @@ class PendingQuery extends Fragment implements PromiseLike<unknown[]> {
   private async run(): Promise<unknown[]> {
     const params: unknown[] = []
     const text = this.build(params)
+    onQuery?.(text, params)
     const result = await this.runner.query(text, params)
     return Object.assign(result.rows.slice(), { count: result.affectedRows ?? result.rows.length })
   }
@@ -41,6 +42,24 @@ function write(value: unknown, params: unknown[]): string {
 }
 
 let savepoints = 0
+/** Sees every statement run through a wrapper, for tests that examine what a port sends (see {@link watchPgliteQueries}). */
+let onQuery: ((text: string, params: unknown[]) => void) | undefined
+
+/**
+ * Calls `listener` with the text and parameters of every statement the wrappers run, until the returned function
+ * is called.
+ *
+ * @example
+ * ```ts
+ * const seen: string[] = []; const stop = watchPgliteQueries((text) => seen.push(text))
+ * ```
+ */
+export function watchPgliteQueries(listener: (text: string, params: unknown[]) => void): () => void {
+  onQuery = listener
+  return () => {
+    onQuery = undefined
+  }
+}
 
 function wrap(runner: Runner, begin: ((fn: (tx: PgSql) => Promise<unknown>) => Promise<unknown>) | undefined): PgSql {
   const sql = (first: unknown, ...values: unknown[]): Fragment => {

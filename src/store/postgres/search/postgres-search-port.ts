@@ -52,6 +52,11 @@ function toRecord(row: PassageRow): PassageRecord {
   }
 }
 
+/** PostgreSQL text cannot hold NUL: it is dropped from what is indexed and searched (it is never a word). */
+function withoutNul(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '') : text
+}
+
 const PASSAGE_COLUMNS = 'id, file_id, bot_id, position, content, subtype, page_number, breadcrumb_json'
 
 /**
@@ -102,10 +107,10 @@ class PostgresSearchPort implements SearchIndexPort {
     const columns = {
       id: batch.map(() => randomUUID()),
       position: batch.map((_, index) => start + index),
-      content: batch.map((passage) => passage.content),
+      content: batch.map((passage) => withoutNul(passage.content)),
       subtype: batch.map((passage) => passage.subtype),
       page: batch.map((passage) => passage.pageNumber ?? null),
-      breadcrumb: batch.map((passage) => JSON.stringify(passage.breadcrumb)),
+      breadcrumb: batch.map((passage) => JSON.stringify(passage.breadcrumb.map(withoutNul))),
       embedder: batch.map((passage) => (passage.vector ? input.embedderId : null)),
       dimensions: batch.map((passage) => (passage.vector ? passage.vector.length : null)),
       embedding: batch.map((passage) => (passage.vector ? literal(passage.vector) : null)),
@@ -181,7 +186,7 @@ class PostgresSearchPort implements SearchIndexPort {
     const rows = await this.sql`
       WITH q AS (
         SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS query
-        FROM unnest(tsvector_to_array(to_tsvector('english'::regconfig, translate(${query.text}::text, ${FOLD_FROM}::text, ${FOLD_TO}::text)))) AS lexeme
+        FROM unnest(tsvector_to_array(to_tsvector('english'::regconfig, translate(${withoutNul(query.text)}::text, ${FOLD_FROM}::text, ${FOLD_TO}::text)))) AS lexeme
       )
       SELECT p.seq::text AS seq FROM q, search_passages p JOIN files f ON f.id = p.file_id
       WHERE q.query IS NOT NULL AND p.content_tsv @@ q.query AND ${this.filter(query)}
@@ -196,7 +201,9 @@ class PostgresSearchPort implements SearchIndexPort {
       this.vectors === 'pgvector'
         ? await atomically(this.sql, async (tx) => {
             // Filters are applied inside the index scan: a larger candidate list, and pgvector >= 0.8 keeps scanning
-            // until the limit is filled (an unknown setting on older versions is a harmless placeholder).
+            // until the limit is filled (an unknown setting on older versions is a harmless placeholder). The file's
+            // conditions are a per-row subquery, not a join: joined, the planner sorts every allowed row instead of
+            // walking the HNSW index in distance order (checked in postgres-search-recall.test.ts).
             await tx`SELECT set_config('hnsw.ef_search', ${String(HNSW_EF_SEARCH)}, true), set_config('hnsw.iterative_scan', 'strict_order', true)`
             const distance =
               n <= HNSW_MAX_DIMENSIONS
@@ -204,7 +211,8 @@ class PostgresSearchPort implements SearchIndexPort {
                 : tx`p.embedding <=> ${pgvectorLiteral(vector.values)}::vector`
             return tx`
               SELECT p.seq::text AS seq, (${distance})::float8 AS distance FROM search_passages p JOIN files f ON f.id = p.file_id
-              WHERE p.embedder_id = ${vector.embedderId} AND p.vector_dimensions = ${n} AND ${this.filterOn(tx, query)}
+              WHERE p.embedder_id = ${vector.embedderId} AND p.vector_dimensions = ${n} AND p.bot_id = ${query.botId}
+                AND coalesce((SELECT ${this.filterOn(tx, query)} FROM files f WHERE f.id = p.file_id), false)
               ORDER BY ${distance}, p.seq LIMIT ${CANDIDATES}`
           })
         : await this.exactNearest(query, vector)

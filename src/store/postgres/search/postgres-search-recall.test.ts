@@ -4,7 +4,8 @@ import type { PgSql } from '../pg-types.js'
 import { hnswIndexName } from './hnsw-index.js'
 import { openSearchTestBackend } from './search-test-backend.test-support.js'
 import { dot, seededUnitVectors } from './seeded-vectors.test-support.js'
-import { pgliteDatabase, type SchemaSource } from './test-databases.test-support.js'
+import { watchPgliteQueries } from './pglite-sql.test-support.js'
+import { pgliteDatabase } from './test-databases.test-support.js'
 
 const PASSAGES = 5000
 const QUERIES = 100
@@ -13,7 +14,7 @@ const BOT = 'bot_recall'
 const now = () => new Date('2026-05-01T08:00:00.000Z')
 
 describe('pgvector HNSW recall (PGlite)', () => {
-  let lite: SchemaSource
+  let lite: Awaited<ReturnType<typeof pgliteDatabase>>
   let sql: PgSql
   let close: () => Promise<void>
   let backend: Backend
@@ -42,14 +43,19 @@ describe('pgvector HNSW recall (PGlite)', () => {
     await lite?.drop()
   })
 
-  it('the vector ranking reads the HNSW index of its dimension', async () => {
-    const query = `[${Array.from(next()).join(',')}]`
-    const plan = await sql`
-      EXPLAIN SELECT p.seq FROM search_passages p JOIN files f ON f.id = p.file_id
-      WHERE p.embedder_id = 'random-64' AND p.vector_dimensions = ${DIMENSIONS} AND p.bot_id = ${BOT}
-      ORDER BY p.embedding::vector(64) <=> ${query}::vector(64) LIMIT 100`
-    const text = plan.map((row) => Object.values(row)[0]).join('\n')
-    expect(text, text).toContain(hnswIndexName(DIMENSIONS))
+  it("the port's vector ranking statement reads the HNSW index of its dimension", async () => {
+    const statements: Array<{ text: string; params: unknown[] }> = []
+    const stop = watchPgliteQueries((text, params) => statements.push({ text, params }))
+    try {
+      await backend.search.search({ botId: BOT, scope: { kind: 'all' }, tags: [{ key: 'lang', noneOf: ['xx'] }], text: 'qwxz', limit: 10, vector: { embedderId: 'random-64', values: next() } })
+    } finally {
+      stop()
+    }
+    const nearest = statements.find((statement) => statement.text.includes('<=>'))
+    expect(nearest, 'the port ran a vector ranking statement').toBeDefined()
+    const plan = await lite.db.query(`EXPLAIN ${nearest!.text}`, nearest!.params)
+    const text = plan.rows.map((row) => Object.values(row as object)[0]).join('\n')
+    expect(text, text).toContain(`Index Scan using ${hnswIndexName(DIMENSIONS)}`)
   })
 
   it(`recall@10 of the port's search against exact cosine is at least 0.95 over ${QUERIES} queries`, async () => {
