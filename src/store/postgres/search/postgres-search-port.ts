@@ -11,6 +11,8 @@ import type {
   SearchHit,
   SearchQuery,
   SearchUsage,
+  StaleFile,
+  PassageVectorsInput,
 } from '../../search/types.js'
 import type { PgSql } from '../pg-types.js'
 import { tagConditions } from '../tag-sql.js'
@@ -98,6 +100,36 @@ class PostgresSearchPort implements SearchIndexPort {
       for (let start = 0; start < input.passages.length; start += INSERT_BATCH) {
         await this.insertBatch(tx, input, start, input.passages.slice(start, start + INSERT_BATCH))
       }
+    })
+  }
+
+  async staleFiles(query: { embedderId: string; afterFileId?: string; limit: number }): Promise<StaleFile[]> {
+    const rows = await this.sql`
+      SELECT file_id, bot_id, count(*)::int AS passages FROM search_passages
+      WHERE embedder_id IS DISTINCT FROM ${query.embedderId} AND file_id > ${query.afterFileId ?? ''}
+      GROUP BY file_id, bot_id ORDER BY file_id COLLATE "C" LIMIT ${query.limit}`
+    return rows.map((row) => ({ fileId: String(row['file_id']), botId: String(row['bot_id']), passages: Number(row['passages']) }))
+  }
+
+  async countStale(embedderId: string): Promise<{ files: number; passages: number }> {
+    const [row] = await this.sql`
+      SELECT count(DISTINCT file_id)::int AS files, count(*)::int AS passages FROM search_passages
+      WHERE embedder_id IS DISTINCT FROM ${embedderId}`
+    return { files: Number(row?.['files'] ?? 0), passages: Number(row?.['passages'] ?? 0) }
+  }
+
+  async setPassageVectors(input: PassageVectorsInput): Promise<number> {
+    const literal = this.vectors === 'pgvector' ? pgvectorLiteral : float32Hex
+    const dimensions = new Set(input.vectors.map((entry) => entry.vector.length))
+    return atomically(this.sql, async (tx) => {
+      if (this.vectors === 'pgvector') for (const n of dimensions) await ensureHnswIndex(tx, n)
+      const embedding = this.vectors === 'pgvector' ? tx`r.e::vector` : tx`decode(r.e, 'hex')`
+      const result = await tx`
+        UPDATE search_passages p SET embedder_id = ${input.embedderId}, vector_dimensions = r.d, embedding = ${embedding}
+        FROM unnest(${input.vectors.map((entry) => entry.passageId)}::text[], ${input.vectors.map((entry) => entry.vector.length)}::int[],
+          ${input.vectors.map((entry) => literal(entry.vector))}::text[]) AS r (i, d, e)
+        WHERE p.id = r.i AND p.file_id = ${input.fileId}`
+      return result.count
     })
   }
 
