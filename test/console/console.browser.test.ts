@@ -1,5 +1,6 @@
 // The web console in a real browser (Debian's Chromium driven by playwright-core) against a real `botshelf serve`:
-// sign-in link, uploads with progress, preview, tags, tables (create, rows, filter, export), tokens, a viewer.
+// sign-in link, uploads with progress, preview, tags, search over an indexed document, tables (create, rows, filter,
+// export), tokens, a viewer.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -42,7 +43,7 @@ describe('web console in Chromium against botshelf serve', () => {
     admin = await browser.newContext({ viewport: { width: 1366, height: 800 } })
     page = await admin.newPage()
     page.on('pageerror', (error) => pageErrors.push(error.message))
-    // Refused calls (the search probe's 405, a 400 the test provokes) are logged by the browser as failed loads:
+    // Refused calls (a 400 the tests provoke: a bad row, an over-long search query) are logged by the browser as failed loads:
     // expected. Anything else at error level (a CSP violation, a script error) is not.
     page.on('console', (message) => message.type() === 'error' && !message.text().startsWith('Failed to load resource') && pageErrors.push(message.text()))
   }, 60_000)
@@ -130,6 +131,80 @@ describe('web console in Chromium against botshelf serve', () => {
     const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem('botshelf.console.session')!).token as string)
     const stored = (await (await api(`/v1/files/${fileId}`, token)).json()) as { file: { tags: Record<string, string> } }
     expect(stored.file.tags).toEqual({ team: 'support' })
+  })
+
+  it('uploads a document with "Index for search", finds its passage on the Search page, and opens the file from the result', async () => {
+    await page.getByRole('link', { name: 'Files', exact: true }).click()
+    await page.getByLabel('Index for search').check()
+    const guide = '# Returns guide\n\n## Refunds\n\nCustomers get their money back within 14 days when the parcel is unopened.\n\n## Shipping\n\nParcels leave the warehouse every weekday at noon. <b>not html</b>\n'
+    await page.getByTestId('file-input').setInputFiles({ name: 'returns.md', mimeType: 'text/markdown', buffer: Buffer.from(guide) })
+    await page.getByRole('link', { name: 'returns.md' }).waitFor()
+
+    // The console asked for indexing: the service indexes the file in the background.
+    const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem('botshelf.console.session')!).token as string)
+    const statusOf = async () => {
+      const { files } = (await (await api('/v1/files?pageSize=100', token)).json()) as { files: Array<{ key: string; status: string; index: boolean }> }
+      return files.find((file) => file.key === 'returns.md')
+    }
+    expect((await statusOf())?.index).toBe(true)
+    await expect.poll(async () => (await statusOf())?.status, { timeout: 30_000 }).toBe('indexing_completed')
+
+    await page.getByRole('link', { name: 'Search', exact: true }).click()
+    await page.getByText("Search the passages of the bot's indexed files.").waitFor()
+    const box = page.getByLabel('Query')
+    await box.fill('refund money back')
+    expect(await page.locator('#search-query-size').textContent()).toBe('17 / 1024 bytes')
+    await box.press('Enter')
+    const results = page.getByTestId('search-result')
+    await results.first().waitFor()
+    // The result whose own passage (not a neighbour shown as context) holds the answer.
+    const best = results.filter({ has: page.getByTestId('result-content').filter({ hasText: 'money back within 14 days' }) })
+    expect(await best.getByRole('link', { name: 'returns.md' }).count()).toBe(1)
+    expect(await best.getByTestId('result-content').textContent()).toContain('money back within 14 days')
+    const score = Number(await best.locator('.result-score data').getAttribute('value'))
+    expect(score).toBeGreaterThan(0)
+    expect(await best.locator('.result-score').textContent()).toBe(`score ${score.toFixed(4)}`)
+    expect(await best.locator('.result-meta').textContent()).toContain('paragraph')
+    // No context unless asked.
+    expect(await page.getByTestId('context-breadcrumb').count()).toBe(0)
+
+    // With context: the heading path and the neighbouring passages, as text (the <b> stays text).
+    await page.getByLabel('With context (headings and the passages around each hit)').check()
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await best.getByTestId('context-breadcrumb').waitFor()
+    expect(await best.getByTestId('context-breadcrumb').textContent()).toContain('Refunds')
+    expect(await best.getByTestId('context-preceding').count()).toBeGreaterThan(0)
+    const following = await best.getByTestId('context-subsequent').allTextContents()
+    expect(following.join('\n')).toContain('Shipping')
+    expect(await page.locator('.results b').count()).toBe(0)
+    await shoot(page, 'search')
+
+    // A tag filter no file has: the service filters before ranking, and the page says nothing matched.
+    await page.getByRole('textbox', { name: 'Tag', exact: true }).fill('team')
+    await page.getByLabel('Tag values (comma separated)').fill('nobody')
+    await page.getByRole('button', { name: 'Filter' }).click()
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await page.getByText('No passage matches.').waitFor()
+    await page.getByRole('button', { name: 'Remove the tag filter team' }).click()
+
+    // Over 1024 bytes (600 two-byte letters): the page says so, sends it anyway, and shows the service's refusal.
+    await box.fill('é'.repeat(600))
+    expect(await page.locator('#search-query-size').textContent()).toBe('1200 / 1024 bytes: too long')
+    expect(await box.getAttribute('aria-invalid')).toBe('true')
+    await box.press('Enter')
+    const refusal = page.getByRole('alert')
+    await refusal.waitFor()
+    expect(await refusal.textContent()).toMatch(/^InvalidPayload: .*query/)
+    expect(await results.count()).toBe(0)
+
+    // Back to a good query, then open the file from its result.
+    await box.fill('parcel')
+    await box.press('Enter')
+    await results.first().waitFor()
+    await results.first().getByRole('link', { name: 'returns.md' }).click()
+    await page.getByRole('heading', { name: 'returns.md' }).waitFor()
+    expect(await page.evaluate(() => location.hash)).toMatch(/^#\/files\/.+/)
+    await page.getByText('indexing completed').first().waitFor()
   })
 
   it('creates a table, adds rows, filters them, and exports them with the job progress', async () => {

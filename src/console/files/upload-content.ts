@@ -7,7 +7,8 @@ export interface UploadProgress {
 }
 
 /**
- * Uploads one browser file: `upsertFile` declares it (key, size, type, tags), then its content goes to the
+ * Uploads one browser file: `upsertFile` declares it (key, size, type, tags, and `index: true` to make it
+ * searchable: the service indexes it once the content lands), then its content goes to the
  * returned `uploadUrl` with an XMLHttpRequest, which streams the file from disk and reports progress (fetch
  * reports none for request bodies). Resolves with the file once the service has it; rejects with the service's
  * message on refusal.
@@ -20,13 +21,14 @@ export interface UploadProgress {
 export async function uploadBrowserFile(
   client: Client,
   file: Blob & { name?: string },
-  options: { key: string; tags?: Record<string, string>; onProgress?: (progress: UploadProgress) => void; signal?: AbortSignal },
+  options: { key: string; tags?: Record<string, string>; index?: boolean; onProgress?: (progress: UploadProgress) => void; signal?: AbortSignal },
 ): Promise<StoredFile> {
   const contentType = file.type || 'application/octet-stream'
   const { file: declared } = await client.upsertFile({
     key: options.key,
     size: file.size,
     contentType,
+    ...(options.index ? { index: true } : {}),
     ...(options.tags && Object.keys(options.tags).length > 0 ? { tags: options.tags } : {}),
   })
   await new Promise<void>((resolve, reject) => {

@@ -18,7 +18,8 @@ let nextTask = 1
 
 /**
  * Upload by drag and drop (or the file picker, for the keyboard): each file gets a progress bar; a key prefix
- * may be given (`docs/` → `docs/report.pdf`). `onUploaded` runs after each success so the list refreshes.
+ * may be given (`docs/` → `docs/report.pdf`), and "Index for search" uploads with `index: true` so the Search page
+ * finds the documents once indexed. `onUploaded` runs after each success so the list refreshes.
  *
  * @example
  * ```tsx
@@ -29,6 +30,7 @@ export function UploadZone({ onUploaded }: { onUploaded: () => void }) {
   const { api } = useSession()
   const [tasks, setTasks] = useState<UploadTask[]>([])
   const [prefix, setPrefix] = useState('')
+  const [index, setIndex] = useState(false)
   const [dragging, setDragging] = useState(false)
   const input = useRef<HTMLInputElement>(null)
 
@@ -39,7 +41,7 @@ export function UploadZone({ onUploaded }: { onUploaded: () => void }) {
     for (const file of Array.from(files)) {
       const task: UploadTask = { id: nextTask++, key: `${prefix}${file.name}`, size: file.size, loaded: 0, state: 'uploading' }
       setTasks((all) => [task, ...all].slice(0, 20))
-      uploadBrowserFile(api.client, file, { key: task.key, onProgress: (p) => update(task.id, { loaded: p.loaded }) })
+      uploadBrowserFile(api.client, file, { key: task.key, index, onProgress: (p) => update(task.id, { loaded: p.loaded }) })
         .then(() => {
           update(task.id, { state: 'done', loaded: task.size })
           onUploaded()
@@ -72,6 +74,10 @@ export function UploadZone({ onUploaded }: { onUploaded: () => void }) {
         </p>
         <label class="inline">
           Key prefix <input value={prefix} placeholder="docs/" onInput={(e) => setPrefix(e.currentTarget.value)} />
+        </label>
+        <label class="check">
+          <input type="checkbox" checked={index} onChange={(e) => setIndex(e.currentTarget.checked)} />
+          Index for search
         </label>
         <input ref={input} type="file" multiple hidden aria-label="Files to upload" data-testid="file-input" onChange={(e) => start(e.currentTarget.files)} />
       </div>
