@@ -26,7 +26,7 @@ export function parseEventDate(value: unknown): Date | undefined {
   // The common shapes are read by position; anything else (and every doubt) goes to the general parser.
   const fast = readCommonIsoDateTime(value)
   const parsed = fast === undefined ? parseISO(value) : new Date(fast)
-  return isValid(parsed) ? parsed : undefined
+  return Number.isNaN(parsed.getTime()) ? undefined : parsed
 }
 
 /**
