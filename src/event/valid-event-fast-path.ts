@@ -80,10 +80,12 @@ function isSimpleObject(value: unknown): value is Plain {
 function assemble(input: Plain, order: readonly string[], known: ReadonlySet<string>, converted: Plain): Plain {
   const output: Plain = {}
   for (const key of order) {
-    if (!(key in input)) continue
-    output[key] = Object.prototype.hasOwnProperty.call(converted, key) ? converted[key] : input[key]
+    const value = input[key]
+    if (value !== undefined || key in input) output[key] = value
   }
   for (const key in input) if (!known.has(key)) output[key] = input[key]
+  // Converted keys are present in the input, so they already hold their place: replacing keeps the order.
+  for (const key of Object.keys(converted)) output[key] = converted[key]
   return output
 }
 
