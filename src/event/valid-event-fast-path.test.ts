@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { fakeEvent, fakeImageEvent, fakeTextEvent } from '../testing/index.js'
-import { EventSchema } from './event-schema.js'
+import { EventSchema, eventFieldNames } from './event-schema.js'
 import { readValidEvent } from './valid-event-fast-path.js'
 
 /** A seeded generator, so a failure names a case that reproduces. */
@@ -62,6 +62,14 @@ describe('the valid-event fast path', () => {
       const schema = EventSchema.safeParse(input)
       expect(schema.success).toBe(true)
       expect(shape(fast)).toEqual(shape(schema.data))
+    }
+  })
+
+  it('checks every typed field of the schema (a field added to the shape and not here fails this test)', () => {
+    for (const name of eventFieldNames) {
+      const input: Record<string, unknown> = { ...bases[0]!, [name]: Symbol('not valid anywhere') }
+      expect(EventSchema.safeParse(input).success, name).toBe(false)
+      expect(readValidEvent(input), name).toBeUndefined()
     }
   })
 
