@@ -6,14 +6,17 @@
  * 2. Webhook requests handled per second in process by `createWebhookHandler` (size limit, HMAC signature,
  *    timestamp, dedupe, JSON, schema, dispatch through one hook), beside a bare handler that only reads and
  *    parses the JSON body (the baseline).
+ * 3. The same webhook requests beside their primitives (the issue's baseline): read the body, HMAC-SHA256 it with
+ *    node:crypto, `JSON.parse`, `parseEvent`, answer.
  * Each measurement runs for a fixed time; rounds alternate the order and the median round is kept. Prints a
  * Markdown table for bench/README.md.
  */
+import { createHmac } from 'node:crypto'
 import { cpus } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import AjvModule from 'ajv'
 import { z } from 'zod'
-import { builtInPayloadSchemas, createRuntime, createWebhookHandler, defineHook, EventSchema } from '../src/index.js'
+import { builtInPayloadSchemas, createRuntime, createWebhookHandler, defineHook, EventSchema, parseEvent, safeParseEvent } from '../src/index.js'
 import { createMemoryLogger, fakeEvent, fakeImageEvent, fakeTextEvent, signWebhookRequest } from '../src/testing/index.js'
 
 const argValue = (name: string, fallback: number) => {
@@ -111,11 +114,15 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 const zodRates: number[] = []
 const ajvRates: number[] = []
+const parseRates: number[] = []
 for (let round = 0; round < ROUNDS; round++) {
-  const zodRun = () => zodRates.push(rateSync((i) => void EventSchema.safeParse(inputs[i % inputs.length])))
-  const ajvRun = () => ajvRates.push(rateSync((i) => void ajvValidate(inputs[i % inputs.length])))
-  if (round % 2 === 0) (zodRun(), ajvRun())
-  else (ajvRun(), zodRun())
+  const runs = [
+    () => zodRates.push(rateSync((i) => void EventSchema.safeParse(inputs[i % inputs.length]))),
+    () => ajvRates.push(rateSync((i) => void ajvValidate(inputs[i % inputs.length]))),
+    () => parseRates.push(rateSync((i) => void safeParseEvent(inputs[i % inputs.length]))),
+  ]
+  if (round % 2 === 1) runs.reverse()
+  for (const run of runs) run()
 }
 const zodInvalid = rateSync(() => void EventSchema.safeParse(invalid))
 const ajvInvalid = rateSync(() => void ajvValidate(invalid))
@@ -130,28 +137,44 @@ const bare = async (request: Request) => {
   JSON.parse(await request.text())
   return new Response('{"ok":true}', { status: 200, headers: { 'content-type': 'application/json' } })
 }
+const secretKey = Buffer.from(secret.slice('whsec_'.length), 'base64')
+const primitives = async (request: Request) => {
+  const text = await request.text()
+  const mac = createHmac('sha256', secretKey)
+    .update(`${request.headers.get('webhook-id')}.${request.headers.get('webhook-timestamp')}.`)
+    .update(text)
+    .digest('base64')
+  if (!request.headers.get('webhook-signature')?.includes(mac)) throw new Error('primitives: signature mismatch')
+  parseEvent(JSON.parse(text))
+  return new Response('{"ok":true}', { status: 200, headers: { 'content-type': 'application/json' } })
+}
 const body = JSON.stringify(inputs[0])
 const prepare = async (n: number) => Array.from({ length: n }, () => signWebhookRequest({ payload: body, secret }))
 const webhookRates: number[] = []
 const bareRates: number[] = []
+const primitiveRates: number[] = []
 for (let round = 0; round < ROUNDS; round++) {
-  if (round % 2 === 0) {
-    webhookRates.push(await rateAsync(prepare, webhook))
-    bareRates.push(await rateAsync(prepare, bare))
-  } else {
-    bareRates.push(await rateAsync(prepare, bare))
-    webhookRates.push(await rateAsync(prepare, webhook))
-  }
+  const runs = [
+    async () => webhookRates.push(await rateAsync(prepare, webhook)),
+    async () => bareRates.push(await rateAsync(prepare, bare)),
+    async () => primitiveRates.push(await rateAsync(prepare, primitives)),
+  ]
+  if (round % 2 === 1) runs.reverse()
+  for (const run of runs) await run()
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 const zod = median(zodRates)
 const ajvRate = median(ajvRates)
+const parseRate = median(parseRates)
 const hook = median(webhookRates)
 const bareRate = median(bareRates)
+const primitiveRate = median(primitiveRates)
 console.log(`Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${new Date().toISOString().slice(0, 10)}, ${SECONDS} s x ${ROUNDS} rounds, median\n`)
 console.log('| measurement | botshelf | baseline | ratio (botshelf / baseline) |')
 console.log('|---|---:|---:|---:|')
 console.log(`| valid events validated per second (zod EventSchema vs ajv compiled JSON Schema) | ${fmt(zod)} | ${fmt(ajvRate)} | ${(zod / ajvRate).toFixed(3)} |`)
+console.log(`| valid events validated per second (safeParseEvent: direct check of the common valid event, zod otherwise, vs ajv) | ${fmt(parseRate)} | ${fmt(ajvRate)} | ${(parseRate / ajvRate).toFixed(3)} |`)
 console.log(`| invalid events refused per second (same pair) | ${fmt(zodInvalid)} | ${fmt(ajvInvalid)} | ${(zodInvalid / ajvInvalid).toFixed(3)} |`)
 console.log(`| webhook requests handled per second in process (createWebhookHandler vs bare read + JSON.parse) | ${fmt(hook)} | ${fmt(bareRate)} | ${(hook / bareRate).toFixed(3)} |`)
+console.log(`| webhook requests handled per second in process (createWebhookHandler vs its primitives: read, node:crypto HMAC, JSON.parse, parseEvent) | ${fmt(hook)} | ${fmt(primitiveRate)} | ${(hook / primitiveRate).toFixed(3)} |`)

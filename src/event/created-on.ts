@@ -1,5 +1,6 @@
 import { isValid, parseISO } from 'date-fns'
 import { z } from 'zod'
+import { readCommonIsoDateTime } from './iso-date-fast-path.js'
 
 /**
  * An ISO 8601 date-time with an explicit offset: `2024-05-01T10:20:30Z`, `2024-05-01T12:20:30.123+02:00`,
@@ -22,8 +23,10 @@ const EXPECTED = 'an ISO 8601 date-time with an offset (2024-05-01T10:20:30Z) or
 export function parseEventDate(value: unknown): Date | undefined {
   if (value instanceof Date) return isValid(value) ? new Date(value.getTime()) : undefined
   if (typeof value !== 'string' || !ISO_DATE_TIME_WITH_OFFSET.test(value)) return undefined
-  const parsed = parseISO(value)
-  return isValid(parsed) ? parsed : undefined
+  // The common shapes are read by position; anything else (and every doubt) goes to the general parser.
+  const fast = readCommonIsoDateTime(value)
+  const parsed = fast === undefined ? parseISO(value) : new Date(fast)
+  return Number.isNaN(parsed.getTime()) ? undefined : parsed
 }
 
 /**

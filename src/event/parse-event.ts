@@ -1,6 +1,7 @@
 import { toReadableIssues } from '../issues/index.js'
 import { EventSchema, type BotEvent } from './event-schema.js'
 import { EventValidationError } from './event-validation-error.js'
+import { readValidEvent } from './valid-event-fast-path.js'
 
 /** Result of `safeParseEvent`. */
 export type SafeParseEventResult =
@@ -34,6 +35,9 @@ export function parseEvent(input: unknown): BotEvent {
  * ```
  */
 export function safeParseEvent(input: unknown): SafeParseEventResult {
+  // The common valid event is checked directly; everything else (and every issue) comes from the schema.
+  const fast = readValidEvent(input)
+  if (fast) return { success: true, event: fast as BotEvent }
   const result = EventSchema.safeParse(input)
   if (result.success) return { success: true, event: result.data as BotEvent }
   return { success: false, error: new EventValidationError(toReadableIssues(result.error.issues, input)) }

@@ -36,25 +36,61 @@ export function decodeSecrets(secret: WebhookSecret | undefined): Uint8Array[] {
   return list.map(decodeSecret)
 }
 
-/**
- * A Web Crypto HMAC key, typed by the few members we rely on rather than by the DOM lib's `CryptoKey`, so the
- * published declarations compile in a Node project without the DOM lib.
- */
+/** An HMAC-SHA256 signer for one key. Node's is synchronous; Web Crypto's answers a promise. */
 export interface SigningKey {
-  readonly type: string
-  readonly algorithm: object
+  /** The MAC of `prefix` (UTF-8) followed by `body`. */
+  sign(prefix: string, body: Uint8Array): Uint8Array | Promise<Uint8Array>
 }
 
-/** An HMAC-SHA256 signer for one key, through Web Crypto (no native module). */
+type CreateHmac = (algorithm: string, key: Uint8Array) => {
+  update(data: string | Uint8Array): { update(data: string | Uint8Array): { digest(): Uint8Array } }
+}
+
+let nodeHmac: Promise<CreateHmac | undefined> | undefined
+
+/**
+ * Node's HMAC, loaded once, or `undefined` outside Node-compatible runtimes. The import is dynamic so that this
+ * module stays runtime-neutral: a browser or worker bundle never reaches it and keeps Web Crypto.
+ */
+function loadNodeHmac(): Promise<CreateHmac | undefined> {
+  const isNode = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string'
+  if (!isNode) return Promise.resolve(undefined)
+  const specifier = 'node:crypto'
+  nodeHmac ??= import(/* @vite-ignore */ /* webpackIgnore: true */ specifier).then(
+    (crypto: { createHmac?: CreateHmac }) => crypto.createHmac,
+    () => undefined,
+  )
+  return nodeHmac
+}
+
+/** A signer through Node's `createHmac`: synchronous, with no copy of the body. */
+export function nodeSigningKey(createHmac: CreateHmac, key: Uint8Array): SigningKey {
+  return { sign: (prefix, body) => createHmac('sha256', key).update(prefix).update(body).digest() }
+}
+
+/** A signer through Web Crypto, for runtimes without Node's crypto module. */
+export async function webCryptoSigningKey(key: Uint8Array): Promise<SigningKey> {
+  const cryptoKey = await globalThis.crypto.subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  return {
+    async sign(prefix, body) {
+      const content = concatBytes([utf8(prefix), body])
+      return new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', cryptoKey, content as BufferSource))
+    },
+  }
+}
+
+/**
+ * An HMAC-SHA256 signer for one key: Node's crypto where the runtime has it (about three times cheaper per
+ * request than awaiting Web Crypto), Web Crypto elsewhere. Both give the same bytes.
+ */
 export async function importSigningKey(key: Uint8Array): Promise<SigningKey> {
-  return globalThis.crypto.subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const createHmac = await loadNodeHmac()
+  return createHmac ? nodeSigningKey(createHmac, key) : webCryptoSigningKey(key)
 }
 
 /** The HMAC-SHA256 of `id.timestamp.body`. */
 export async function computeSignature(key: SigningKey, id: string, timestamp: string, body: Uint8Array): Promise<Uint8Array> {
-  const content = concatBytes([utf8(`${id}.${timestamp}.`), body])
-  // Every SigningKey comes from importSigningKey, so it is a real CryptoKey.
-  return new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', key as CryptoKey, content as BufferSource))
+  return key.sign(`${id}.${timestamp}.`, body)
 }
 
 /**
@@ -102,8 +138,11 @@ export async function matchesAnySignature(
 ): Promise<boolean> {
   const provided = parseSignatureHeader(signatureHeader)
   if (provided.length === 0) return false
+  const prefix = `${id}.${timestamp}.`
   for (const key of keys) {
-    const expected = await computeSignature(key, id, timestamp, body)
+    const signed = key.sign(prefix, body)
+    // Node's signer answers at once: no await (and no extra turn of the event loop) on that path.
+    const expected = signed instanceof Uint8Array ? signed : await signed
     for (const candidate of provided) if (timingSafeEqual(expected, candidate)) return true
   }
   return false

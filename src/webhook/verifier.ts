@@ -53,6 +53,7 @@ export function createVerifier(options: { secret: WebhookSecret; toleranceSecond
   const rawKeys = decodeSecrets(options.secret)
   const toleranceSeconds = checkTolerance(options.toleranceSeconds)
   let keys: Promise<SigningKey[]> | undefined
+  let readyKeys: SigningKey[] | undefined
   return {
     async verify(headers, body) {
       const id = readHeader(headers, 'webhook-id')
@@ -68,8 +69,9 @@ export function createVerifier(options: { secret: WebhookSecret; toleranceSecond
       if (missing.length > 0 || id === undefined || timestamp === undefined || signature === undefined) {
         throw new WebhookVerificationError('missing_header', `Missing webhook header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`)
       }
-      keys ??= Promise.all(rawKeys.map(importSigningKey))
-      if (!(await matchesAnySignature(await keys, id, timestamp, body, signature))) {
+      // The keys are imported once; later requests use them without awaiting the import again.
+      readyKeys ??= await (keys ??= Promise.all(rawKeys.map(importSigningKey)))
+      if (!(await matchesAnySignature(readyKeys, id, timestamp, body, signature))) {
         throw new WebhookVerificationError('invalid_signature', 'webhook-signature: no v1 signature matches the payload for the configured secret(s)')
       }
       if (!/^\d{1,15}$/.test(timestamp)) {

@@ -41,6 +41,27 @@ describe('FilesRepository', () => {
       .list({ botId: BOT, scope: { kind: 'all' }, tags: normalizeTagFilter(tags), sortField: 'key', sortDirection: 'asc', pageSize: 100 })
       .items.map((f) => f.key)
 
+  it('compiles its hot statements once per connection', () => {
+    files.upsert(input('a'))
+    files.getByKey(BOT, 'a')
+    const original = db.prepare.bind(db)
+    let compiled = 0
+    db.prepare = ((sql: string) => {
+      compiled++
+      return original(sql)
+    }) as typeof db.prepare
+    for (let i = 0; i < 5; i++) expect(files.getByKey(BOT, 'a')).toHaveLength(1)
+    expect(compiled).toBe(0)
+  })
+
+  it('a plucked use of a cached statement does not change its later whole-row reads', () => {
+    const created = files.upsert(input('a'))
+    type Get = { get(...params: unknown[]): unknown; pluck(): { get(...params: unknown[]): unknown } }
+    const statement = (sql: string) => (files as unknown as { statement(sql: string): Get }).statement(sql)
+    expect(statement('SELECT id FROM files WHERE key = ?').pluck().get('a')).toBe(created.file.id)
+    expect(statement('SELECT id FROM files WHERE key = ?').get('a')).toEqual({ id: created.file.id })
+  })
+
   it('filters by tags in SQL: equality, OR, not, in, exists', () => {
     files.upsert(input('a', { tags: { lang: 'en', topic: 'sales' } }))
     files.upsert(input('b', { tags: { lang: 'fr' } }))

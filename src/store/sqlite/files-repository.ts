@@ -16,6 +16,7 @@ import type {
 import { newFileId } from './files-ids.js'
 import { replaceTags, tagConditionsSql } from './tag-sql.js'
 import type { Sqlite } from './open-database.js'
+import { StatementCache } from './tables-statements.js'
 
 interface FileRow {
   id: string
@@ -103,10 +104,21 @@ const NOT_EXPIRED = '(f.expires_at IS NULL OR f.expires_at > ?)'
  * ```
  */
 export class FilesRepository {
+  /** Hot queries (getByKey, upsert) are compiled once per connection instead of on every call. */
+  private readonly statements: StatementCache
+
   constructor(
     private readonly db: Sqlite,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.statements = new StatementCache(db)
+  }
+
+  /** The cached statement of `sql`, reset to whole rows: a caller may switch one use to `.pluck()`. */
+  private statement(sql: string) {
+    const statement = this.statements.prepare(sql)
+    return statement.reader ? statement.pluck(false) : statement
+  }
 
   /**
    * A file of a bot by id, unless expired.
@@ -118,8 +130,8 @@ export class FilesRepository {
    */
   getById(botId: string, id: string): FileRecord | undefined {
     const now = this.now()
-    const row = this.db
-      .prepare(`SELECT * FROM files f WHERE f.bot_id = ? AND f.id = ? AND ${NOT_EXPIRED}`)
+    const row = this
+      .statement(`SELECT * FROM files f WHERE f.bot_id = ? AND f.id = ? AND ${NOT_EXPIRED}`)
       .get(botId, id, now.toISOString()) as FileRow | undefined
     return row ? toRecord(row) : undefined
   }
@@ -134,7 +146,7 @@ export class FilesRepository {
    */
   getAnyById(id: string): FileRecord | undefined {
     const now = this.now()
-    const row = this.db.prepare(`SELECT * FROM files f WHERE f.id = ? AND ${NOT_EXPIRED}`).get(id, now.toISOString()) as
+    const row = this.statement(`SELECT * FROM files f WHERE f.id = ? AND ${NOT_EXPIRED}`).get(id, now.toISOString()) as
       | FileRow
       | undefined
     return row ? toRecord(row) : undefined
@@ -150,8 +162,8 @@ export class FilesRepository {
    */
   getByKey(botId: string, key: string): FileRecord[] {
     const now = this.now()
-    const rows = this.db
-      .prepare(`SELECT * FROM files f WHERE f.bot_id = ? AND f.key = ? AND ${NOT_EXPIRED} ORDER BY f.created_at, f.id`)
+    const rows = this
+      .statement(`SELECT * FROM files f WHERE f.bot_id = ? AND f.key = ? AND ${NOT_EXPIRED} ORDER BY f.created_at, f.id`)
       .all(botId, key, now.toISOString()) as FileRow[]
     return rows.map(toRecord)
   }
@@ -172,8 +184,8 @@ export class FilesRepository {
     return this.db.transaction(() => {
       const now = this.now()
       const nowIso = now.toISOString()
-      const existing = this.db
-        .prepare('SELECT * FROM files WHERE bot_id = ? AND owner_scope = ? AND key = ?')
+      const existing = this
+        .statement('SELECT * FROM files WHERE bot_id = ? AND owner_scope = ? AND key = ?')
         .get(input.botId, input.ownerScope, input.key) as FileRow | undefined
       const unreferencedBlobIds: string[] = []
       let id: string
@@ -181,8 +193,8 @@ export class FilesRepository {
       if (existing && (existing.expires_at === null || existing.expires_at > nowIso)) {
         id = existing.id
         created = false
-        this.db
-          .prepare(
+        this
+          .statement(
             `UPDATE files SET content_type = ?, tags_json = ?, metadata_json = ?, access_policies_json = ?, policy_public = ?,
                policy_integrations = ?, index_requested = ?, status = 'upload_pending', failed_status_reason = NULL,
                expires_at = ?, updated_at = ?, version = version + 1, declared_size = ?, indexing_configuration_json = ? WHERE id = ?`,
@@ -234,7 +246,7 @@ export class FilesRepository {
         })
       }
       replaceTags(this.db, 'file_tags', id, input.botId, input.tags)
-      const row = this.db.prepare('SELECT * FROM files WHERE id = ?').get(id) as FileRow
+      const row = this.statement('SELECT * FROM files WHERE id = ?').get(id) as FileRow
       return { file: toRecord(row), created, unreferencedBlobIds }
     })()
   }
@@ -257,11 +269,11 @@ export class FilesRepository {
     blob: { blobId: string; size: number; sha256: string }): CompleteUploadResult {
     const now = this.now()
     return this.db.transaction((): CompleteUploadResult => {
-      const row = this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow | undefined
+      const row = this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow | undefined
       if (!row) throw new FilesStoreError('FILE_GONE', 'The file was deleted during the upload', { id: fileId })
       if (row.version !== version) throw new FilesStoreError('VERSION_SUPERSEDED', 'A later upsertFile replaced this version during the upload', { id: fileId })
-      this.db
-        .prepare(
+      this
+        .statement(
           // A file to index skips upload_completed; its new indexing generation is the one its job will carry.
           `UPDATE files SET status = CASE WHEN index_requested = 1 THEN 'indexing_pending' ELSE 'upload_completed' END,
              index_generation = index_generation + index_requested, failed_status_reason = NULL, updated_at = ?,
@@ -270,7 +282,7 @@ export class FilesRepository {
         .run(now.toISOString(), version, blob.blobId, blob.size, blob.sha256, fileId)
       const previous = row.blob_id
       const unreferencedBlobId = previous && previous !== blob.blobId && !this.blobInUse(previous) ? previous : null
-      return { file: toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow), unreferencedBlobId }
+      return { file: toRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow), unreferencedBlobId }
     })()
   }
 
@@ -285,15 +297,15 @@ export class FilesRepository {
    */
   failUpload(fileId: string, version: number, reason: string): FileRecord | undefined {
     const now = this.now()
-    const result = this.db
-      // A failed retry of a version whose content already landed does not undo that upload.
-      .prepare(
+    // A failed retry of a version whose content already landed does not undo that upload.
+    const result = this
+      .statement(
         `UPDATE files SET status = 'upload_failed', failed_status_reason = ?, updated_at = ?
          WHERE id = ? AND version = ? AND (content_version IS NULL OR content_version <> version)`,
       )
       .run(reason, now.toISOString(), fileId, version)
     if (result.changes === 0) return undefined
-    return toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
+    return toRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
   }
 
   /**
@@ -309,14 +321,14 @@ export class FilesRepository {
   requestIndexing(fileId: string): FileRecord {
     const now = this.now()
     return this.db.transaction(() => {
-      const result = this.db
-        .prepare(
+      const result = this
+        .statement(
           `UPDATE files SET status = 'indexing_pending', failed_status_reason = NULL, index_generation = index_generation + 1,
              updated_at = ? WHERE id = ?`,
         )
         .run(now.toISOString(), fileId)
       if (result.changes === 0) throw new FilesStoreError('FILE_GONE', 'The file was deleted', { id: fileId })
-      return toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
+      return toRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
     })()
   }
 
@@ -336,14 +348,14 @@ export class FilesRepository {
   ): FileRecord | undefined {
     const now = this.now()
     const completed = outcome.status === 'indexing_completed'
-    const result = this.db
-      .prepare(
+    const result = this
+      .statement(
         `UPDATE files SET status = ?, failed_status_reason = ?, indexing_stack = CASE WHEN ? THEN 'v1' ELSE indexing_stack END,
            updated_at = ? WHERE id = ? AND index_generation = ? AND status = 'indexing_pending'`,
       )
       .run(outcome.status, completed ? null : outcome.reason, completed ? 1 : 0, now.toISOString(), fileId, generation)
     if (result.changes === 0) return undefined
-    return toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
+    return toRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
   }
 
   /**
@@ -358,14 +370,14 @@ export class FilesRepository {
   updateMetadata(fileId: string, patch: FileMetadataPatch): FileRecord {
     const now = this.now()
     return this.db.transaction(() => {
-      const row = this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow
+      const row = this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow
       const current = toRecord(row)
       const metadata = mergePatch(current.metadata, patch.metadata)
       const tags = mergePatch(current.tags, patch.tags) as Record<string, string>
       const policies = patch.accessPolicies ? [...new Set(patch.accessPolicies)] : current.accessPolicies
       const expiresAt = patch.expiresAt === undefined ? current.expiresAt : patch.expiresAt
-      this.db
-        .prepare(
+      this
+        .statement(
           `UPDATE files SET metadata_json = ?, tags_json = ?, access_policies_json = ?, policy_public = ?, policy_integrations = ?,
              expires_at = ?, updated_at = ? WHERE id = ?`,
         )
@@ -380,7 +392,7 @@ export class FilesRepository {
           fileId,
         )
       if (patch.tags) replaceTags(this.db, 'file_tags', fileId, current.botId, tags)
-      return toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
+      return toRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
     })()
   }
 
@@ -401,8 +413,8 @@ export class FilesRepository {
     const now = this.now()
     return this.db.transaction(() => {
       const unreferencedBlobIds = replace ? this.deleteRow(replace.id) : []
-      const stale = this.db
-        .prepare('SELECT id FROM files WHERE bot_id = ? AND owner_scope = ? AND key = ?')
+      const stale = this
+        .statement('SELECT id FROM files WHERE bot_id = ? AND owner_scope = ? AND key = ?')
         .pluck()
         .get(destination.botId, destination.ownerScope, destination.key) as string | undefined
       if (stale) unreferencedBlobIds.push(...this.deleteRow(stale))
@@ -428,7 +440,7 @@ export class FilesRepository {
         contentVersion: source.blobId ? 1 : null,
       })
       replaceTags(this.db, 'file_tags', id, destination.botId, source.tags)
-      return { file: toRecord(this.db.prepare('SELECT * FROM files WHERE id = ?').get(id) as FileRow), unreferencedBlobIds }
+      return { file: toRecord(this.statement('SELECT * FROM files WHERE id = ?').get(id) as FileRow), unreferencedBlobIds }
     })()
   }
 
@@ -455,8 +467,8 @@ export class FilesRepository {
   deleteExpired(): { deleted: number; unreferencedBlobIds: string[] } {
     const now = this.now()
     return this.db.transaction(() => {
-      const ids = this.db
-        .prepare('SELECT id FROM files WHERE expires_at IS NOT NULL AND expires_at <= ?')
+      const ids = this
+        .statement('SELECT id FROM files WHERE expires_at IS NOT NULL AND expires_at <= ?')
         .pluck()
         .all(now.toISOString()) as string[]
       const unreferencedBlobIds = ids.flatMap((id) => this.deleteRow(id))
@@ -473,7 +485,7 @@ export class FilesRepository {
    * ```
    */
   blobInUse(blobId: string): boolean {
-    return this.db.prepare('SELECT 1 FROM files WHERE blob_id = ? LIMIT 1').get(blobId) !== undefined
+    return this.statement('SELECT 1 FROM files WHERE blob_id = ? LIMIT 1').get(blobId) !== undefined
   }
 
   /**
@@ -516,8 +528,8 @@ export class FilesRepository {
       params.push(query.after.value, query.after.id)
     }
     const direction = query.sortDirection === 'asc' ? 'ASC' : 'DESC'
-    const rows = this.db
-      .prepare(FilesRepository.listSql(column, where, direction))
+    const rows = this
+      .statement(FilesRepository.listSql(column, where, direction))
       .all(...params, query.pageSize + 1) as Array<FileRow & { sort_value: string | number }>
     const more = rows.length > query.pageSize
     const page = more ? rows.slice(0, query.pageSize) : rows
@@ -538,8 +550,8 @@ export class FilesRepository {
     next?: string
   } {
     const scope = scopeSql(query.scope)
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .statement(
         `SELECT DISTINCT t.tag_key FROM file_tags t JOIN files f ON f.id = t.file_id
          WHERE t.bot_id = ? AND ${NOT_EXPIRED} AND ${scope.sql} ${query.after !== undefined ? 'AND t.tag_key > ?' : ''}
          ORDER BY t.tag_key LIMIT ?`,
@@ -562,8 +574,8 @@ export class FilesRepository {
     next?: string
   } {
     const scope = scopeSql(query.scope)
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .statement(
         `SELECT DISTINCT t.tag_value FROM file_tags t JOIN files f ON f.id = t.file_id
          WHERE t.bot_id = ? AND t.tag_key = ? AND ${NOT_EXPIRED} AND ${scope.sql} ${query.after !== undefined ? 'AND t.tag_value > ?' : ''}
          ORDER BY t.tag_value LIMIT ?`,
@@ -594,8 +606,8 @@ export class FilesRepository {
 
   /** Inserts a complete files row; the tags side table is written separately (`replaceTags`). */
   private insertRow(file: FileRecord): void {
-    this.db
-      .prepare(
+    this
+      .statement(
         `INSERT INTO files (id, bot_id, key, owner_scope, owner_json, content_type, tags_json, metadata_json,
            access_policies_json, policy_public, policy_integrations, index_requested, status, failed_status_reason,
            expires_at, created_at, updated_at, version, declared_size, content_version, blob_id, size, sha256, blob_content_type,
@@ -638,8 +650,8 @@ export class FilesRepository {
 
   /** Deletes a row (inside the caller's transaction); returns its blob if no other row uses it. */
   private deleteRow(fileId: string): string[] {
-    const blobId = this.db.prepare('SELECT blob_id FROM files WHERE id = ?').pluck().get(fileId) as string | null | undefined
-    this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId)
+    const blobId = this.statement('SELECT blob_id FROM files WHERE id = ?').pluck().get(fileId) as string | null | undefined
+    this.statement('DELETE FROM files WHERE id = ?').run(fileId)
     return blobId && !this.blobInUse(blobId) ? [blobId] : []
   }
 }
