@@ -1,6 +1,7 @@
 import { serveCommand } from './serve.js'
 import { tokenCommand } from './token.js'
 import { botCommand } from './bot.js'
+import { usageCommand } from './usage.js'
 import { UsageError, type CliIo } from './io.js'
 
 /**
@@ -17,6 +18,7 @@ Commands:
   serve    run the Files and Tables service (botshelf serve --help)
   token    create, list and revoke access tokens (botshelf token --help)
   bot      create and list bots (botshelf bot --help)
+  usage    file and vector storage per bot (botshelf usage --help)
 
 Options:
   -h, --help     show this help
@@ -54,12 +56,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         const handle = await serveCommand(rest, io)
         return handle ? await handle.done : 0
       }
+      case 'usage':
+        return await usageCommand(rest, io)
       case 'token':
         return await tokenCommand(rest, io)
       case 'bot':
         return await botCommand(rest, io)
       default:
-        throw new UsageError(`Unknown command "${command}"; expected serve, token or bot.\nRun "botshelf --help" for usage.`)
+        throw new UsageError(`Unknown command "${command}"; expected serve, token, bot or usage.\nRun "botshelf --help" for usage.`)
     }
   } catch (error) {
     if (error instanceof UsageError) {

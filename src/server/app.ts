@@ -21,6 +21,7 @@ import { metaRoutes } from './http/meta-routes.js'
 import { packageVersion } from './package-version.js'
 import { createFilesFeature, filesFeature } from './files/feature.js'
 import type { IndexingOptions } from './files/indexing/index.js'
+import { measureWorkspaceUsage, type WorkspaceUsage } from './usage/index.js'
 import { tablesFeature } from './tables/feature.js'
 
 /**
@@ -264,6 +265,17 @@ export interface AppAdmin {
    * ```
    */
   revokeToken(id: string): Promise<TokenRecord>
+  /**
+   * File Storage and Vector DB Storage of every bot of the workspace, and the total (the two measures the Botpress plans bill;
+   * docs/search.md "Accounting and quotas").
+   *
+   * @example
+   * ```ts
+   * const { total } = await app.admin.usage()
+   * total.fileStorage.bytes // content bytes of every file
+   * ```
+   */
+  usage(): Promise<WorkspaceUsage>
 }
 
 /**
@@ -417,6 +429,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     createToken: (input) => auth.createToken(input),
     listTokens: (filter) => auth.listTokens(filter),
     revokeToken: (id) => auth.revokeToken(id),
+    usage: () => measureWorkspaceUsage(backend),
   }
 
   let closed: Promise<void> | undefined

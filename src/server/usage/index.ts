@@ -1,0 +1,1 @@
+export { measureWorkspaceUsage, type BotUsage, type WorkspaceUsage, type UsageSources } from './workspace-usage.js'
