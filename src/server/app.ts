@@ -21,7 +21,7 @@ import { metaRoutes } from './http/meta-routes.js'
 import { packageVersion } from './package-version.js'
 import { createFilesFeature, filesFeature } from './files/feature.js'
 import type { IndexingOptions } from './files/indexing/index.js'
-import { measureWorkspaceUsage, type WorkspaceUsage } from './usage/index.js'
+import { measureWorkspaceUsage, type StorageQuotas, type WorkspaceUsage } from './usage/index.js'
 import { tablesFeature } from './tables/feature.js'
 
 /**
@@ -147,6 +147,16 @@ export interface AppOptions {
    * ```
    */
   indexing?: IndexingOptions
+  /**
+   * Storage limits of the workspace: an upload or an indexing that would pass one is refused with the reason
+   * (docs/search.md "Accounting and quotas"). Default: none.
+   *
+   * @example
+   * ```ts
+   * await createApp({ dataDir: './.botshelf', quotas: { fileStorageBytes: 10 * 1024 ** 3, vectorStorageBytes: 1024 ** 3 } })
+   * ```
+   */
+  quotas?: StorageQuotas
   /**
    * The background job runner: how many jobs run at once (default 2), how often it looks for due jobs when
    * nothing woke it (default 1000 ms), and the lease of a claimed job (default 30 000 ms: after a crash, another
@@ -367,6 +377,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
       ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl.replace(/\/+$/, '') } : {}),
       logger,
       checkResponses: options.checkResponses ?? false,
+      ...(options.quotas ? { quotas: options.quotas } : {}),
     }
   } catch (error) {
     if (ownsBackend) await backend.close()

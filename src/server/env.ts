@@ -1,3 +1,4 @@
+import type { StorageQuotas } from './usage/index.js'
 import type { Hono } from 'hono'
 import type { JobRunner } from '../jobs/index.js'
 import type { Backend, JobRecord } from '../store/index.js'
@@ -35,6 +36,8 @@ export interface AppServices {
   readonly logger: Logger
   /** When true, every operation's response is validated against its schema (tests turn this on). */
   readonly checkResponses: boolean
+  /** Storage limits of the workspace, when set (`createApp({ quotas })`). */
+  readonly quotas?: StorageQuotas
 }
 
 /**
