@@ -1,6 +1,7 @@
 import { createServer, type RunningServer } from '../server/server.js'
 import { createJsonLogger } from '../server/http/logger.js'
 import { describeRateLimits } from '../server/rate-limit/index.js'
+import { parseQuotaFlags, quotaFlags, quotaFlagsHelp } from './quota-flags.js'
 import { parseCommandArgs, parsePort, parseRateLimit, parseShutdownGrace } from './args.js'
 import { UsageError, type CliIo } from './io.js'
 
@@ -36,6 +37,7 @@ Options:
                         ip-burst=<n>            (default 1000)
                       e.g. --rate-limit 50/s,burst=200   --rate-limit ip=off   --rate-limit off
                       Over the limit: 429 RateLimited with Retry-After.
+${quotaFlagsHelp}
   -h, --help          show this help
 
 Request logs are JSON lines on standard output; messages go to standard error.
@@ -73,6 +75,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       'cors-origin': { type: 'string', multiple: true },
       'shutdown-grace': { type: 'string' },
       'rate-limit': { type: 'string' },
+      ...quotaFlags,
       help: { type: 'boolean', short: 'h' },
     },
     'serve',
@@ -84,6 +87,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   const port = parsePort(values.port, 3000)
   const shutdownGraceMs = parseShutdownGrace(values['shutdown-grace'], 10_000)
   const rateLimit = parseRateLimit(values['rate-limit'])
+  const quotas = parseQuotaFlags(values)
   const host = values.host ?? '127.0.0.1'
   const dataDir = values.data ?? './.botshelf'
   const publicUrl = values['public-url']?.replace(/\/+$/, '')
@@ -106,6 +110,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(corsOrigins.length > 0 ? { corsOrigins } : {}),
     ...(rateLimit !== undefined ? { rateLimit } : {}),
+    ...(quotas ? { quotas } : {}),
   })
   const boot = await server.app.admin.bootstrap()
   const base = publicUrl ?? server.url
