@@ -2,8 +2,9 @@ import { serveCommand } from './serve.js'
 import { tokenCommand } from './token.js'
 import { botCommand } from './bot.js'
 import { reindexCommand } from './reindex.js'
+import { usageCommand } from './usage.js'
 import { UsageError, type CliIo } from './io.js'
-import { filesCommand, loginCommand, logoutCommand, tablesCommand, usageCommand } from './data/index.js'
+import { filesCommand, loginCommand, logoutCommand, tablesCommand } from './data/index.js'
 import { describeFailure } from './failure.js'
 
 /**
@@ -25,7 +26,7 @@ Commands:
   files    ls, put, get, rm, cp, tag, search, passages: the files of a bot (botshelf files --help)
   tables   ls, create, describe, find, insert, import, export, rm (botshelf tables --help)
   login    check and save a connection (--url, --token, --bot) as a profile; logout removes it
-  usage    storage and request usage of a bot (not available yet)
+  usage    file and vector storage per bot (botshelf usage --help)
 
 The data commands (files, tables) talk to any botshelf or compatible service: --url, --token, --bot, or
 BP_API_URL, BP_TOKEN, BP_BOT_ID, or the profile saved by "botshelf login".
@@ -69,6 +70,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         const handle = await serveCommand(rest, io)
         return handle ? await handle.done : 0
       }
+      case 'usage':
+        return await usageCommand(rest, io)
       case 'token':
         return await tokenCommand(rest, io)
       case 'bot':
@@ -81,8 +84,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await loginCommand(rest, io)
       case 'logout':
         return await logoutCommand(rest, io)
-      case 'usage':
-        return await usageCommand(rest, io)
       case 'reindex':
         return await reindexCommand(rest, io)
       default:

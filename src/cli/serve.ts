@@ -1,5 +1,6 @@
 import { createServer, type RunningServer } from '../server/server.js'
 import { describeRateLimits } from '../server/rate-limit/index.js'
+import { parseQuotaFlags, quotaFlags, quotaFlagsHelp } from './quota-flags.js'
 import { parseCommandArgs, parsePort, parseRateLimit, parseShutdownGrace } from './args.js'
 import { UsageError, type CliIo } from './io.js'
 import { noteDataFolder } from './fresh-data-folder.js'
@@ -47,6 +48,7 @@ Options:
 
 Search embeddings (a flag wins over its variable; without a URL the offline default is used):
 ${embedderFlagsHelp}
+${quotaFlagsHelp}
   -h, --help          show this help
 
 Request logs go to standard output (one line per request); messages go to standard error.
@@ -88,6 +90,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       'log-format': { type: 'string' },
       'metrics-port': { type: 'string' },
       ...embedderArgOptions,
+      ...quotaFlags,
       help: { type: 'boolean', short: 'h' },
     },
     'serve',
@@ -101,6 +104,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   const { logger } = serveLogger(values, io)
   const shutdownGraceMs = parseShutdownGrace(values['shutdown-grace'], 10_000)
   const rateLimit = parseRateLimit(values['rate-limit'])
+  const quotas = parseQuotaFlags(values)
   const host = values.host ?? '127.0.0.1'
   const dataDir = values.data ?? './.botshelf'
   const publicUrl = values['public-url']?.replace(/\/+$/, '')
@@ -129,6 +133,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       ...(publicUrl !== undefined ? { publicUrl } : {}),
       ...(corsOrigins.length > 0 ? { corsOrigins } : {}),
       ...(rateLimit !== undefined ? { rateLimit } : {}),
+      ...(quotas ? { quotas } : {}),
     })
   } catch (error) {
     // A failed start leaves no trace: a data folder made for it is removed again.

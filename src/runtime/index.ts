@@ -35,3 +35,4 @@ export {
   type RuntimeDefinitionErrorCode,
   type HookErrorCode,
 } from './errors.js'
+export { searchKnowledgeBases, type KnowledgeBaseResult, type KnowledgeBaseSearchOptions } from './knowledge-base-search.js'

@@ -22,6 +22,7 @@ import { packageVersion } from './package-version.js'
 import { createFilesFeature, filesFeature } from './files/feature.js'
 import type { IndexingOptions } from './files/indexing/index.js'
 import { metricsRoutes, ServiceMetrics } from './metrics/index.js'
+import { measureWorkspaceUsage, type StorageQuotas, type WorkspaceUsage } from './usage/index.js'
 import { tablesFeature } from './tables/feature.js'
 import { adminRoutes, SignInCodes, type IssuedSignInCode } from './admin/index.js'
 import { consoleRoutes, findConsoleFolder } from './console/index.js'
@@ -149,6 +150,16 @@ export interface AppOptions {
    * ```
    */
   indexing?: IndexingOptions
+  /**
+   * Storage limits of the workspace: an upload or an indexing that would pass one is refused with the reason
+   * (docs/search.md "Accounting and quotas"). Default: none.
+   *
+   * @example
+   * ```ts
+   * await createApp({ dataDir: './.botshelf', quotas: { fileStorageBytes: 10 * 1024 ** 3, vectorStorageBytes: 1024 ** 3 } })
+   * ```
+   */
+  quotas?: StorageQuotas
   /**
    * The background job runner: how many jobs run at once (default 2), how often it looks for due jobs when
    * nothing woke it (default 1000 ms), and the lease of a claimed job (default 30 000 ms: after a crash, another
@@ -308,6 +319,17 @@ export interface AppAdmin {
    * ```
    */
   issueSignInCode(): IssuedSignInCode
+  /**
+   * File Storage and Vector DB Storage of every bot of the workspace, and the total (the two measures the Botpress plans bill;
+   * docs/search.md "Accounting and quotas").
+   *
+   * @example
+   * ```ts
+   * const { total } = await app.admin.usage()
+   * total.fileStorage.bytes // content bytes of every file
+   * ```
+   */
+  usage(): Promise<WorkspaceUsage>
 }
 
 /**
@@ -406,6 +428,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
       checkResponses: options.checkResponses ?? false,
       ...(options.metrics !== false ? { metrics: new ServiceMetrics({ jobs: backend.jobs }) } : {}),
       ...(options.slowRequestMs !== undefined ? { slowRequestMs: checkSlowRequestMs(options.slowRequestMs) } : {}),
+      ...(options.quotas ? { quotas: options.quotas } : {}),
     }
   } catch (error) {
     if (ownsBackend) await backend.close()
@@ -490,6 +513,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     listTokens: (filter) => auth.listTokens(filter),
     revokeToken: (id) => auth.revokeToken(id),
     issueSignInCode: () => signInCodes.issue(),
+    usage: () => measureWorkspaceUsage(backend),
   }
 
   let closed: Promise<void> | undefined

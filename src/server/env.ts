@@ -1,3 +1,4 @@
+import type { StorageQuotas } from './usage/index.js'
 import type { Hono } from 'hono'
 import type { JobRunner } from '../jobs/index.js'
 import type { Backend, JobRecord } from '../store/index.js'
@@ -40,6 +41,8 @@ export interface AppServices {
   readonly metrics?: ServiceMetrics
   /** A request taking at least this many ms is logged at `warn` (0: never). Default 1000. */
   readonly slowRequestMs?: number
+  /** Storage limits of the workspace, when set (`createApp({ quotas })`). */
+  readonly quotas?: StorageQuotas
 }
 
 /**

@@ -237,10 +237,7 @@ describe('connection settings', () => {
     expect((await cli(['files', 'ls'], bare)).code).toBe(2)
   })
 
-  it('says usage is not available yet, and every subcommand has its own help', async () => {
-    const usage = await cli(['usage'])
-    expect(usage.code).toBe(1)
-    expect(usage.stderr).toContain('botshelf usage is not available yet')
+  it('every subcommand has its own help', async () => {
     for (const [group, sub] of [['files', 'put'], ['files', 'get'], ['tables', 'import'], ['tables', 'find']] as const) {
       const help = await cli([group, sub, '--help'])
       expect(help.code).toBe(0)

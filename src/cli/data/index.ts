@@ -1,6 +1,5 @@
 export { filesCommand, filesHelp } from './files-command.js'
 export { tablesCommand, tablesHelp } from './tables-command.js'
 export { loginCommand, logoutCommand, loginHelp } from './login.js'
-export { usageCommand, NotAvailableError } from './usage-command.js'
 export { resolveConnection, clientFor, connectionOptions, DEFAULT_URL, type Connection, type SettingSource } from './connection.js'
 export { profilesPath, loadProfile, saveProfile, removeProfile, type Profile } from './profile-store.js'

@@ -1,3 +1,4 @@
+import { fileStorageQuotaExceeded } from '../usage/index.js'
 import { Hono } from 'hono'
 import { BlobError, BlobSizeMismatchError, BlobTooLargeError } from '../../blobs/index.js'
 import { filesLimits } from '../../api/files/index.js'
@@ -65,6 +66,11 @@ export function filesContentRoutes(): Hono<AppEnv> {
       const reason = `Content-Length ${announced} exceeds the size declared in upsertFile (${declared} bytes)`
       await fail(reason)
       throw new ServiceError('PayloadTooLarge', reason, { id: file.id })
+    }
+    const overQuota = await fileStorageQuotaExceeded(services.backend, services.quotas, file, declared)
+    if (overQuota) {
+      await fail(overQuota)
+      throw new ServiceError('PayloadTooLarge', overQuota, { id: file.id })
     }
     try {
       await services.files.uploadContent(file, token.v, uploadBody(c.req.raw), { expectedBytes: declared, maxBytes: filesLimits.fileMaxBytes })

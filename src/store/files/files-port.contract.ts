@@ -265,6 +265,25 @@ export function describeFilesPortContract(name: string, open: (now: Clock) => Pr
       })
     })
 
+    describe('usage', () => {
+      it('counts the files holding content and their sizes per set of bots; a new version replaces the old size, a deletion frees it', async () => {
+        expect(await files.usage([BOT])).toEqual({ files: 0, contentBytes: 0 })
+        await define(definition('pending.txt', { size: 50 })) // no content yet: counts nothing
+        const a = await withContent(definition('a.txt', { size: 7 }), blob('a', 7))
+        await withContent(definition('b.txt', { size: 5 }), blob('b', 5))
+        await withContent(definition('other.txt', { botId: OTHER_BOT, size: 11 }), blob('o', 11))
+        expect(await files.usage([BOT])).toEqual({ files: 2, contentBytes: 12 })
+        expect(await files.usage([BOT, OTHER_BOT])).toEqual({ files: 3, contentBytes: 23 })
+        expect(await files.usage([])).toEqual({ files: 0, contentBytes: 0 })
+
+        const { file: v2 } = await files.upsert(definition('a.txt', { size: 3 }))
+        await files.completeUpload(a.id, v2.version, blob('a2', 3))
+        expect(await files.usage([BOT])).toEqual({ files: 2, contentBytes: 8 })
+        await files.delete(a.id)
+        expect(await files.usage([BOT])).toEqual({ files: 1, contentBytes: 5 })
+      })
+    })
+
     describe('completeUpload', () => {
       it('makes the blob the readable content of the version', async () => {
         const file = await define(definition('a.txt', { contentType: 'image/png', size: 7 }))

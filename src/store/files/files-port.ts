@@ -23,6 +23,12 @@ import type {
  * const page = await backend.files.list({ botId, scope: { kind: 'all' }, sortField: 'key', sortDirection: 'asc', pageSize: 20 })
  * ```
  */
+/** File Storage of a set of bots: how many files hold content, and their content bytes. */
+export interface FilesUsage {
+  files: number
+  contentBytes: number
+}
+
 export interface FilesPort {
   /** A file of a bot by id, unless expired. */
   getById(botId: string, id: string): Promise<FileRecord | undefined>
@@ -61,6 +67,11 @@ export interface FilesPort {
   deleteExpired(): Promise<{ deleted: number; unreferencedBlobIds: string[] }>
   /** Whether any row references a blob (the blob sweep keeps those). */
   blobInUse(blobId: string): Promise<boolean>
+  /**
+   * Files with readable content and their content bytes, for these bots (File Storage accounting). Each file counts
+   * its own size, even when copies share one stored blob: that is what the user stores.
+   */
+  usage(botIds: ReadonlyArray<string>): Promise<FilesUsage>
   /** One keyset page of files, sorted on (sort value, id). */
   list(query: FileListQuery): Promise<{ items: FileRecord[]; next?: FilePosition }>
   /** One page of the distinct tag keys of the files in scope, sorted, after `after`. */

@@ -1,5 +1,5 @@
 export { FilesStoreError, type FilesErrorCode } from './errors.js'
-export type { FilesPort, KnowledgeBasesPort } from './files-port.js'
+export type { FilesPort, FilesUsage, KnowledgeBasesPort } from './files-port.js'
 export { mergePatch } from './merge-patch.js'
 export type {
   CompleteUploadResult,

@@ -1,6 +1,7 @@
 import type { AccessPolicy, FileOwner, FileStatus } from '../../api/files/index.js'
 import { FilesStoreError } from '../files/errors.js'
 import { mergePatch } from '../files/merge-patch.js'
+import type { FilesUsage } from '../files/files-port.js'
 import type {
   CompleteUploadResult,
   FileListQuery,
@@ -486,6 +487,22 @@ export class FilesRepository {
    */
   blobInUse(blobId: string): boolean {
     return this.statement('SELECT 1 FROM files WHERE blob_id = ? LIMIT 1').get(blobId) !== undefined
+  }
+
+  /**
+   * Files with readable content and their content bytes, for these bots (File Storage accounting).
+   *
+   * @example
+   * ```ts
+   * files.usage([botId]) // { files: 3, contentBytes: 10240 }
+   * ```
+   */
+  usage(botIds: ReadonlyArray<string>): FilesUsage {
+    if (botIds.length === 0) return { files: 0, contentBytes: 0 }
+    const row = this.db
+      .prepare(`SELECT count(*) AS files, coalesce(sum(size), 0) AS contentBytes FROM files WHERE size IS NOT NULL AND bot_id IN (${botIds.map(() => '?').join(', ')})`)
+      .get(...botIds) as FilesUsage
+    return { files: row.files, contentBytes: row.contentBytes }
   }
 
   /**

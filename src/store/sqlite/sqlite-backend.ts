@@ -134,6 +134,7 @@ export interface SqliteBackend extends Backend {
 
 const authMethods = ['ensureWorkspace', 'createBot', 'listBots', 'getBot', 'createToken', 'listTokens', 'revokeToken', 'authenticate', 'signingKey'] as const
 const filesMethods = [
+  'usage',
   'getById',
   'getAnyById',
   'getByKey',

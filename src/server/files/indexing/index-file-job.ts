@@ -1,3 +1,4 @@
+import { vectorStorageQuotaExceeded } from '../../usage/index.js'
 import { filesLimits } from '../../../api/files/index.js'
 import { BotshelfError } from '../../../errors/index.js'
 import { EmbedderUnavailableError, type Embedder } from '../../../embeddings/index.js'
@@ -122,6 +123,8 @@ export function indexFileJob(options: IndexingOptions = {}): ServiceJob {
         const prepared = payload.passages ? prepareGivenPassages(payload.passages) : await extract(services, file, options.extractor, signal)
         const vectors = await embed(options.embedder, prepared, batchSize, signal)
         const passages: PassageInput[] = prepared.map((passage, index) => ({ ...passage, vector: vectors[index] ?? null }))
+        const overQuota = await vectorStorageQuotaExceeded(backend, services.quotas, file.id, passages)
+        if (overQuota) return fail(overQuota)
         await backend.transaction(async (tx) => {
           const current = await tx.files.getAnyById(file.id)
           if (!current || current.indexGeneration !== payload.generation || current.status !== 'indexing_pending') return
