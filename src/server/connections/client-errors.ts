@@ -115,13 +115,14 @@ export function clientErrorListener(context: ClientErrorContext): (error: Error 
 }
 
 /** How long, and how many bytes, a refused connection is still read after its answer before it is closed. */
-const LINGER_MS = 1_000
-const LINGER_MAX_BYTES = 1024 * 1024
+const LINGER_MS = 5_000
+const LINGER_MAX_BYTES = 40 * 1024 * 1024
 
 /**
  * Closes a refused connection without losing the answer: a client still sending the rest of its request (a long
  * URL, a body) would get EPIPE or a reset instead of reading the 431 if the socket closed at once. So the rest of
- * its bytes are read and dropped for a moment (at most 1 s or 1 MB), then the socket is destroyed.
+ * its bytes are read and dropped for a moment (at most 5 s or 40 MB, the largest body the API takes), then the
+ * socket is destroyed.
  */
 function lingerThenClose(socket: Duplex): void {
   let dropped = 0
