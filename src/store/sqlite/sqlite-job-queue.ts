@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js'
 import type { JobQueue } from '../jobs/job-queue.js'
 import { jobRetryDelayMs } from '../jobs/retry-delay.js'
 import type { ClaimInput, EnqueueInput, FailInput, JobListQuery, JobRecord, JobState } from '../jobs/types.js'
-import { newJobId } from './jobs-ids.js'
+import { newJobId } from '../jobs/ids.js'
 import type { Sqlite } from './open-database.js'
 
 interface JobRow {
