@@ -1,0 +1,55 @@
+import postgres from 'postgres'
+import { BotshelfError } from '../../errors/index.js'
+
+/** How many times a transaction that lost a serialization race runs again before the caller is told. */
+export const SERIALIZABLE_ATTEMPTS = 12
+
+/** SQLSTATEs after which running the transaction again is the remedy: serialization failure, deadlock. */
+const RETRYABLE = new Set(['40001', '40P01'])
+
+/**
+ * Whether an error is PostgreSQL saying "run this transaction again": a serialization failure or a deadlock.
+ *
+ * @example
+ * ```ts
+ * isRetryableConflict(error) // true for SQLSTATE 40001 and 40P01
+ * ```
+ */
+export function isRetryableConflict(error: unknown): boolean {
+  return error instanceof postgres.PostgresError && RETRYABLE.has(error.code)
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Runs `fn` in a SERIALIZABLE transaction, and again (after a short randomized pause that grows) when
+ * PostgreSQL aborts it for a serialization conflict, so that check-then-act inside is atomic without a global
+ * lock: of two transactions that read what the other writes, one commits and the other runs again and sees
+ * it. `fn` must therefore be safe to run again (store calls and pure checks only). After
+ * {@link SERIALIZABLE_ATTEMPTS} lost races the caller gets a `BotshelfError` `TRANSACTION_CONFLICT` (409).
+ *
+ * @example
+ * ```ts
+ * const id = await serializable(sql, async (tx) => {
+ *   const [row] = await tx`SELECT id FROM files WHERE bot_id = ${botId} AND key = ${key}`
+ *   return row ? row.id : (await tx`INSERT INTO files ... RETURNING id`)[0].id
+ * })
+ * ```
+ */
+export async function serializable<T>(sql: postgres.Sql, fn: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await sql.begin('isolation level serializable', fn)) as T
+    } catch (error) {
+      if (!isRetryableConflict(error)) throw error
+      if (attempt >= SERIALIZABLE_ATTEMPTS) {
+        throw new BotshelfError(
+          'ResourceLockedConflict',
+          'TRANSACTION_CONFLICT',
+          `The change conflicted with concurrent changes ${attempt} times in a row and was not made; try again`,
+        )
+      }
+      await sleep(Math.random() * Math.min(2 ** attempt, 200))
+    }
+  }
+}
