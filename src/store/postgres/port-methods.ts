@@ -33,3 +33,23 @@ type Unlisted = OnlyNever<
   | Exclude<keyof KnowledgeBasesPort, (typeof portMethods.knowledgeBases)[number]>
   | Exclude<keyof JobQueue, (typeof portMethods.jobs)[number]>
 >
+
+/**
+ * The methods that only read: run again once when the connection was lost under them (a restarted database),
+ * since running a read twice changes nothing.
+ */
+export const readOnlyMethods: ReadonlySet<string> = new Set([
+  'listBots',
+  'getBot',
+  'authenticate',
+  'listTokens',
+  'getById',
+  'getAnyById',
+  'getByKey',
+  'blobInUse',
+  'list',
+  'listTagKeys',
+  'listTagValues',
+  'get',
+  'nextDueAt',
+])

@@ -11,15 +11,15 @@ import { PgAuthPort } from './auth-port.js'
 import { checkConnectOptions, connectPostgres, redactUrl } from './connect.js'
 import { postgresFilesMigrations } from './files-migrations.js'
 import { PgFilesPort } from './files-port.js'
-import { guardedPort } from './guarded-port.js'
+import { guardedPort, type PortGuard } from './guarded-port.js'
 import { PgJobQueue } from './job-queue.js'
 import { postgresJobsMigrations } from './jobs-migrations.js'
 import { PgKnowledgeBasesPort } from './knowledge-bases-port.js'
 import { runPgMigrations } from './migrations.js'
 import type { PgMigration, PgSql } from './pg-types.js'
 import { rootScope, transactionScope, type PgScope } from './pg-scope.js'
-import { portMethods } from './port-methods.js'
-import { isRetryableConflict, serializable } from './serializable.js'
+import { portMethods, readOnlyMethods } from './port-methods.js'
+import { isConnectionLost, isRetryableConflict, serializable } from './serializable.js'
 import { tablesNotBuiltOnPostgres } from './tables-not-built.js'
 import { TransactionGuard } from './transaction-guard.js'
 
@@ -194,7 +194,7 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     )
   }
 
-  const guard = new TransactionGuard()
+  const transactions = new TransactionGuard()
   const active = new Set<Promise<unknown>>()
   let closing = false
   let closed = false
@@ -202,21 +202,21 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     if (closing || closed) throw new BotshelfError('Internal', 'BACKEND_CLOSED', `${what}: the PostgreSQL backend is closed`)
   }
 
-  const portsOn = (scope: PgScope, tablesSql: PgSql, before: (what: string) => void, onError?: (error: unknown) => void): BackendPorts => {
-    const wrap = <T extends object>(name: string, impl: T, methods: ReadonlyArray<keyof T>) =>
-      guardedPort(impl, methods, () => before(`backend.${name}`), onError)
-    return {
-      auth: wrap('auth', new PgAuthPort(scope, now), portMethods.auth),
-      files: wrap('files', new PgFilesPort(scope, now), portMethods.files),
-      knowledgeBases: wrap('knowledgeBases', new PgKnowledgeBasesPort(scope, now), portMethods.knowledgeBases),
-      tables: options.tables ? wrapAll('tables', options.tables.create(tablesSql, { now }), before, onError) : tablesNotBuiltOnPostgres(),
-      jobs: wrap('jobs', new PgJobQueue(scope, now), portMethods.jobs),
-    }
-  }
+  const portsOn = (scope: PgScope, tablesSql: PgSql, guard: PortGuard): BackendPorts => ({
+    auth: guardedPort(new PgAuthPort(scope, now), portMethods.auth, 'backend.auth', guard),
+    files: guardedPort(new PgFilesPort(scope, now), portMethods.files, 'backend.files', guard),
+    knowledgeBases: guardedPort(new PgKnowledgeBasesPort(scope, now), portMethods.knowledgeBases, 'backend.knowledgeBases', guard),
+    tables: options.tables ? guardedTables(options.tables.create(tablesSql, { now }), guard) : tablesNotBuiltOnPostgres(),
+    jobs: guardedPort(new PgJobQueue(scope, now), portMethods.jobs, 'backend.jobs', guard),
+  })
 
-  const rootPorts = portsOn(rootScope(sql), sql, (what) => {
-    assertOpen(what)
-    guard.assertOutside(what)
+  const rootPorts = portsOn(rootScope(sql), sql, {
+    before(what) {
+      assertOpen(what)
+      transactions.assertOutside(what)
+    },
+    // A read is run once more on a new connection when the one under it was lost (the database restarted).
+    retryOnce: (method, error) => readOnlyMethods.has(method) && isConnectionLost(error),
   })
 
   const backend: PostgresBackend = {
@@ -229,20 +229,23 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     blobs,
     ...rootPorts,
     async transaction(fn) {
-      guard.assertOutside('backend.transaction')
+      transactions.assertOutside('backend.transaction')
       assertOpen('backend.transaction')
       const run = serializable(sql, async (tx) => {
         // A failed statement aborts a PostgreSQL transaction: even when fn catches it, the attempt cannot commit.
         let failed: unknown
-        const ports = portsOn(transactionScope(tx), tx, () => {}, (error) => {
-          if (error instanceof postgres.PostgresError) failed ??= error
+        const ports = portsOn(transactionScope(tx), tx, {
+          before: () => {},
+          onError: (error) => {
+            if (error instanceof postgres.PostgresError || isConnectionLost(error)) failed ??= error
+          },
         })
         let result: Awaited<ReturnType<typeof fn>>
         try {
-          result = await guard.run(() => fn(ports))
+          result = await transactions.run(() => fn(ports))
         } catch (error) {
-          // fn may have turned a lost serialization race into an error of its own: the race decides.
-          if (isRetryableConflict(failed)) throw failed
+          // fn may have turned a lost race or connection into an error of its own: that loss decides (a retry).
+          if (isRetryableConflict(failed) || isConnectionLost(failed)) throw failed
           throw error
         }
         if (failed !== undefined) throw failed
@@ -257,16 +260,19 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     },
     async ping() {
       assertOpen('backend.ping')
-      await sql`SELECT 1`
+      await sql`SELECT 1`.catch((error: unknown) => {
+        if (!isConnectionLost(error)) throw error
+        return sql`SELECT 1`
+      })
     },
     async migrate() {
       assertOpen('backend.migrate')
-      guard.assertOutside('backend.migrate')
+      transactions.assertOutside('backend.migrate')
       await runPgMigrations(sql, migrations, schema)
     },
     async close() {
       if (closed) return
-      guard.assertOutside('backend.close')
+      transactions.assertOutside('backend.close')
       closing = true
       // Open transactions finish (and commit) first; new calls are refused from now on.
       while (active.size > 0) await Promise.allSettled([...active])
@@ -278,10 +284,9 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
   return backend
 }
 
-/** Wraps every method of a port whose method list this module does not know (the tables port of an adapter). */
-function wrapAll<T extends object>(name: string, port: T, before: (what: string) => void, onError?: (error: unknown) => void): T {
-  const methods = Object.keys(port).concat(Object.getOwnPropertyNames(Object.getPrototypeOf(port))).filter(
-    (key) => key !== 'constructor' && typeof (port as Record<string, unknown>)[key] === 'function',
-  ) as Array<keyof T>
-  return guardedPort(port, [...new Set(methods)], () => before(`backend.${name}`), onError)
+/** The tables port of an adapter, guarded like the others: every method it has (own or of its class). */
+function guardedTables(port: TablesPort, guard: PortGuard): TablesPort {
+  const names = new Set([...Object.keys(port), ...Object.getOwnPropertyNames(Object.getPrototypeOf(port))])
+  const methods = [...names].filter((key) => key !== 'constructor' && typeof (port as unknown as Record<string, unknown>)[key] === 'function')
+  return guardedPort(port, methods as Array<keyof TablesPort>, 'backend.tables', guard)
 }
