@@ -134,6 +134,15 @@ export interface PostgresBackend extends Backend {
   readonly appliedMigrations: ReadonlyArray<string>
   /** The data folder of local content, or `null` when content goes to the `blobs` store given. */
   readonly dataDir: string | null
+  /**
+   * The ids of the migrations this database has not run yet (all of them on an empty database).
+   *
+   * @example
+   * ```ts
+   * if ((await backend.pendingMigrations()).length > 0) console.log('run botshelf migrate first')
+   * ```
+   */
+  pendingMigrations(): Promise<string[]>
 }
 
 /**
@@ -264,6 +273,13 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
         if (!isConnectionLost(error)) throw error
         return sql`SELECT 1`
       })
+    },
+    async pendingMigrations() {
+      assertOpen('backend.pendingMigrations')
+      const [table] = await sql<Array<{ found: string | null }>>`SELECT to_regclass('botshelf_migrations')::text AS found`
+      if (!table?.found) return migrations.map((migration) => migration.id)
+      const done = new Set((await sql<Array<{ id: string }>>`SELECT id FROM botshelf_migrations`).map((row) => row.id))
+      return migrations.filter((migration) => !done.has(migration.id)).map((migration) => migration.id)
     },
     async migrate() {
       assertOpen('backend.migrate')
