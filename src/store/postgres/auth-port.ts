@@ -7,6 +7,7 @@ import type { BotRecord, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord
 import type { Clock } from '../clock.js'
 import type { PgScope } from './pg-scope.js'
 import type { PgSql } from './pg-types.js'
+import { hasNul } from './text-limits.js'
 
 interface TokenRow {
   id: string
@@ -115,6 +116,7 @@ export class PgAuthPort implements AuthPort {
    * ```
    */
   async getBot(id: string): Promise<BotRecord | undefined> {
+    if (hasNul(id)) return undefined
     const [row] = await this.scope.sql<BotRow[]>`SELECT id, workspace_id, name, created_at FROM bots WHERE id = ${id}`
     return row ? toBot(row) : undefined
   }
@@ -183,11 +185,18 @@ export class PgAuthPort implements AuthPort {
    * ```
    */
   async authenticate(token: string, botId: string): Promise<TokenCheck> {
+    // The token is hashed, but the bot id goes to PostgreSQL as text, which cannot hold NUL: no such bot.
+    if (hasNul(botId)) return checkTokenFor(await this.tokenByHash(hashToken(token)), botId, false)
     const [row] = await this.scope.sql<Array<TokenRow & { bot_in_workspace: boolean }>>`
       SELECT t.*, EXISTS (SELECT 1 FROM bots b WHERE b.id = ${botId} AND b.workspace_id = t.workspace_id) AS bot_in_workspace
       FROM tokens t WHERE t.hash = ${hashToken(token)} AND t.revoked_at IS NULL`
     if (!row) return { ok: false, reason: 'unknown_token' }
     return checkTokenFor(toToken(row), botId, row.bot_in_workspace)
+  }
+
+  private async tokenByHash(hash: string): Promise<TokenRecord | undefined> {
+    const [row] = await this.scope.sql<TokenRow[]>`SELECT * FROM tokens WHERE hash = ${hash} AND revoked_at IS NULL`
+    return row ? toToken(row) : undefined
   }
 
   /**

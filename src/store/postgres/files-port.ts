@@ -19,6 +19,7 @@ import type {
 import type { PgScope } from './pg-scope.js'
 import type { PgSql } from './pg-types.js'
 import { replaceTags, tagConditions } from './tag-sql.js'
+import { hasNul } from './text-limits.js'
 
 interface FileRow {
   id: string
@@ -129,6 +130,7 @@ export class PgFilesPort implements FilesPort {
    * ```
    */
   async getById(botId: string, id: string): Promise<FileRecord | undefined> {
+    if (hasNul(botId, id)) return undefined
     const sql = this.scope.sql
     const [row] = await sql<FileRow[]>`SELECT * FROM files f WHERE f.bot_id = ${botId} AND f.id = ${id} AND ${notExpired(sql, this.now())}`
     return row ? toRecord(row) : undefined
@@ -143,6 +145,7 @@ export class PgFilesPort implements FilesPort {
    * ```
    */
   async getAnyById(id: string): Promise<FileRecord | undefined> {
+    if (hasNul(id)) return undefined
     const sql = this.scope.sql
     const [row] = await sql<FileRow[]>`SELECT * FROM files f WHERE f.id = ${id} AND ${notExpired(sql, this.now())}`
     return row ? toRecord(row) : undefined
@@ -157,6 +160,7 @@ export class PgFilesPort implements FilesPort {
    * ```
    */
   async getByKey(botId: string, key: string): Promise<FileRecord[]> {
+    if (hasNul(botId, key)) return []
     const sql = this.scope.sql
     const rows = await sql<FileRow[]>`
       SELECT * FROM files f WHERE f.bot_id = ${botId} AND f.key = ${key} AND ${notExpired(sql, this.now())} ORDER BY f.created_at, f.id`

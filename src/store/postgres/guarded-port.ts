@@ -4,6 +4,8 @@ export interface PortGuard {
   before(what: string): void
   /** Sees every rejection before the caller does. */
   onError?(error: unknown): void
+  /** Turns a rejection into the one the caller gets (default: unchanged). */
+  translate?(error: unknown): unknown
   /** Whether a failed call of this method runs once more (a read on a connection that was lost). */
   retryOnce?(method: string, error: unknown): boolean
 }
@@ -35,7 +37,7 @@ export function guardedPort<T extends object>(impl: T, methods: ReadonlyArray<ke
         }
       } catch (error) {
         guard.onError?.(error)
-        throw error
+        throw guard.translate ? guard.translate(error) : error
       }
     }
   }

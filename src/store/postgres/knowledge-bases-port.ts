@@ -6,6 +6,7 @@ import { mergePatch } from '../files/merge-patch.js'
 import type { FilePosition, KnowledgeBaseRecord } from '../files/types.js'
 import type { PgScope } from './pg-scope.js'
 import { replaceTags, tagConditions } from './tag-sql.js'
+import { hasNul } from './text-limits.js'
 
 interface KnowledgeBaseRow {
   id: string
@@ -72,6 +73,7 @@ export class PgKnowledgeBasesPort implements KnowledgeBasesPort {
    * ```
    */
   async get(botId: string, id: string): Promise<KnowledgeBaseRecord | undefined> {
+    if (hasNul(botId, id)) return undefined
     const [row] = await this.scope.sql<KnowledgeBaseRow[]>`SELECT * FROM knowledge_bases WHERE bot_id = ${botId} AND id = ${id}`
     return row ? toRecord(row) : undefined
   }

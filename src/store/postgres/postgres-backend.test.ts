@@ -219,8 +219,8 @@ describe('openPostgresBackend', () => {
       const outcome = await settle(
         backend.transaction(async (tx) => {
           await tx.files.upsert(definition('before.txt'))
-          // A statement PostgreSQL refuses (a text that is not valid UTF-8 for the database) aborts the transaction.
-          await tx.files.getByKey(BOT, 'bad\u0000key').catch(() => undefined)
+          // A statement PostgreSQL refuses (a negative LIMIT) aborts the transaction.
+          await tx.files.list({ botId: BOT, scope: { kind: 'all' }, sortField: 'key', sortDirection: 'asc', pageSize: -5 }).catch(() => undefined)
           await tx.files.upsert(definition('after.txt')).catch(() => undefined)
         }),
       )
@@ -340,6 +340,17 @@ describe('openPostgresBackend', () => {
       await expect(backend.close()).resolves.toBeUndefined()
       const reopened = await open()
       expect(await reopened.files.getByKey(BOT, 'last.txt')).toHaveLength(1)
+    })
+
+    it('finds nothing by an id or key with NUL, and refuses to store NUL text with a clear 400', async () => {
+      expect(await backend.files.getById(BOT, 'file_\u0000')).toBeUndefined()
+      expect(await backend.files.getByKey(BOT, 'a\u0000b')).toEqual([])
+      expect(await backend.auth.getBot('b\u0000')).toBeUndefined()
+      await expect(backend.auth.authenticate('bs_x', 'b\u0000')).resolves.toEqual({ ok: false, reason: 'unknown_token' })
+      const refused = { code: 'INVALID_TEXT', status: 400, message: expect.stringMatching(/NUL character/) }
+      await expect(backend.files.upsert(definition('a\u0000b.txt'))).rejects.toMatchObject(refused)
+      await expect(backend.transaction((tx) => tx.knowledgeBases.create({ botId: BOT, name: 'n\u0000', tags: {} }))).rejects.toMatchObject(refused)
+      await expect(backend.ping()).resolves.toBeUndefined()
     })
 
     it('answers every Tables call with a clear refusal until the PostgreSQL tables port is plugged in', async () => {

@@ -21,6 +21,7 @@ import { rootScope, transactionScope, type PgScope } from './pg-scope.js'
 import { portMethods, readOnlyMethods } from './port-methods.js'
 import { isConnectionLost, isRetryableConflict, serializable } from './serializable.js'
 import { tablesNotBuiltOnPostgres } from './tables-not-built.js'
+import { explainUnstorableText } from './text-limits.js'
 import { TransactionGuard } from './transaction-guard.js'
 
 /**
@@ -226,6 +227,7 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     },
     // A read is run once more on a new connection when the one under it was lost (the database restarted).
     retryOnce: (method, error) => readOnlyMethods.has(method) && isConnectionLost(error),
+    translate: explainUnstorableText,
   })
 
   const backend: PostgresBackend = {
@@ -248,6 +250,7 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
           onError: (error) => {
             if (error instanceof postgres.PostgresError || isConnectionLost(error)) failed ??= error
           },
+          translate: explainUnstorableText,
         })
         let result: Awaited<ReturnType<typeof fn>>
         try {
@@ -257,7 +260,7 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
           if (isRetryableConflict(failed) || isConnectionLost(failed)) throw failed
           throw error
         }
-        if (failed !== undefined) throw failed
+        if (failed !== undefined) throw explainUnstorableText(failed)
         return result
       })
       active.add(run)
