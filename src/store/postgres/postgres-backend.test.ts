@@ -259,6 +259,28 @@ describe('openPostgresBackend', () => {
       expect((await others[0]!.auth.signingKey(Buffer.alloc(32, 7))).equals(keys[0]!)).toBe(true)
     })
 
+    it('gives each job to exactly one of the workers of several servers claiming at once', async () => {
+      const others = await Promise.all([open(), open()])
+      const servers = [backend, ...others]
+      for (let i = 0; i < 24; i++) await backend.jobs.enqueue({ kind: 'pg.work', payload: i })
+      const claimed: string[] = []
+      await Promise.all(
+        servers.flatMap((server, s) =>
+          [0, 1].map(async (slot) => {
+            for (;;) {
+              const job = await server.jobs.claim({ workerId: `server${s}:${slot}`, leaseMs: 60_000, kinds: ['pg.work'] })
+              if (!job) return
+              claimed.push(job.id)
+              expect(await server.jobs.complete(job.id, `server${s}:${slot}`)).toBe(true)
+            }
+          }),
+        ),
+      )
+      expect(claimed).toHaveLength(24)
+      expect(new Set(claimed).size).toBe(24)
+      expect(await backend.jobs.list({ kind: 'pg.work', state: 'completed', limit: 100 })).toHaveLength(24)
+    })
+
     it('lets a token made on one server authenticate on another', async () => {
       const other = await open()
       const bot = await backend.auth.createBot({ name: 'support' })
@@ -378,6 +400,52 @@ describe('openPostgresBackend', () => {
       expect(message).not.toContain('s3cret')
       expect(outcome).toMatchObject({ error: { code: 'DATABASE_UNAVAILABLE' } })
     })
+  })
+})
+
+describe('the same order and cursors as the embedded backend', () => {
+  it('lists files by key, size and time in the order SQLite does, ties and byte order included, page by page', async () => {
+    const keys = ['b.txt', 'B.txt', 'a.txt', '_z.txt', 'é.txt', 'Z.txt', 'a b.txt', 'a-b.txt', '10.txt', '9.txt']
+    const walk = async (store: { files: BackendPorts['files'] }, sortField: 'key' | 'size' | 'createdAt', sortDirection: 'asc' | 'desc') => {
+      const seen: Array<{ key: string; next?: unknown }> = []
+      let after: { value: string | number; id: string } | undefined
+      for (;;) {
+        const page = await store.files.list({ botId: BOT, scope: { kind: 'all' }, sortField, sortDirection, pageSize: 3, ...(after ? { after } : {}) })
+        for (const file of page.items) seen.push({ key: file.key })
+        if (!page.next) return { keys: seen.map((s) => s.key), lastValue: typeof after?.value }
+        after = page.next
+      }
+    }
+    const { openSqliteBackend } = await import('../sqlite/sqlite-backend.js')
+    const clock = { at: START }
+    const now: Clock = () => new Date(clock.at)
+    const schema = database.freshSchema()
+    const pg = await openPostgresBackend({ url: database.url, dataDir, now, schema, poolSize: 2 })
+    const sqlite = await openSqliteBackend({ memory: true, now })
+    try {
+      // Same clock for both: pairs of files share a creation time (ties broken by id), sizes repeat.
+      for (const [index, key] of keys.entries()) {
+        clock.at = START + Math.floor(index / 2) * 1000
+        for (const store of [pg, sqlite]) {
+          const { file } = await store.files.upsert({ ...definition(key), size: 10 })
+          await store.files.completeUpload(file.id, 1, { blobId: `blob-${key}`, size: index % 3, sha256: 'x' })
+        }
+      }
+      for (const sortField of ['key', 'size', 'createdAt'] as const) {
+        for (const sortDirection of ['asc', 'desc'] as const) {
+          const [onPg, onSqlite] = [await walk(pg, sortField, sortDirection), await walk(sqlite, sortField, sortDirection)]
+          expect({ sortField, sortDirection, keys: onPg.keys }).toEqual({ sortField, sortDirection, keys: onSqlite.keys })
+          expect(onPg.lastValue).toBe(onSqlite.lastValue)
+          expect(onPg.keys).toHaveLength(keys.length)
+        }
+      }
+      // Byte order, not the locale's: upper case before lower case, "é" after "z".
+      expect((await walk(pg, 'key', 'asc')).keys.slice(0, 4)).toEqual(['10.txt', '9.txt', 'B.txt', 'Z.txt'])
+    } finally {
+      await pg.close()
+      await sqlite.close()
+      await database.admin`DROP SCHEMA ${database.admin(schema)} CASCADE`
+    }
   })
 })
 
