@@ -215,6 +215,20 @@ describe('openPostgresBackend', () => {
       expect(await visible('detached')).toMatchObject({ file: 1 })
     })
 
+    it('refuses ports fn kept after its transaction ended', async () => {
+      let kept!: BackendPorts
+      await backend.transaction(async (tx) => {
+        kept = tx
+        await tx.files.upsert(definition('inside.txt'))
+      })
+      await expect(kept.files.upsert(definition('late.txt'))).rejects.toMatchObject({
+        code: 'TRANSACTION_ENDED',
+        message: 'tx.files.upsert: the transaction these ports belong to has ended',
+      })
+      expect(await visible('late')).toMatchObject({ file: 0 })
+      expect(await visible('inside')).toMatchObject({ file: 1 })
+    })
+
     it('does not commit an attempt whose failed statement fn swallowed', async () => {
       const outcome = await settle(
         backend.transaction(async (tx) => {

@@ -245,8 +245,12 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
       const run = serializable(sql, async (tx) => {
         // A failed statement aborts a PostgreSQL transaction: even when fn catches it, the attempt cannot commit.
         let failed: unknown
+        let ended = false
         const ports = portsOn(transactionScope(tx), tx, {
-          before: () => {},
+          // Ports kept past fn would run on a connection back in the pool, outside any transaction.
+          before: (what) => {
+            if (ended) throw new BotshelfError('Internal', 'TRANSACTION_ENDED', `${what.replace(/^backend\./, 'tx.')}: the transaction these ports belong to has ended`)
+          },
           onError: (error) => {
             if (error instanceof postgres.PostgresError || isConnectionLost(error)) failed ??= error
           },
@@ -256,10 +260,12 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
         try {
           result = await transactions.run(() => fn(ports))
         } catch (error) {
+          ended = true
           // fn may have turned a lost race or connection into an error of its own: that loss decides (a retry).
           if (isRetryableConflict(failed) || isConnectionLost(failed)) throw failed
           throw error
         }
+        ended = true
         if (failed !== undefined) throw explainUnstorableText(failed)
         return result
       })
