@@ -1,6 +1,7 @@
 import { serveCommand } from './serve.js'
 import { tokenCommand } from './token.js'
 import { botCommand } from './bot.js'
+import { migrateCommand } from './migrate.js'
 import { UsageError, type CliIo } from './io.js'
 
 /**
@@ -17,6 +18,7 @@ Commands:
   serve    run the Files and Tables service (botshelf serve --help)
   token    create, list and revoke access tokens (botshelf token --help)
   bot      create and list bots (botshelf bot --help)
+  migrate  bring the storage's schema up to date (botshelf migrate --help)
 
 Options:
   -h, --help     show this help
@@ -58,8 +60,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await tokenCommand(rest, io)
       case 'bot':
         return await botCommand(rest, io)
+      case 'migrate':
+        return await migrateCommand(rest, io)
       default:
-        throw new UsageError(`Unknown command "${command}"; expected serve, token or bot.\nRun "botshelf --help" for usage.`)
+        throw new UsageError(`Unknown command "${command}"; expected serve, token, bot or migrate.\nRun "botshelf --help" for usage.`)
     }
   } catch (error) {
     if (error instanceof UsageError) {

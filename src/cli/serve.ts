@@ -3,6 +3,7 @@ import { createJsonLogger } from '../server/http/logger.js'
 import { describeRateLimits } from '../server/rate-limit/index.js'
 import { parseCommandArgs, parsePort, parseRateLimit, parseShutdownGrace } from './args.js'
 import { UsageError, type CliIo } from './io.js'
+import { describeStorage, openStorage, resolveStorage, storageOptionTable } from './storage-options.js'
 
 /**
  * Help text of `botshelf serve`.
@@ -12,15 +13,18 @@ import { UsageError, type CliIo } from './io.js'
  * process.stdout.write(serveHelp)
  * ```
  */
-export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC]
+export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--database URL] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC]
 
-Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data).
+Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data), or on
+PostgreSQL (--database), which any number of servers can share.
 The first start creates a workspace, a bot and a bot token, and prints them once.
 
 Options:
   --port <n>          TCP port (default 3000; 0 picks a free one)
   --host <addr>       interface to bind (default 127.0.0.1; 0.0.0.0 for every interface)
-  --data <dir>        data folder (default ./.botshelf)
+  --data <dir>        data folder (default ./.botshelf); with --database, only file content goes there
+  --database <url>    PostgreSQL for metadata, rows and jobs: postgres://user:password@host:5432/db
+                      (default: the BOTSHELF_DATABASE_URL variable; none: SQLite in --data)
   --public-url <url>  base of the absolute URLs the service returns (default: the request's origin)
   --cors-origin <o>   let browser pages from this origin call the service (repeatable; "*" for any)
   --shutdown-grace <s>
@@ -68,7 +72,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
     {
       port: { type: 'string' },
       host: { type: 'string' },
-      data: { type: 'string' },
+      ...storageOptionTable,
       'public-url': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
       'shutdown-grace': { type: 'string' },
@@ -85,7 +89,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   const shutdownGraceMs = parseShutdownGrace(values['shutdown-grace'], 10_000)
   const rateLimit = parseRateLimit(values['rate-limit'])
   const host = values.host ?? '127.0.0.1'
-  const dataDir = values.data ?? './.botshelf'
+  const storage = resolveStorage(values)
   const publicUrl = values['public-url']?.replace(/\/+$/, '')
   if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl)) {
     throw new UsageError(`--public-url must be an absolute http(s) URL, received ${JSON.stringify(publicUrl)}`)
@@ -97,21 +101,28 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       throw new UsageError(`--cors-origin must be an origin like http://localhost:5173 (no path) or "*", received ${JSON.stringify(origin)}`)
     }
   }
+  // A database is opened here and closed after the server; the embedded store is the server's own (it locks the folder).
+  const backend = storage.databaseUrl !== undefined ? await openStorage(storage) : undefined
   const server = await createServer({
     port,
     host,
-    dataDir,
+    ...(backend ? { backend } : { dataDir: storage.dataDir }),
     shutdownGraceMs,
     logger: createJsonLogger(io.stdout),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(corsOrigins.length > 0 ? { corsOrigins } : {}),
     ...(rateLimit !== undefined ? { rateLimit } : {}),
+  }).catch(async (error: unknown) => {
+    await backend?.close()
+    throw error
   })
   const boot = await server.app.admin.bootstrap()
   const base = publicUrl ?? server.url
   const lines = [
     `botshelf is listening on ${server.url}`,
-    `  data folder: ${server.app.services.dataDir}`,
+    ...(storage.databaseUrl !== undefined
+      ? [`  database:    ${describeStorage(storage)}`]
+      : [`  data folder: ${server.app.services.dataDir}`]),
     `  rate limits: ${describeRateLimits(server.app.rateLimits)}`,
     `  bot id:      ${boot.bot.id}`,
   ]
@@ -133,7 +144,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   const done = new Promise<number>((resolve) => (resolveDone = resolve))
   let stopping: Promise<void> | undefined
   const stop = (): Promise<void> => {
-    stopping ??= server.close().then(
+    stopping ??= server.close().then(() => backend?.close()).then(
       () => {
         io.stderr.write('botshelf stopped\n')
         resolveDone(0)
