@@ -80,4 +80,14 @@ export const postgresFilesMigrations: ReadonlyArray<PgMigration> = [
       await sql`CREATE INDEX knowledge_base_tags_lookup ON knowledge_base_tags (bot_id, tag_key, tag_value, knowledge_base_id)`
     },
   },
+  {
+    // The indexing request a job serves (its generation), the stack of the last completed indexing, and the
+    // configuration given at upsert: the same columns and meaning as SQLite's files-0003.
+    id: 'files-0002-indexing',
+    async up(sql) {
+      await sql`ALTER TABLE files ADD COLUMN index_generation integer NOT NULL DEFAULT 0`
+      await sql`ALTER TABLE files ADD COLUMN indexing_stack text`
+      await sql`ALTER TABLE files ADD COLUMN indexing_configuration_json text`
+    },
+  },
 ]

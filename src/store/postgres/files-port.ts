@@ -44,6 +44,9 @@ interface FileRow {
   size: number | null
   sha256: string | null
   blob_content_type: string | null
+  index_generation: number
+  indexing_stack: string | null
+  indexing_configuration_json: string | null
 }
 
 function toRecord(row: FileRow): FileRecord {
@@ -70,6 +73,10 @@ function toRecord(row: FileRow): FileRecord {
     size: row.size,
     sha256: row.sha256,
     blobContentType: row.blob_content_type,
+    indexGeneration: row.index_generation,
+    indexingStack: row.indexing_stack === 'v1' ? 'v1' : null,
+    indexingConfiguration:
+      row.indexing_configuration_json === null ? null : (JSON.parse(row.indexing_configuration_json) as Record<string, unknown>),
   }
 }
 
@@ -192,7 +199,8 @@ export class PgFilesPort implements FilesPort {
             metadata_json = ${JSON.stringify(input.metadata)}, access_policies_json = ${JSON.stringify(input.accessPolicies)},
             policy_public = ${input.accessPolicies.includes('public_content')}, policy_integrations = ${input.accessPolicies.includes('integrations')},
             index_requested = ${input.index}, status = 'upload_pending', failed_status_reason = NULL, expires_at = ${input.expiresAt},
-            updated_at = ${nowIso}, version = version + 1, declared_size = ${input.size}
+            updated_at = ${nowIso}, version = version + 1, declared_size = ${input.size},
+            indexing_configuration_json = ${configurationJson(input.indexingConfiguration)}
           WHERE id = ${existing.id} RETURNING *`
         row = updated!
       } else {
@@ -221,6 +229,9 @@ export class PgFilesPort implements FilesPort {
           size: null,
           sha256: null,
           blobContentType: null,
+          indexGeneration: 0,
+          indexingStack: null,
+          indexingConfiguration: input.indexingConfiguration ?? null,
         })
       }
       await replaceTags(sql, 'file_tags', row.id, input.botId, input.tags)
@@ -243,7 +254,9 @@ export class PgFilesPort implements FilesPort {
       if (!current) throw new FilesStoreError('FILE_GONE', 'The file was deleted during the upload', { id: fileId })
       if (current.version !== version) throw new FilesStoreError('VERSION_SUPERSEDED', 'A later upsertFile replaced this version during the upload', { id: fileId })
       const [row] = await sql<FileRow[]>`
-        UPDATE files SET status = 'upload_completed', failed_status_reason = NULL, updated_at = ${this.now().toISOString()},
+        UPDATE files SET status = CASE WHEN index_requested THEN 'indexing_pending' ELSE 'upload_completed' END,
+          index_generation = index_generation + CASE WHEN index_requested THEN 1 ELSE 0 END,
+          failed_status_reason = NULL, updated_at = ${this.now().toISOString()},
           content_version = ${version}, blob_id = ${blob.blobId}, size = ${blob.size}, sha256 = ${blob.sha256}, blob_content_type = content_type
         WHERE id = ${fileId} RETURNING *`
       const previous = current.blob_id
@@ -264,6 +277,47 @@ export class PgFilesPort implements FilesPort {
     const [row] = await this.scope.sql<FileRow[]>`
       UPDATE files SET status = 'upload_failed', failed_status_reason = ${reason}, updated_at = ${this.now().toISOString()}
       WHERE id = ${fileId} AND version = ${version} AND (content_version IS NULL OR content_version <> version) RETURNING *`
+    return row ? toRecord(row) : undefined
+  }
+
+  /**
+   * Starts a new indexing request (setFilePassages): `indexing_pending`, the reason cleared, the generation bumped.
+   * Returns the file with the generation its indexing job carries; `FILE_GONE` if it was deleted.
+   *
+   * @example
+   * ```ts
+   * const file = await files.requestIndexing(id)
+   * await jobs.enqueue({ kind: 'files.index', payload: { fileId: id, generation: file.indexGeneration } })
+   * ```
+   */
+  async requestIndexing(fileId: string): Promise<FileRecord> {
+    const [row] = await this.scope.sql<FileRow[]>`
+      UPDATE files SET status = 'indexing_pending', failed_status_reason = NULL, index_generation = index_generation + 1,
+        updated_at = ${this.now().toISOString()}
+      WHERE id = ${fileId} RETURNING *`
+    if (!row) throw new FilesStoreError('FILE_GONE', 'The file was deleted', { id: fileId })
+    return toRecord(row)
+  }
+
+  /**
+   * Records the outcome of indexing request `generation` if it is still the latest and the file still waits for it;
+   * `undefined` when a later request (or an upload) superseded it.
+   *
+   * @example
+   * ```ts
+   * await files.finishIndexing(id, 3, { status: 'indexing_failed', reason: 'the PDF is encrypted' })
+   * ```
+   */
+  async finishIndexing(
+    fileId: string,
+    generation: number,
+    outcome: { status: 'indexing_completed' } | { status: 'indexing_failed'; reason: string },
+  ): Promise<FileRecord | undefined> {
+    const completed = outcome.status === 'indexing_completed'
+    const [row] = await this.scope.sql<FileRow[]>`
+      UPDATE files SET status = ${outcome.status}, failed_status_reason = ${completed ? null : outcome.reason},
+        indexing_stack = CASE WHEN ${completed} THEN 'v1' ELSE indexing_stack END, updated_at = ${this.now().toISOString()}
+      WHERE id = ${fileId} AND index_generation = ${generation} AND status = 'indexing_pending' RETURNING *`
     return row ? toRecord(row) : undefined
   }
 
@@ -318,8 +372,11 @@ export class PgFilesPort implements FilesPort {
         key: destination.key,
         ownerScope: destination.ownerScope,
         owner: destination.owner,
-        // A copy of completed content is complete; a copy of a failed definition keeps its failure.
-        status: source.blobId ? 'upload_completed' : source.status,
+        // A copy of completed content is complete (or waits for its own indexing); a copy of a failed definition
+        // keeps its failure.
+        status: source.blobId ? (source.index ? 'indexing_pending' : 'upload_completed') : source.status,
+        indexGeneration: source.blobId && source.index ? 1 : 0,
+        indexingStack: null,
         failedStatusReason: source.blobId ? null : source.failedStatusReason,
         createdAt: nowIso,
         updatedAt: nowIso,
@@ -443,6 +500,10 @@ export class PgFilesPort implements FilesPort {
   }
 }
 
+function configurationJson(configuration: Record<string, unknown> | null | undefined): string | null {
+  return configuration ? JSON.stringify(configuration) : null
+}
+
 async function blobReferenced(sql: PgSql, blobId: string): Promise<boolean> {
   return (await sql`SELECT 1 FROM files WHERE blob_id = ${blobId} LIMIT 1`).length > 0
 }
@@ -458,12 +519,14 @@ async function insertRow(sql: PgSql, file: FileRecord): Promise<FileRow> {
   const [row] = await sql<FileRow[]>`
     INSERT INTO files (id, bot_id, key, owner_scope, owner_json, content_type, tags_json, metadata_json, access_policies_json,
       policy_public, policy_integrations, index_requested, status, failed_status_reason, expires_at, created_at, updated_at,
-      version, declared_size, content_version, blob_id, size, sha256, blob_content_type)
+      version, declared_size, content_version, blob_id, size, sha256, blob_content_type,
+      index_generation, indexing_stack, indexing_configuration_json)
     VALUES (${file.id}, ${file.botId}, ${file.key}, ${file.ownerScope}, ${JSON.stringify(file.owner)}, ${file.contentType},
       ${JSON.stringify(file.tags)}, ${JSON.stringify(file.metadata)}, ${JSON.stringify(file.accessPolicies)},
       ${file.accessPolicies.includes('public_content')}, ${file.accessPolicies.includes('integrations')}, ${file.index}, ${file.status},
       ${file.failedStatusReason}, ${file.expiresAt}, ${file.createdAt}, ${file.updatedAt}, ${file.version}, ${file.declaredSize},
-      ${file.contentVersion}, ${file.blobId}, ${file.size}, ${file.sha256}, ${file.blobContentType})
+      ${file.contentVersion}, ${file.blobId}, ${file.size}, ${file.sha256}, ${file.blobContentType},
+      ${file.indexGeneration}, ${file.indexingStack}, ${configurationJson(file.indexingConfiguration)})
     RETURNING *`
   return row!
 }

@@ -12,6 +12,8 @@ export const portMethods = {
     'upsert',
     'completeUpload',
     'failUpload',
+    'requestIndexing',
+    'finishIndexing',
     'updateMetadata',
     'copy',
     'delete',

@@ -20,6 +20,7 @@ import type { PgMigration, PgSql } from './pg-types.js'
 import { rootScope, transactionScope, type PgScope } from './pg-scope.js'
 import { portMethods, readOnlyMethods } from './port-methods.js'
 import { isConnectionLost, isRetryableConflict, serializable } from './serializable.js'
+import { searchNotBuiltOnPostgres } from './search-not-built.js'
 import { tablesNotBuiltOnPostgres } from './tables-not-built.js'
 import { explainUnstorableText } from './text-limits.js'
 import { TransactionGuard } from './transaction-guard.js'
@@ -218,6 +219,7 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     knowledgeBases: guardedPort(new PgKnowledgeBasesPort(scope, now), portMethods.knowledgeBases, 'backend.knowledgeBases', guard),
     tables: options.tables ? guardedTables(options.tables.create(tablesSql, { now }), guard) : tablesNotBuiltOnPostgres(),
     jobs: guardedPort(new PgJobQueue(scope, now), portMethods.jobs, 'backend.jobs', guard),
+    search: searchNotBuiltOnPostgres(),
   })
 
   const rootPorts = portsOn(rootScope(sql), sql, {
