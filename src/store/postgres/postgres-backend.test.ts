@@ -389,12 +389,16 @@ describe('openPostgresBackend', () => {
       await expect(backend.ping()).resolves.toBeUndefined()
     })
 
-    it('answers every Tables call with a clear refusal until the PostgreSQL tables port is plugged in', async () => {
-      await expect(backend.tables.findRows(BOT, 'ordersTable', {})).rejects.toMatchObject({
-        code: 'TABLES_NOT_BUILT',
-        message: expect.stringMatching(/tables are not built on PostgreSQL yet \(tables\.findRows\)/),
-      })
-      await expect(backend.tables.createTable(BOT, { name: 'ordersTable', schema: {} })).rejects.toBeInstanceOf(BotshelfError)
+    it('serves the Tables API from real PostgreSQL tables by default, in its schema, inside transactions too', async () => {
+      await backend.tables.createTable(BOT, { name: 'ordersTable', schema: { type: 'object', properties: { total: { type: 'number' } } } })
+      await backend.transaction((tx) => tx.tables.createRows(BOT, 'ordersTable', [{ total: 3 }, { total: 5 }]))
+      const found = await backend.tables.findRows(BOT, 'ordersTable', { filter: { total: { $gt: 4 } } })
+      expect(found.rows.map((row) => row['total'])).toEqual([5])
+      await expect(backend.transaction(async (tx) => {
+        await tx.tables.createRows(BOT, 'ordersTable', [{ total: 9 }])
+        throw new Error('roll back')
+      })).rejects.toThrow('roll back')
+      expect((await backend.tables.findRows(BOT, 'ordersTable', {})).rows).toHaveLength(2)
     })
 
     it('refuses bad options before connecting, naming the field', async () => {

@@ -21,7 +21,7 @@ import { rootScope, transactionScope, type PgScope } from './pg-scope.js'
 import { portMethods, readOnlyMethods } from './port-methods.js'
 import { isConnectionLost, isRetryableConflict, serializable } from './serializable.js'
 import { searchNotBuiltOnPostgres } from './search-not-built.js'
-import { tablesNotBuiltOnPostgres } from './tables-not-built.js'
+import { createPostgresTablesPort, postgresTablesMigrations } from './tables/index.js'
 import { explainUnstorableText } from './text-limits.js'
 import { TransactionGuard } from './transaction-guard.js'
 
@@ -116,7 +116,8 @@ export interface PostgresBackendOptions {
    */
   migrate?: boolean
   /**
-   * The PostgreSQL tables port. Without it, every Tables call rejects with `TABLES_NOT_BUILT`.
+   * The tables port and its migrations (default: the built-in PostgreSQL tables port, user tables as real
+   * PostgreSQL tables). Another adapter replaces it, e.g. an instrumented one in a bench.
    *
    * @example
    * ```ts
@@ -147,15 +148,19 @@ export interface PostgresBackend extends Backend {
   pendingMigrations(): Promise<string[]>
 }
 
+/** The migrations of every port but tables, in order. */
+const coreMigrations: ReadonlyArray<PgMigration> = [...postgresAuthMigrations, ...postgresFilesMigrations, ...postgresJobsMigrations]
+
 /**
- * The migrations of the ports the PostgreSQL backend owns, in order (a tables adapter appends its own).
+ * The migrations of the PostgreSQL backend with its built-in tables port, in order (another tables adapter's
+ * replace the tables ones).
  *
  * @example
  * ```ts
  * await runPgMigrations(sql, postgresMigrations, 'public')
  * ```
  */
-export const postgresMigrations: ReadonlyArray<PgMigration> = [...postgresAuthMigrations, ...postgresFilesMigrations, ...postgresJobsMigrations]
+export const postgresMigrations: ReadonlyArray<PgMigration> = [...coreMigrations, ...postgresTablesMigrations]
 
 /**
  * Opens the PostgreSQL backend: a connection pool (statement timeout and schema set on every connection),
@@ -192,7 +197,8 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     blobs = createLocalFolderBlobStore({ root: join(folder.contentDir, 'files') })
   }
   const sql = connectPostgres(options)
-  const migrations = [...postgresMigrations, ...(options.tables?.migrations ?? [])]
+  const tables = options.tables ?? builtInTables
+  const migrations = [...coreMigrations, ...tables.migrations]
   let appliedMigrations: string[] = []
   try {
     if (options.migrate !== false) appliedMigrations = await runPgMigrations(sql, migrations, schema)
@@ -217,7 +223,7 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     auth: guardedPort(new PgAuthPort(scope, now), portMethods.auth, 'backend.auth', guard),
     files: guardedPort(new PgFilesPort(scope, now), portMethods.files, 'backend.files', guard),
     knowledgeBases: guardedPort(new PgKnowledgeBasesPort(scope, now), portMethods.knowledgeBases, 'backend.knowledgeBases', guard),
-    tables: options.tables ? guardedTables(options.tables.create(tablesSql, { now }), guard) : tablesNotBuiltOnPostgres(),
+    tables: guardedTables(tables.create(tablesSql, { now }), guard),
     jobs: guardedPort(new PgJobQueue(scope, now), portMethods.jobs, 'backend.jobs', guard),
     search: searchNotBuiltOnPostgres(),
   })
@@ -310,6 +316,8 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
   }
   return backend
 }
+
+const builtInTables: PostgresTablesAdapter = { create: createPostgresTablesPort, migrations: postgresTablesMigrations }
 
 /** The tables port of an adapter, guarded like the others: every method it has (own or of its class). */
 function guardedTables(port: TablesPort, guard: PortGuard): TablesPort {

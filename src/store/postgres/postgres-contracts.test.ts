@@ -3,21 +3,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
 import { describeAuthPortContract } from '../auth/auth-port.contract.js'
+import { describeBackendContract } from '../backend.contract.js'
 import type { Backend } from '../backend.js'
 import type { Clock } from '../clock.js'
 import { describeFilesPortContract } from '../files/files-port.contract.js'
+import { describeTablesPortContract } from '../tables/tables-port.contract.js'
 import { openPostgresBackend } from './postgres-backend.js'
 import { createTestDatabase, type TestDatabase } from './test-database.test-support.js'
 
-// One database per run of this file, migrated once; each test opens a backend on it and empties it on close.
-// The tables and whole-backend contracts need the PostgreSQL tables port (every case of the backend contract
-// starts by creating a table); until it is part of the build, the transaction semantics they check are covered
-// on the other ports by postgres-backend.test.ts.
+// One database per run of this file; each test opens a backend in a schema of its own, dropped on close, so user
+// tables (real PostgreSQL tables) never outlive their test.
 let database: TestDatabase
-let schema: string
 beforeAll(async () => {
   database = await createTestDatabase()
-  schema = database.freshSchema()
 })
 afterAll(async () => {
   await database?.drop()
@@ -25,6 +23,7 @@ afterAll(async () => {
 
 async function open(now: Clock): Promise<{ backend: Backend; close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'botshelf-pg-contracts-'))
+  const schema = database.freshSchema()
   try {
     const backend = await openPostgresBackend({ url: database.url, dataDir, now, schema, poolSize: 4 })
     return {
@@ -32,7 +31,7 @@ async function open(now: Clock): Promise<{ backend: Backend; close(): Promise<vo
       close: async () => {
         try {
           await backend.close()
-          await database.empty(schema)
+          await database.admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
         } finally {
           rmSync(dataDir, { recursive: true, force: true })
         }
@@ -46,3 +45,5 @@ async function open(now: Clock): Promise<{ backend: Backend; close(): Promise<vo
 
 describeAuthPortContract('postgres', open)
 describeFilesPortContract('postgres', open)
+describeTablesPortContract('postgres', open)
+describeBackendContract('postgres', open)
