@@ -2,17 +2,25 @@ import { defineConfig } from 'vitest/config'
 
 // Every backend the end-to-end tests run against (test/helpers/backends.ts): the first runs every test, the
 // others re-run the end-to-end folders that go through the backend only (no CLI, no data-folder crash tests).
-// BOTSHELF_TEST_BACKENDS=postgres (comma-separated) adds backends that are not on by default: PostgreSQL needs
-// the server of scripts/test-services.sh, and its tables port before the end-to-end folders can pass on it.
-const optionalBackends = ['postgres']
-const extraBackends = (process.env['BOTSHELF_TEST_BACKENDS'] ?? '').split(',').map((name) => name.trim()).filter(Boolean)
-for (const name of extraBackends) {
-  if (!optionalBackends.includes(name)) throw new Error(`BOTSHELF_TEST_BACKENDS: expected names among ${optionalBackends.join(', ')}, received ${JSON.stringify(name)}`)
-}
-const backends = ['sqlite', 'sqlite-memory', ...extraBackends]
+// PostgreSQL needs the server of scripts/test-services.sh (each test file makes a fresh database, dropped after).
+const backends = ['sqlite', 'sqlite-memory', 'postgres']
 // Setup files a backend's project needs (PostgreSQL drops the database each test file made).
 const setupFiles: Record<string, string[]> = { postgres: ['test/helpers/postgres-setup.ts'] }
 const endToEnd = ['test/files/**/*.test.ts', 'test/tables/**/*.test.ts', 'test/client/**/*.test.ts', 'test/server/**/*.test.ts', 'test/testing/**/*.test.ts']
+// End-to-end files a backend cannot pass yet, each with the reason (nothing is skipped silently).
+const notOn: Record<string, string[]> = {
+  // The search index port is not built on PostgreSQL yet (it answers SEARCH_NOT_BUILT, a 405): these files index
+  // files, search or list passages, so they run on SQLite only until the PostgreSQL search adapter lands.
+  postgres: [
+    'test/files/search.test.ts',
+    'test/files/indexing.test.ts',
+    'test/files/files-operations.test.ts',
+    'test/files/permission-matrix.test.ts',
+    'test/files/botpress-client.test.ts',
+    'test/client/files.e2e.test.ts',
+    'test/client/pagination.e2e.test.ts',
+  ],
+}
 
 export default defineConfig({
   test: {
@@ -24,6 +32,7 @@ export default defineConfig({
       test: {
         name: backend,
         include: index === 0 ? ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'] : endToEnd,
+        exclude: [...(notOn[backend] ?? []), '**/node_modules/**'],
         env: { BOTSHELF_TEST_BACKEND: backend },
         ...(setupFiles[backend] ? { setupFiles: setupFiles[backend] } : {}),
       },

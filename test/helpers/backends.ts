@@ -15,7 +15,6 @@ export const testBackends = {
   sqlite: ({ dataDir, now }) => openSqliteBackend({ dataDir, ...(now ? { now } : {}) }),
   'sqlite-memory': ({ now }) => openSqliteBackend({ memory: true, ...(now ? { now } : {}) }),
   // A database per test file (dropped after it), a fresh schema per backend opened; content in the data folder.
-  // Not in the default projects until the PostgreSQL tables port is built: BOTSHELF_TEST_BACKENDS=postgres adds it.
   postgres: async ({ dataDir, now }) => {
     const database = await testFileDatabase()
     return openPostgresBackend({ url: database.url, schema: database.freshSchema(), dataDir, poolSize: 4, ...(now ? { now } : {}) })
