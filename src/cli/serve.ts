@@ -13,7 +13,7 @@ import { describeStorage, openStorage, resolveStorage, storageOptionTable } from
  * process.stdout.write(serveHelp)
  * ```
  */
-export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--database URL] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC]
+export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--database URL] [--blobs URL] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC]
 
 Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data), or on
 PostgreSQL (--database), which any number of servers can share.
@@ -24,6 +24,8 @@ Options:
   --host <addr>       interface to bind (default 127.0.0.1; 0.0.0.0 for every interface)
   --data <dir>        data folder (default ./.botshelf); with --database, only file content goes there
   --database <url>    PostgreSQL for metadata, rows and jobs: postgres://user:password@host:5432/db
+  --blobs <url>       file content in S3 (with --database): s3://bucket/optional/prefix; also
+                      BOTSHELF_BLOBS_URL, BOTSHELF_S3_ENDPOINT, BOTSHELF_S3_FORCE_PATH_STYLE, AWS_*
                       (default: the BOTSHELF_DATABASE_URL variable; none: SQLite in --data)
   --public-url <url>  base of the absolute URLs the service returns (default: the request's origin)
   --cors-origin <o>   let browser pages from this origin call the service (repeatable; "*" for any)

@@ -29,4 +29,20 @@ describe('resolveStorage', () => {
     expect(describeStorage(settings)).toBe('postgres://app:***@db:5432/botshelf (file content in /srv/bs/content)')
     expect(describeStorage(resolveStorage({ data: '/srv/bs' }, {}))).toBe('/srv/bs')
   })
+
+  it('puts content in S3 when --blobs or BOTSHELF_BLOBS_URL names a bucket, the flag winning', () => {
+    const env = { BOTSHELF_DATABASE_URL: 'postgres://db/botshelf', BOTSHELF_BLOBS_URL: 's3://from-env/p', BOTSHELF_S3_ENDPOINT: 'http://127.0.0.1:4569' }
+    expect(resolveStorage({}, env).blobs).toMatchObject({ kind: 's3', url: 's3://from-env/p' })
+    const settings = resolveStorage({ blobs: 's3://from-flag/botshelf' }, env)
+    expect(settings.blobs).toMatchObject({ kind: 's3', url: 's3://from-flag/botshelf' })
+    expect(describeStorage(settings)).toBe('postgres://db/botshelf (file content in s3://from-flag/botshelf)')
+  })
+
+  it('refuses a blobs setting that does not parse, or S3 content without a database, as usage errors naming the setting', () => {
+    const database = { BOTSHELF_DATABASE_URL: 'postgres://db/botshelf' }
+    expect(() => resolveStorage({ blobs: 'http://bucket' }, database)).toThrow(UsageError)
+    expect(() => resolveStorage({ blobs: 'http://bucket' }, database)).toThrow(/--blobs/)
+    expect(() => resolveStorage({}, { ...database, BOTSHELF_BLOBS_URL: 'ftp://x' })).toThrow(/BOTSHELF_BLOBS_URL/)
+    expect(() => resolveStorage({ blobs: 's3://content' }, {})).toThrow(/^--blobs \(content in s3:\/\/content\) needs a PostgreSQL database/)
+  })
 })

@@ -1,4 +1,6 @@
-import type { BlobStore } from '../blobs/index.js'
+import { BlobConfigError } from '../blobs/errors.js'
+import type { S3BlobStore } from '../blobs/s3/s3-blob-store.js'
+import { blobStoreOptionsFrom, openS3BlobStore, type BlobConfigSources } from '../blobs/s3/s3-options.js'
 import { dataFolder, hasDatabase } from '../data-folder/index.js'
 import type { Backend } from '../store/index.js'
 import { openBackend, type PostgresBackend } from '../store/open-backend.js'
@@ -21,13 +23,14 @@ export const DATABASE_URL_VARIABLE = 'BOTSHELF_DATABASE_URL'
 export const storageOptionTable = {
   data: { type: 'string' },
   database: { type: 'string' },
+  blobs: { type: 'string' },
 } as const
 
 /**
- * Where file content goes. Today the data folder's `content/`; the S3 store adds its own kind here (parsed from
- * `--blobs` / `BOTSHELF_BLOBS_URL` and `BOTSHELF_S3_*` in {@link resolveBlobs}).
+ * Where file content goes: the data folder's `content/`, or an S3 bucket (parsed from `--blobs` /
+ * `BOTSHELF_BLOBS_URL` and `BOTSHELF_S3_*` in {@link resolveBlobs}).
  */
-export type BlobsSetting = { kind: 'data-folder' }
+export type BlobsSetting = { kind: 'data-folder' } | { kind: 's3'; url: string; sources: BlobConfigSources }
 
 /** Where a command's data lives, resolved from flags and environment variables. */
 export interface StorageSettings {
@@ -54,7 +57,7 @@ export interface StorageSettings {
  * // { dataDir: './.botshelf', databaseUrl: 'postgres://db/botshelf', databaseSource: 'BOTSHELF_DATABASE_URL', blobs: { kind: 'data-folder' } }
  * ```
  */
-export function resolveStorage(values: { data?: string; database?: string }, env: NodeJS.ProcessEnv = process.env): StorageSettings {
+export function resolveStorage(values: { data?: string; database?: string; blobs?: string }, env: NodeJS.ProcessEnv = process.env): StorageSettings {
   const dataDir = values.data ?? DEFAULT_DATA_DIR
   const fromEnv = env[DATABASE_URL_VARIABLE]
   let databaseUrl: string | undefined
@@ -64,35 +67,61 @@ export function resolveStorage(values: { data?: string; database?: string }, env
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/\S+$/.test(databaseUrl)) {
     throw new UsageError(`${databaseSource} must be a PostgreSQL URL like postgres://user:password@host:5432/botshelf, received ${JSON.stringify(hidePassword(databaseUrl))}`)
   }
+  const blobs = resolveBlobs(values, env)
+  if (blobs.kind === 's3' && databaseUrl === undefined) {
+    // The embedded backend keeps content beside its database; S3 content goes with a shared database.
+    throw new UsageError(
+      `${values.blobs !== undefined ? '--blobs' : 'BOTSHELF_BLOBS_URL'} (content in ${blobs.url}) needs a PostgreSQL database: pass --database URL or set ${DATABASE_URL_VARIABLE}; the embedded mode keeps content in its data folder`,
+    )
+  }
   return {
     dataDir,
     ...(databaseUrl !== undefined ? { databaseUrl, databaseSource } : {}),
-    blobs: resolveBlobs(values, env),
+    blobs,
   }
 }
 
 /**
- * Where file content goes: the data folder for now. The S3 blob store plugs its flag and variables in here.
+ * Where file content goes: S3 when `--blobs URL` or `BOTSHELF_BLOBS_URL` names a bucket (the flag wins; the
+ * `BOTSHELF_S3_*` and `AWS_*` variables complete it), else the data folder. A setting that does not parse is a
+ * `UsageError` (exit 2) naming it.
  *
  * @example
  * ```ts
- * resolveBlobs({}, process.env) // { kind: 'data-folder' }
+ * resolveBlobs({ blobs: 's3://content/botshelf' }, { BOTSHELF_S3_ENDPOINT: 'http://127.0.0.1:4569' })
+ * // { kind: 's3', url: 's3://content/botshelf', sources: { flag: 's3://content/botshelf', env: { ... } } }
  * ```
  */
-export function resolveBlobs(_values: Record<string, unknown>, _env: NodeJS.ProcessEnv): BlobsSetting {
-  return { kind: 'data-folder' }
+export function resolveBlobs(values: { blobs?: string }, env: NodeJS.ProcessEnv): BlobsSetting {
+  try {
+    const sources: BlobConfigSources = { ...(values.blobs !== undefined ? { flag: values.blobs } : {}), env }
+    const options = blobStoreOptionsFrom(sources)
+    return options ? { kind: 's3', url: `s3://${options.bucket}${options.prefix ? `/${options.prefix.replace(/\/$/, '')}` : ''}`, sources } : { kind: 'data-folder' }
+  } catch (error) {
+    if (error instanceof BlobConfigError) throw new UsageError(error.message)
+    throw error
+  }
 }
 
 /**
- * The blob store a setting names, or `undefined` for the data folder's own (the backend's default).
+ * The blob store a setting names (the bucket checked), or `undefined` for the data folder's own (the backend's
+ * default).
  *
  * @example
  * ```ts
- * openBlobs({ kind: 'data-folder' }) // undefined
+ * await openBlobs({ kind: 'data-folder' }) // undefined
  * ```
  */
-export function openBlobs(_setting: BlobsSetting): BlobStore | undefined {
-  return undefined
+export async function openBlobs(setting: BlobsSetting): Promise<S3BlobStore | undefined> {
+  if (setting.kind === 'data-folder') return undefined
+  try {
+    const options = blobStoreOptionsFrom(setting.sources)
+    if (!options) throw new UsageError(`${setting.url}: no longer configured`)
+    return await openS3BlobStore(options)
+  } catch (error) {
+    if (error instanceof BlobConfigError) throw new UsageError(error.message)
+    throw error
+  }
 }
 
 /**
@@ -105,7 +134,8 @@ export function openBlobs(_setting: BlobsSetting): BlobStore | undefined {
  */
 export function describeStorage(settings: StorageSettings): string {
   if (settings.databaseUrl === undefined) return settings.dataDir
-  return `${hidePassword(settings.databaseUrl)} (file content in ${dataFolder(settings.dataDir).contentDir})`
+  const content = settings.blobs.kind === 's3' ? settings.blobs.url : dataFolder(settings.dataDir).contentDir
+  return `${hidePassword(settings.databaseUrl)} (file content in ${content})`
 }
 
 function hidePassword(url: string): string {
@@ -159,11 +189,28 @@ export async function openStorageForManagement(settings: StorageSettings): Promi
  */
 export async function openStorage(settings: StorageSettings, options: { migrate?: boolean } = {}): Promise<Backend & { readonly dataDir: string | null }> {
   if (settings.databaseUrl === undefined) return openBackend({ dataDir: settings.dataDir })
-  const blobs = openBlobs(settings.blobs)
-  return openBackend({
-    databaseUrl: settings.databaseUrl,
-    dataDir: settings.dataDir,
-    ...(blobs ? { blobs } : {}),
-    ...(options.migrate !== undefined ? { migrate: options.migrate } : {}),
-  })
+  const blobs = await openBlobs(settings.blobs)
+  try {
+    const backend = await openBackend({
+      databaseUrl: settings.databaseUrl,
+      dataDir: settings.dataDir,
+      ...(blobs ? { blobs } : {}),
+      ...(options.migrate !== undefined ? { migrate: options.migrate } : {}),
+    })
+    if (!blobs) return backend
+    // The S3 client's sockets go with the backend.
+    const closeBackend = backend.close.bind(backend)
+    return Object.assign(backend, {
+      async close() {
+        try {
+          await closeBackend()
+        } finally {
+          blobs.close()
+        }
+      },
+    })
+  } catch (error) {
+    blobs?.close()
+    throw error
+  }
 }
