@@ -115,4 +115,42 @@ describe('two botshelf servers on one PostgreSQL database and one S3 bucket', ()
       await Promise.all([stop(a), stop(b)])
     }
   })
+
+  it('SIGKILL of one server during uploads loses no acknowledged write and leaves no visible partial file', async () => {
+    const flags = ['--database', database.url, '--blobs', 's3://content/botshelf']
+    const [a, b] = await Promise.all([spawnServe(dataDir, flags), spawnServe(dataDir, flags)])
+    try {
+      const token = (await runCliCaptured(['token', 'create', '--database', database.url, '--role', 'developer'])).stdout.trim()
+      const caller = { token, botId: a.botId }
+      const content = (index: number) => `killed-${index} `.repeat(40_000)
+      const acknowledged: Array<{ id: string; index: number }> = []
+      const started = Array.from({ length: 12 }, async (_, index) => {
+        const id = await upload(a, caller, `killed/${index}.txt`, content(index))
+        acknowledged.push({ id, index })
+      })
+      // Kill as soon as some uploads were acknowledged, others still in flight.
+      while (acknowledged.length < 3) await new Promise((resolve) => setTimeout(resolve, 5))
+      a.child.kill('SIGKILL')
+      await Promise.allSettled(started)
+      expect(await a.exited).toBe('SIGKILL')
+
+      for (const { id, index } of acknowledged) {
+        const got = await call(b, caller, 'GET', `/v1/files/${id}`)
+        expect(got.json.file.status).toBe('upload_completed')
+        expect(await (await fetch(got.json.file.url)).text()).toBe(content(index))
+      }
+      // Whatever the other server lists as complete is complete; the rest is pending, never half readable.
+      const listed = await call(b, caller, 'GET', '/v1/files?pageSize=100')
+      const killed = (listed.json.files as Array<{ key: string; status: string; url: string }>).filter((file) => file.key.startsWith('killed/'))
+      for (const file of killed) {
+        const index = Number(/killed\/(\d+)/.exec(file.key)![1])
+        if (file.status === 'upload_completed') expect(await (await fetch(file.url)).text()).toBe(content(index))
+        else expect(file.status).toBe('upload_pending')
+      }
+      expect(killed.filter((file) => file.status === 'upload_completed').length).toBeGreaterThanOrEqual(acknowledged.length)
+    } finally {
+      if (a.child.exitCode === null && a.child.signalCode === null) a.child.kill('SIGKILL')
+      await stop(b)
+    }
+  })
 })
