@@ -11,11 +11,13 @@ import { describeTablesPortContract } from '../tables/tables-port.contract.js'
 import { openPostgresBackend } from './postgres-backend.js'
 import { createTestDatabase, type TestDatabase } from './test-database.test-support.js'
 
-// One database per run of this file; each test opens a backend in a schema of its own, dropped on close, so user
-// tables (real PostgreSQL tables) never outlive their test.
+// One database per run of this file, migrated once; each test opens a backend on it and, on close, drops the user
+// tables it made (real PostgreSQL tables, `ut_<ulid>`) and empties the rest: a migrated, empty backend again.
 let database: TestDatabase
+let schema: string
 beforeAll(async () => {
   database = await createTestDatabase()
+  schema = database.freshSchema()
 })
 afterAll(async () => {
   await database?.drop()
@@ -23,7 +25,6 @@ afterAll(async () => {
 
 async function open(now: Clock): Promise<{ backend: Backend; close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'botshelf-pg-contracts-'))
-  const schema = database.freshSchema()
   try {
     const backend = await openPostgresBackend({ url: database.url, dataDir, now, schema, poolSize: 4 })
     return {
@@ -31,7 +32,11 @@ async function open(now: Clock): Promise<{ backend: Backend; close(): Promise<vo
       close: async () => {
         try {
           await backend.close()
-          await database.admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+          const userTables = await database.admin<Array<{ name: string }>>`
+            SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables
+            WHERE schemaname = ${schema} AND tablename LIKE 'ut\\_%'`
+          if (userTables.length > 0) await database.admin.unsafe(`DROP TABLE ${userTables.map((table) => table.name).join(', ')}`)
+          await database.empty(schema)
         } finally {
           rmSync(dataDir, { recursive: true, force: true })
         }
