@@ -1,6 +1,7 @@
 import { parseCommandArgs } from './args.js'
 import { UsageError, type CliIo } from './io.js'
 import { openAuthStore } from './open-store.js'
+import { storageOptionTable } from './storage-options.js'
 
 /**
  * Help text of `botshelf bot`.
@@ -11,10 +12,11 @@ import { openAuthStore } from './open-store.js'
  * ```
  */
 export const botHelp = `Usage:
-  botshelf bot create [--data DIR] [--name NAME]
-  botshelf bot list   [--data DIR] [--json]
+  botshelf bot create [--data DIR | --database URL] [--name NAME]
+  botshelf bot list   [--data DIR | --database URL] [--json]
 
-Manages the bots of a data folder (default ./.botshelf). Works while the server runs.
+Manages the bots of a data folder (default ./.botshelf), or of a PostgreSQL database
+(--database URL, or BOTSHELF_DATABASE_URL). Works while the server runs.
 
   create  adds a bot and prints its id on standard output (then give it a token:
           botshelf token create --bot <id> --role bot). Useful for copyFile with x-destination-bot-id.
@@ -39,7 +41,7 @@ export async function botCommand(args: string[], io: CliIo): Promise<number> {
   }
   const { values } = parseCommandArgs(
     rest,
-    { data: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    { ...storageOptionTable, name: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     `bot ${sub}`,
   )
   if (values.help) {
@@ -51,7 +53,7 @@ export async function botCommand(args: string[], io: CliIo): Promise<number> {
   if (values.name !== undefined && (values.name.trim() === '' || values.name.length > 100)) {
     throw new UsageError(`--name must be 1 to 100 characters, received ${JSON.stringify(values.name)}`)
   }
-  const { store, backend } = await openAuthStore(values.data ?? './.botshelf')
+  const { store, backend } = await openAuthStore(values)
   try {
     if (sub === 'create') {
       const bot = await store.createBot({ name: values.name ?? 'bot' })

@@ -2,7 +2,7 @@ export { runCli, mainHelp } from './main.js'
 export { serveCommand, serveHelp, type ServeHandle } from './serve.js'
 export { tokenCommand, tokenHelp } from './token.js'
 export { botCommand, botHelp } from './bot.js'
-export { openAuthStore } from './open-store.js'
+export { openAuthStore, type StorageFlags } from './open-store.js'
 export { UsageError, type CliIo } from './io.js'
 export { filesCommand, filesHelp, tablesCommand, tablesHelp, loginCommand, logoutCommand, loginHelp, resolveConnection, type Connection } from './data/index.js'
 export { exitCodes, type ExitCode } from './exit-codes.js'
@@ -12,3 +12,15 @@ export { type CliStream } from './io.js'
 export { reindexCommand, reindexHelp } from './reindex.js'
 export { usageCommand, usageHelp, formatBytes } from './usage.js'
 export { quotaFlags, quotaFlagsHelp, parseQuotaFlags, parseByteSize } from './quota-flags.js'
+export { migrateCommand, migrateHelp } from './migrate.js'
+export {
+  DATABASE_URL_VARIABLE,
+  DEFAULT_DATA_DIR,
+  describeStorage,
+  openStorage,
+  openStorageForManagement,
+  resolveStorage,
+  storageOptionTable,
+  type BlobsSetting,
+  type StorageSettings,
+} from './storage-options.js'

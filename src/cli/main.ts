@@ -3,6 +3,7 @@ import { tokenCommand } from './token.js'
 import { botCommand } from './bot.js'
 import { reindexCommand } from './reindex.js'
 import { usageCommand } from './usage.js'
+import { migrateCommand } from './migrate.js'
 import { UsageError, type CliIo } from './io.js'
 import { filesCommand, loginCommand, logoutCommand, tablesCommand } from './data/index.js'
 import { describeFailure } from './failure.js'
@@ -21,6 +22,7 @@ Commands:
   serve    run the Files and Tables service (botshelf serve --help)
   token    create, list and revoke access tokens (botshelf token --help)
   bot      create and list bots (botshelf bot --help)
+  migrate  bring the storage's schema up to date (botshelf migrate --help)
   reindex  re-embed indexed files after the embeddings model changed (botshelf reindex --help)
 
   files    ls, put, get, rm, cp, tag, search, passages: the files of a bot (botshelf files --help)
@@ -84,10 +86,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await loginCommand(rest, io)
       case 'logout':
         return await logoutCommand(rest, io)
+      case 'migrate':
+        return await migrateCommand(rest, io)
       case 'reindex':
         return await reindexCommand(rest, io)
       default:
-        throw new UsageError(`Unknown command "${command}"; expected serve, token, bot, reindex, files, tables, login, logout or usage.\nRun "botshelf --help" for usage.`)
+        throw new UsageError(`Unknown command "${command}"; expected serve, token, bot, migrate, reindex, files, tables, login, logout or usage.\nRun "botshelf --help" for usage.`)
     }
   } catch (error) {
     const { code, message } = describeFailure(error)

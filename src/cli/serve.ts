@@ -6,6 +6,7 @@ import { UsageError, type CliIo } from './io.js'
 import { noteDataFolder } from './fresh-data-folder.js'
 import { serveLogger } from './serve-logging.js'
 import { embedderArgOptions, embedderFlagsHelp, embedderFromCli } from './embedder-options.js'
+import { describeStorage, openStorage, resolveStorage, storageOptionTable } from './storage-options.js'
 
 /**
  * Help text of `botshelf serve`.
@@ -15,16 +16,21 @@ import { embedderArgOptions, embedderFlagsHelp, embedderFromCli } from './embedd
  * process.stdout.write(serveHelp)
  * ```
  */
-export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC] [--log-level LEVEL] [--log-format pretty|json] [--metrics-port N] [--embeddings-url URL --embeddings-model NAME]
+export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--database URL] [--blobs URL] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC] [--log-level LEVEL] [--log-format pretty|json] [--metrics-port N] [--embeddings-url URL --embeddings-model NAME]
 
-Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data).
+Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data), or on
+PostgreSQL (--database), which any number of servers can share.
 The first start creates a workspace, a bot and a bot token, and prints them once, with a one-time
 sign-in link to the web console (served at /console).
 
 Options:
   --port <n>          TCP port (default 3000; 0 picks a free one)
   --host <addr>       interface to bind (default 127.0.0.1; 0.0.0.0 for every interface)
-  --data <dir>        data folder (default ./.botshelf)
+  --data <dir>        data folder (default ./.botshelf); with --database, only file content goes there
+  --database <url>    PostgreSQL for metadata, rows and jobs: postgres://user:password@host:5432/db
+  --blobs <url>       file content in S3 (with --database): s3://bucket/optional/prefix; also
+                      BOTSHELF_BLOBS_URL, BOTSHELF_S3_ENDPOINT, BOTSHELF_S3_FORCE_PATH_STYLE, AWS_*
+                      (default: the BOTSHELF_DATABASE_URL variable; none: SQLite in --data)
   --public-url <url>  base of the absolute URLs the service returns (default: the request's origin)
   --cors-origin <o>   let browser pages from this origin call the service (repeatable; "*" for any)
   --shutdown-grace <s>
@@ -81,7 +87,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
     {
       port: { type: 'string' },
       host: { type: 'string' },
-      data: { type: 'string' },
+      ...storageOptionTable,
       'public-url': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
       'shutdown-grace': { type: 'string' },
@@ -106,7 +112,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   const rateLimit = parseRateLimit(values['rate-limit'])
   const quotas = parseQuotaFlags(values)
   const host = values.host ?? '127.0.0.1'
-  const dataDir = values.data ?? './.botshelf'
+  const storage = resolveStorage(values)
   const publicUrl = values['public-url']?.replace(/\/+$/, '')
   if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl)) {
     throw new UsageError(`--public-url must be an absolute http(s) URL, received ${JSON.stringify(publicUrl)}`)
@@ -119,14 +125,16 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
     }
   }
   const search = await embedderFromCli(values, process.env)
-  const folder = noteDataFolder(dataDir)
+  const folder = noteDataFolder(storage.dataDir)
+  // A database is opened here and closed after the server; the embedded store is the server's own (it locks the folder).
+  const backend = storage.databaseUrl !== undefined ? await openStorage(storage) : undefined
   let server: RunningServer
   try {
     server = await createServer({
       indexing: { embedder: search.embedder },
       port,
       host,
-      dataDir,
+      ...(backend ? { backend } : { dataDir: storage.dataDir }),
       shutdownGraceMs,
       logger,
       ...(metricsPort !== undefined ? { metricsPort } : {}),
@@ -136,7 +144,8 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       ...(quotas ? { quotas } : {}),
     })
   } catch (error) {
-    // A failed start leaves no trace: a data folder made for it is removed again.
+    // A failed start leaves no trace: a database opened for it is closed, a data folder made for it removed.
+    await backend?.close()
     await folder.removeIfNew()
     throw error
   }
@@ -144,7 +153,9 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   const base = publicUrl ?? server.url
   const lines = [
     `botshelf is listening on ${server.url}`,
-    `  data folder: ${server.app.services.dataDir}`,
+    ...(storage.databaseUrl !== undefined
+      ? [`  database:    ${describeStorage(storage)}`]
+      : [`  data folder: ${server.app.services.dataDir}`]),
     `  rate limits: ${describeRateLimits(server.app.rateLimits)}`,
     `  metrics:     ${server.metricsUrl ?? server.url}/metrics (workspace administrator token)`,
     `  search:      ${search.description}`,
@@ -172,7 +183,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   const done = new Promise<number>((resolve) => (resolveDone = resolve))
   let stopping: Promise<void> | undefined
   const stop = (): Promise<void> => {
-    stopping ??= server.close().then(
+    stopping ??= server.close().then(() => backend?.close()).then(
       () => {
         io.stderr.write('botshelf stopped\n')
         resolveDone(0)

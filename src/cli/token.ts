@@ -2,7 +2,8 @@ import { memberRoles, tokenRoles, type MemberRole, type TokenRole } from '../ser
 import type { AuthPort } from '../store/index.js'
 import { parseCommandArgs } from './args.js'
 import { UsageError, type CliIo } from './io.js'
-import { openAuthStore } from './open-store.js'
+import { openAuthStore, type StorageFlags } from './open-store.js'
+import { storageOptionTable } from './storage-options.js'
 import { tokenSubcommandHelp } from './token-help.js'
 
 /**
@@ -14,12 +15,13 @@ import { tokenSubcommandHelp } from './token-help.js'
  * ```
  */
 export const tokenHelp = `Usage:
-  botshelf token create [--data DIR] [--bot BOT_ID] --role ROLE [--integration NAME] [--label TEXT]
-  botshelf token create [--data DIR] --workspace --role MEMBER_ROLE [--label TEXT]
-  botshelf token list   [--data DIR] [--bot BOT_ID] [--all] [--json]
-  botshelf token revoke [--data DIR] <token id>
+  botshelf token create [--data DIR | --database URL] [--bot BOT_ID] --role ROLE [--integration NAME] [--label TEXT]
+  botshelf token create [--data DIR | --database URL] --workspace --role MEMBER_ROLE [--label TEXT]
+  botshelf token list   [--data DIR | --database URL] [--bot BOT_ID] [--all] [--json]
+  botshelf token revoke [--data DIR | --database URL] <token id>
 
-Manages the access tokens of a data folder (default ./.botshelf). Works while the server runs.
+Manages the access tokens of a data folder (default ./.botshelf), or of a PostgreSQL database
+(--database URL, or BOTSHELF_DATABASE_URL). Works while the server runs.
 
   create  prints the new token on standard output, and nothing else (it is shown once, stored as a hash).
           --role is one of: ${tokenRoles.join(', ')}
@@ -77,7 +79,7 @@ async function createToken(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     args,
     {
-      data: { type: 'string' },
+      ...storageOptionTable,
       bot: { type: 'string' },
       role: { type: 'string' },
       integration: { type: 'string' },
@@ -98,8 +100,8 @@ async function createToken(args: string[], io: CliIo): Promise<number> {
   const role = values.role as TokenRole
   if (role === 'integration' && !values.integration) throw new UsageError('--integration NAME is required with --role integration')
   if (role !== 'integration' && values.integration !== undefined) throw new UsageError(`--integration only goes with --role integration (received --role ${role})`)
-  if (values.workspace) return await createWorkspaceToken(values.data, role, values.bot, values.label, io)
-  const { store, backend } = await openStore(values.data ?? './.botshelf')
+  if (values.workspace) return await createWorkspaceToken(values, role, values.bot, values.label, io)
+  const { store, backend } = await openStore(values)
   try {
     const botId = await pickBot(store, values.bot)
     const created = await store.createToken({
@@ -116,7 +118,7 @@ async function createToken(args: string[], io: CliIo): Promise<number> {
   }
 }
 
-async function createWorkspaceToken(data: string | undefined, role: TokenRole, bot: string | undefined, label: string | undefined, io: CliIo): Promise<number> {
+async function createWorkspaceToken(storage: StorageFlags, role: TokenRole, bot: string | undefined, label: string | undefined, io: CliIo): Promise<number> {
   if (!(memberRoles as readonly string[]).includes(role)) {
     throw new UsageError(
       `--workspace takes a member role (${memberRoles.join(', ')}); received --role ${role}. ` +
@@ -124,7 +126,7 @@ async function createWorkspaceToken(data: string | undefined, role: TokenRole, b
     )
   }
   if (bot !== undefined) throw new UsageError('--workspace and --bot exclude each other: a workspace token reaches every bot of the workspace')
-  const { store, backend } = await openStore(data ?? './.botshelf')
+  const { store, backend } = await openStore(storage)
   try {
     const created = await store.createToken({ workspace: true, role: role as MemberRole, ...(label !== undefined ? { label } : {}) })
     io.stdout.write(`${created.token}\n`)
@@ -138,14 +140,14 @@ async function createWorkspaceToken(data: string | undefined, role: TokenRole, b
 async function listTokens(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     args,
-    { data: { type: 'string' }, bot: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    { ...storageOptionTable, bot: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     'token list',
   )
   if (values.help) {
     io.stdout.write(`${tokenSubcommandHelp.list}\n`)
     return 0
   }
-  const { store, backend } = await openStore(values.data ?? './.botshelf')
+  const { store, backend } = await openStore(values)
   try {
     const tokens = await store.listTokens({ ...(values.bot !== undefined ? { botId: values.bot } : {}), activeOnly: !values.all })
     if (values.json) {
@@ -164,13 +166,13 @@ async function listTokens(args: string[], io: CliIo): Promise<number> {
 }
 
 async function revokeToken(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, { data: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, 'token revoke', true)
+  const { values, positionals } = parseCommandArgs(args, { ...storageOptionTable, help: { type: 'boolean', short: 'h' } }, 'token revoke', true)
   if (values.help) {
     io.stdout.write(`${tokenSubcommandHelp.revoke}\n`)
     return 0
   }
   if (positionals.length !== 1) throw new UsageError(`token revoke takes exactly one token id (tok_...); received ${positionals.length}`)
-  const { store, backend } = await openStore(values.data ?? './.botshelf')
+  const { store, backend } = await openStore(values)
   try {
     const id = positionals[0]!
     if (!(await store.listTokens()).some((t) => t.id === id)) throw new UsageError(`No token with id "${id}"; see "botshelf token list --all"`)

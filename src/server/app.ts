@@ -500,13 +500,15 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
 
   const auth = backend.auth
   const admin: AppAdmin = {
-    async bootstrap() {
-      const existing = (await auth.listBots())[0]
-      if (existing) return { created: false, bot: existing }
-      const bot = await auth.createBot({ name: 'my-bot' })
-      const token = await auth.createToken({ botId: bot.id, role: 'bot', label: 'created on first start' })
-      return { created: true, bot, token }
-    },
+    // One transaction: servers sharing a database that start together create one bot and one token between them.
+    bootstrap: () =>
+      backend.transaction(async (tx) => {
+        const existing = (await tx.auth.listBots())[0]
+        if (existing) return { created: false, bot: existing }
+        const bot = await tx.auth.createBot({ name: 'my-bot' })
+        const token = await tx.auth.createToken({ botId: bot.id, role: 'bot', label: 'created on first start' })
+        return { created: true, bot, token }
+      }),
     createBot: (input) => auth.createBot(input),
     listBots: () => auth.listBots(),
     createToken: (input) => auth.createToken(input),

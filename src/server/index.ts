@@ -61,7 +61,17 @@ export {
 } from './files/index.js'
 export { EmbedderError, EmbedderUnavailableError, createEmbedderFromEnv, createOfflineEmbedder, createOpenAiCompatibleEmbedder, type Embedder } from '../embeddings/index.js'
 export { tablesFeature, tablesRoutes, canAccessTables, tablesOperationAccess, type TablesAccess } from './tables/index.js'
-export { openBackend, openSqliteBackend, type BackendTarget, type SqliteBackend, type SqliteBackendOptions } from '../store/open-backend.js'
+export {
+  openBackend,
+  openPostgresBackend,
+  openSqliteBackend,
+  type BackendTarget,
+  type PostgresBackend,
+  type PostgresBackendOptions,
+  type PostgresTablesAdapter,
+  type SqliteBackend,
+  type SqliteBackendOptions,
+} from '../store/open-backend.js'
 export type {
   AuthPort,
   Backend,

@@ -3,7 +3,6 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createFilesFeature } from '../../src/server/files/index.js'
 import { startTestService, type TestService } from '../helpers/service.js'
-import type { SqliteBackend } from '../../src/store/sqlite/sqlite-backend.js'
 import { manualClock, uploadText } from './helpers.js'
 
 let service: TestService | undefined
@@ -25,17 +24,20 @@ describe('expiresAt', () => {
     const clock = manualClock(new Date().toISOString())
     service = await startTestService({ now: clock.now, features: [createFilesFeature({ expirySweepIntervalMs: 20 })] })
     const expiresAt = new Date(clock.now().getTime() + 60_000).toISOString()
-    await uploadText(service, 'temp.txt', 'short-lived', { expiresAt })
-    await uploadText(service, 'stays.txt', 'forever')
-    const db = (service.app.services.backend as SqliteBackend).db
-    const count = (): number => db.prepare('SELECT count(*) FROM files').pluck().get() as number
+    const { file: temp } = await uploadText(service, 'temp.txt', 'short-lived', { expiresAt })
+    const { file: stays } = await uploadText(service, 'stays.txt', 'forever')
+    // Through the port, so every backend runs this: blobInUse sees every row, expired or not, until it is deleted.
+    const backend = service.app.services.backend
+    const tempBlob = (await backend.files.getById(service.botId, temp.id))!.blobId!
     const blobsDir = join(service.contentDir, 'files', 'blobs')
     await new Promise((resolve) => setTimeout(resolve, 60))
-    expect(count()).toBe(2)
+    expect(await backend.files.blobInUse(tempBlob)).toBe(true)
+    expect(await readdir(blobsDir)).toHaveLength(2)
     clock.advance(61_000)
-    await until(async () => count() === 1)
+    await until(async () => !(await backend.files.blobInUse(tempBlob)))
     await until(async () => (await readdir(blobsDir)).length === 1)
-    expect(db.prepare('SELECT key FROM files').pluck().get()).toBe('stays.txt')
+    expect((await backend.files.getById(service.botId, stays.id))?.key).toBe('stays.txt')
+    expect(await backend.files.getAnyById(temp.id)).toBeUndefined()
   })
 
   it('an expired file is gone for readers at once, even before the sweep', async () => {

@@ -1,6 +1,8 @@
 import type { Backend } from '../../src/store/index.js'
 import type { Clock } from '../../src/store/clock.js'
+import { openPostgresBackend } from '../../src/store/postgres/postgres-backend.js'
 import { openSqliteBackend } from '../../src/store/sqlite/sqlite-backend.js'
+import { testFileDatabase } from './postgres-database.js'
 
 /** How a test opens one backend: in its data folder (a fresh temp dir), with the test's clock. */
 export type TestBackendFactory = (options: { dataDir: string; now?: Clock }) => Promise<Backend>
@@ -12,6 +14,11 @@ export type TestBackendFactory = (options: { dataDir: string; now?: Clock }) => 
 export const testBackends = {
   sqlite: ({ dataDir, now }) => openSqliteBackend({ dataDir, ...(now ? { now } : {}) }),
   'sqlite-memory': ({ now }) => openSqliteBackend({ memory: true, ...(now ? { now } : {}) }),
+  // A database per test file (dropped after it), a fresh schema per backend opened; content in the data folder.
+  postgres: async ({ dataDir, now }) => {
+    const database = await testFileDatabase()
+    return openPostgresBackend({ url: database.url, schema: database.freshSchema(), dataDir, poolSize: 4, ...(now ? { now } : {}) })
+  },
 } satisfies Record<string, TestBackendFactory>
 
 /** A backend name of {@link testBackends}. */

@@ -9,6 +9,7 @@ import { createServer, type RunningServer } from '../../src/server/server.js'
 import type { Logger } from '../../src/server/http/logger.js'
 import type { Backend } from '../../src/store/index.js'
 import type { SqliteBackend } from '../../src/store/sqlite/sqlite-backend.js'
+import { dataFolder } from '../../src/data-folder/index.js'
 import { currentTestBackend, testBackends, type TestBackendName } from './backends.js'
 import type { TokenRole } from '../../src/server/principal.js'
 
@@ -169,7 +170,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     app,
     backend,
     backendName,
-    contentDir: (backend as SqliteBackend).contentDir,
+    contentDir: (backend as SqliteBackend).contentDir ?? dataFolder(dataDir).contentDir,
     dataDir,
     botId: bot.id,
     otherBotId: otherBot.id,

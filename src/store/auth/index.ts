@@ -10,3 +10,4 @@ export type {
   TokenScope,
   WorkspaceTokenInput,
 } from './types.js'
+export { checkTokenFor, checkTokenInput, hashToken, mintToken } from './token-rules.js'

@@ -1,15 +1,9 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { memberRoles, tokenRoles, type MemberRole, type Principal, type TokenRole } from '../../api/principal.js'
+import { randomBytes, randomUUID } from 'node:crypto'
+import type { TokenRole } from '../../api/principal.js'
 import type { Sqlite } from './open-database.js'
 import { AuthStoreError } from '../auth/errors.js'
-import type { BotRecord, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord, TokenScope, WorkspaceTokenInput } from '../auth/types.js'
-
-/** Hash stored for a token: hex SHA-256 of the whole token string. */
-function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex')
-}
-
-const INTEGRATION_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_\-./]{0,99}$/
+import { checkTokenFor, checkTokenInput, hashToken, mintToken } from '../auth/token-rules.js'
+import type { BotRecord, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord } from '../auth/types.js'
 
 type TokenRow = {
   id: string
@@ -133,84 +127,22 @@ export class AuthStore {
    * ```
    */
   createToken(input: CreateTokenInput): CreatedToken {
-    if (!(tokenRoles as readonly string[]).includes(input.role)) {
-      throw new AuthStoreError('invalid_role', `Unknown role "${String(input.role)}"; expected one of ${tokenRoles.join(', ')}`)
-    }
-    if (input.workspace === true) return this.createWorkspaceToken(input)
-    if ((input as { workspace?: unknown }).workspace !== undefined && (input as { workspace?: unknown }).workspace !== false) {
-      throw new AuthStoreError('invalid_scope', `workspace: expected true or false, received ${JSON.stringify((input as { workspace?: unknown }).workspace)}`)
-    }
-    if (typeof input.botId !== 'string') {
-      throw new AuthStoreError('invalid_scope', 'A token needs a bot (botId) or workspace: true for a workspace-wide member token')
-    }
-    if (input.role === 'integration') {
-      if (!input.integrationName || !INTEGRATION_NAME.test(input.integrationName)) {
-        throw new AuthStoreError(
-          'invalid_integration',
-          `An integration token needs an integration name (1-100 characters: letters, digits, "_", "-", ".", "/"); received ${JSON.stringify(input.integrationName ?? null)}`,
-        )
-      }
-    } else if (input.integrationName !== undefined) {
-      throw new AuthStoreError('invalid_integration', `Only integration tokens take an integration name; role "${input.role}" does not`)
-    }
-    if (!this.getBot(input.botId)) throw new AuthStoreError('unknown_bot', `No bot with id "${input.botId}"`)
-    const token = `bs_${randomBytes(32).toString('base64url')}`
-    const isMember = (memberRoles as readonly string[]).includes(input.role)
-    const record: TokenRecord = {
-      id: `tok_${randomBytes(12).toString('hex')}`,
-      scope: 'bot',
-      botId: input.botId,
-      workspaceId: null,
-      role: input.role,
-      integrationName: input.role === 'integration' ? input.integrationName! : null,
-      userId: isMember ? `user_${randomBytes(12).toString('hex')}` : null,
-      label: input.label ?? null,
-      createdAt: this.now().toISOString(),
-      revokedAt: null,
-    }
-    this.insertToken(record, token)
-    return { ...record, token }
+    checkTokenInput(input)
+    if (input.workspace !== true && !this.getBot(input.botId)) throw new AuthStoreError('unknown_bot', `No bot with id "${input.botId}"`)
+    const workspaceId = input.workspace === true ? this.ensureWorkspace() : ''
+    const { created, hash } = mintToken(input, { workspaceId, createdAt: this.now().toISOString() })
+    this.insertToken(created, hash)
+    return created
   }
 
-  private createWorkspaceToken(input: WorkspaceTokenInput): CreatedToken {
-    if (!(memberRoles as readonly string[]).includes(input.role)) {
-      throw new AuthStoreError(
-        'invalid_role',
-        `A workspace token takes a member role (${memberRoles.join(', ')}); received "${String(input.role)}". ` +
-          'Bot and integration tokens act for one bot: create them with a bot id instead',
-      )
-    }
-    if (input.botId !== undefined) {
-      throw new AuthStoreError('invalid_scope', `A workspace token is not bound to a bot; received botId ${JSON.stringify(input.botId)} with workspace: true`)
-    }
-    if (input.integrationName !== undefined) {
-      throw new AuthStoreError('invalid_integration', `Only integration tokens take an integration name; role "${input.role}" does not`)
-    }
-    const token = `bs_${randomBytes(32).toString('base64url')}`
-    const record: TokenRecord = {
-      id: `tok_${randomBytes(12).toString('hex')}`,
-      scope: 'workspace',
-      botId: null,
-      workspaceId: this.ensureWorkspace(),
-      role: input.role,
-      integrationName: null,
-      userId: `user_${randomBytes(12).toString('hex')}`,
-      label: input.label ?? null,
-      createdAt: this.now().toISOString(),
-      revokedAt: null,
-    }
-    this.insertToken(record, token)
-    return { ...record, token }
-  }
-
-  private insertToken(record: TokenRecord, token: string): void {
+  private insertToken(record: TokenRecord, hash: string): void {
     this.db
       .prepare(
         'INSERT INTO tokens (id, hash, bot_id, workspace_id, role, integration_name, user_id, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       )
       .run(
         record.id,
-        hashToken(token),
+        hash,
         record.botId,
         record.workspaceId,
         record.role,
@@ -269,21 +201,11 @@ export class AuthStore {
    * ```
    */
   authenticate(token: string, botId: string): TokenCheck {
-    const hash = hashToken(token)
-    const row = this.db.prepare('SELECT * FROM tokens WHERE hash = ? AND revoked_at IS NULL').get(hash) as TokenRow | undefined
+    const row = this.db.prepare('SELECT * FROM tokens WHERE hash = ? AND revoked_at IS NULL').get(hashToken(token)) as TokenRow | undefined
     if (!row) return { ok: false, reason: 'unknown_token' }
-    const record = toRecord(row)
-    if (record.scope === 'workspace') {
-      const inWorkspace = this.db.prepare('SELECT 1 FROM bots WHERE id = ? AND workspace_id = ?').pluck().get(botId, record.workspaceId)
-      if (inWorkspace === undefined) return { ok: false, reason: 'unknown_bot' }
-      return { ok: true, scope: 'workspace', principal: { kind: 'member', botId, role: record.role as MemberRole, userId: record.userId!, tokenId: record.id } }
-    }
-    if (row.bot_id !== botId) return { ok: false, reason: 'wrong_bot' }
-    if (record.role === 'bot') return { ok: true, scope: 'bot', principal: { kind: 'bot', botId, tokenId: record.id } }
-    if (record.role === 'integration') {
-      return { ok: true, scope: 'bot', principal: { kind: 'integration', botId, integrationName: record.integrationName!, tokenId: record.id } }
-    }
-    return { ok: true, scope: 'bot', principal: { kind: 'member', botId, role: record.role as MemberRole, userId: record.userId!, tokenId: record.id } }
+    const inWorkspace =
+      row.workspace_id !== null && this.db.prepare('SELECT 1 FROM bots WHERE id = ? AND workspace_id = ?').pluck().get(botId, row.workspace_id) !== undefined
+    return checkTokenFor(toRecord(row), botId, inWorkspace)
   }
 
   /**

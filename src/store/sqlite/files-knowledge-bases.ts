@@ -2,7 +2,7 @@ import type { NormalizedTagCondition } from '../../api/files/index.js'
 import { mergePatch } from '../files/merge-patch.js'
 import type { FilePosition, KnowledgeBaseRecord } from '../files/types.js'
 
-import { newKnowledgeBaseId } from './files-ids.js'
+import { newKnowledgeBaseId } from '../files/ids.js'
 import { replaceTags, tagConditionsSql } from './tag-sql.js'
 import type { Sqlite } from './open-database.js'
 

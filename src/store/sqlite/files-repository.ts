@@ -14,7 +14,7 @@ import type {
   UpsertFileInput,
 } from '../files/types.js'
 
-import { newFileId } from './files-ids.js'
+import { newFileId } from '../files/ids.js'
 import { replaceTags, tagConditionsSql } from './tag-sql.js'
 import type { Sqlite } from './open-database.js'
 import { StatementCache } from './tables-statements.js'

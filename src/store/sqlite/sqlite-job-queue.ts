@@ -1,9 +1,10 @@
 import type { Statement } from 'better-sqlite3'
 import type { Clock } from '../clock.js'
 import type { JobQueue } from '../jobs/job-queue.js'
+import { checkClaimInput, checkEnqueueInput, LAST_LEASE_EXPIRED, listLimit, requirePositiveMs } from '../jobs/job-input.js'
 import { jobRetryDelayMs } from '../jobs/retry-delay.js'
 import type { ClaimInput, EnqueueInput, FailInput, JobListQuery, JobRecord, JobState } from '../jobs/types.js'
-import { newJobId } from './jobs-ids.js'
+import { newJobId } from '../jobs/ids.js'
 import type { Sqlite } from './open-database.js'
 
 interface JobRow {
@@ -24,10 +25,6 @@ interface JobRow {
   finished_at: string | null
 }
 
-const DEFAULT_MAX_ATTEMPTS = 5
-const DEFAULT_LIST_LIMIT = 50
-const MAX_LIST_LIMIT = 500
-const LAST_LEASE_EXPIRED = 'the lease expired on the last attempt: the worker stopped or crashed'
 
 // Kinds are bound as one JSON array so each query stays a single cached statement whatever the number of kinds.
 const KIND_FILTER = '(@kinds IS NULL OR kind IN (SELECT value FROM json_each(@kinds)))'
@@ -94,10 +91,6 @@ function later(now: Date, ms: number): string {
   return new Date(now.getTime() + ms).toISOString()
 }
 
-function requirePositiveMs(name: string, value: number): void {
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name}: expected a positive number of milliseconds, received ${String(value)}`)
-}
-
 /**
  * The `JobQueue` port on the embedded SQLite database, synchronous: the same methods and parameters as the port,
  * returning values instead of promises (wrap it with `asyncPort(queue, jobQueueMethods)` to get the port).
@@ -143,10 +136,7 @@ export class SqliteJobQueue {
    * ```
    */
   enqueue(input: EnqueueInput): { job: JobRecord; created: boolean } {
-    if (typeof input.kind !== 'string' || input.kind === '') throw new RangeError('enqueue: kind must be a non-empty string')
-    const maxAttempts = input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`enqueue: maxAttempts must be an integer of at least 1, received ${String(maxAttempts)}`)
-    if (input.runAt !== undefined && Number.isNaN(input.runAt.getTime())) throw new RangeError('enqueue: runAt is an invalid date')
+    const maxAttempts = checkEnqueueInput(input)
     return this.enqueueTx({ ...input, maxAttempts })
   }
 
@@ -160,8 +150,7 @@ export class SqliteJobQueue {
    * ```
    */
   claim(input: ClaimInput): JobRecord | undefined {
-    requirePositiveMs('claim: leaseMs', input.leaseMs)
-    if (typeof input.workerId !== 'string' || input.workerId === '') throw new RangeError('claim: workerId must be a non-empty string')
+    checkClaimInput(input)
     return this.claimTx(input)
   }
 
@@ -228,12 +217,11 @@ export class SqliteJobQueue {
    * ```
    */
   list(query: JobListQuery = {}): JobRecord[] {
-    const limit = query.limit ?? DEFAULT_LIST_LIMIT
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`list: limit must be a positive integer, received ${String(limit)}`)
+    const limit = listLimit(query)
     // At most four statements: one per combination of filters, each able to use its index.
     const where = [query.state !== undefined ? 'state = @state' : '', query.kind !== undefined ? 'kind = @kind' : ''].filter(Boolean)
     const sql = `SELECT * FROM queue_jobs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq LIMIT @limit`
-    const rows = this.statement(sql).all({ state: query.state, kind: query.kind, limit: Math.min(limit, MAX_LIST_LIMIT) }) as JobRow[]
+    const rows = this.statement(sql).all({ state: query.state, kind: query.kind, limit }) as JobRow[]
     return rows.map(toRecord)
   }
 

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto'
+import postgres from 'postgres'
+
+/**
+ * The server the PostgreSQL tests create their databases on (trust auth); `BOTSHELF_TEST_POSTGRES_URL` overrides
+ * it. Each test run creates databases of its own and drops them after.
+ */
+export const testPostgresAdminUrl = process.env['BOTSHELF_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+
+/** A database made for one test file. */
+export interface TestDatabase {
+  /** Its name, `botshelf_t_<random>`. */
+  name: string
+  /** A URL that connects to it. */
+  url: string
+  /** A fresh schema name for one test (`schema` of `openPostgresBackend`), unique in this database. */
+  freshSchema(): string
+  /** Empties every table of a schema but its migrations record: a migrated, empty backend again. */
+  empty(schema: string): Promise<void>
+  /** Runs statements on it as the administrator (for tests that reach behind the backend). */
+  admin: postgres.Sql
+  /** Drops it, ending every connection still open on it. */
+  drop(): Promise<void>
+}
+
+function urlOf(database: string): string {
+  const url = new URL(testPostgresAdminUrl)
+  url.pathname = `/${database}`
+  return url.toString()
+}
+
+/**
+ * Creates a fresh, empty database with a unique name; `drop()` removes it (call it in `afterAll`).
+ *
+ * @example
+ * ```ts
+ * let db: TestDatabase
+ * beforeAll(async () => { db = await createTestDatabase() })
+ * afterAll(() => db.drop())
+ * ```
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `botshelf_t_${randomBytes(6).toString('hex')}`
+  const server = postgres(testPostgresAdminUrl, { max: 1, onnotice: () => {} })
+  try {
+    await server`CREATE DATABASE ${server(name)}`
+  } finally {
+    await server.end({ timeout: 5 })
+  }
+  const admin = postgres(urlOf(name), { max: 2, onnotice: () => {} })
+  let schemas = 0
+  return {
+    name,
+    url: urlOf(name),
+    admin,
+    freshSchema: () => `t_${++schemas}_${randomBytes(3).toString('hex')}`,
+    async empty(schema) {
+      const tables = await admin<Array<{ name: string }>>`
+        SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables
+        WHERE schemaname = ${schema} AND tablename <> 'botshelf_migrations'`
+      // DELETE, not TRUNCATE: a few rows go in milliseconds, where TRUNCATE makes new files and syncs them. Foreign
+      // keys are not checked meanwhile (the administrator is a superuser), so the order of the tables does not matter.
+      await admin.begin(async (tx) => {
+        await tx`SET LOCAL session_replication_role = replica`
+        for (const table of tables) await tx.unsafe(`DELETE FROM ${table.name}`)
+      })
+    },
+    async drop() {
+      await admin.end({ timeout: 5 })
+      const dropper = postgres(testPostgresAdminUrl, { max: 1, onnotice: () => {} })
+      try {
+        await dropper`DROP DATABASE IF EXISTS ${dropper(name)} WITH (FORCE)`
+      } finally {
+        await dropper.end({ timeout: 5 })
+      }
+    },
+  }
+}
