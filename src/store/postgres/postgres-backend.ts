@@ -21,7 +21,7 @@ import type { PgMigration, PgSql } from './pg-types.js'
 import { rootScope, transactionScope, type PgScope } from './pg-scope.js'
 import { portMethods, readOnlyMethods } from './port-methods.js'
 import { isConnectionLost, isRetryableConflict, serializable } from './serializable.js'
-import { createPostgresSearchPort, detectVectorSupport, postgresSearchMigrations, type VectorMode } from './search/index.js'
+import { createPostgresSearchPort, postgresSearchMigrations, vectorModeOf, type VectorMode } from './search/index.js'
 import { createPostgresTablesPort, postgresTablesMigrations } from './tables/index.js'
 import { explainUnstorableText } from './text-limits.js'
 import { TransactionGuard } from './transaction-guard.js'
@@ -161,7 +161,7 @@ const coreMigrations: ReadonlyArray<PgMigration> = [...postgresAuthMigrations, .
  * await runPgMigrations(sql, postgresMigrations, 'public')
  * ```
  */
-export const postgresMigrations: ReadonlyArray<PgMigration> = [...coreMigrations, ...postgresTablesMigrations, ...postgresSearchMigrations({ vectors: 'exact' })]
+export const postgresMigrations: ReadonlyArray<PgMigration> = [...coreMigrations, ...postgresTablesMigrations, ...postgresSearchMigrations({ vectors: 'detect' })]
 
 /**
  * Opens the PostgreSQL backend: a connection pool (statement timeout and schema set on every connection),
@@ -203,10 +203,10 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
   let migrations: PgMigration[] = []
   let appliedMigrations: string[] = []
   try {
-    // Vectors through pgvector (HNSW) where the extension can be created, else exact search in the process.
-    vectors = await detectVectorSupport(sql)
-    migrations = [...coreMigrations, ...tables.migrations, ...postgresSearchMigrations({ vectors })]
+    migrations = [...coreMigrations, ...tables.migrations, ...postgresSearchMigrations({ vectors: 'detect' })]
     if (options.migrate !== false) appliedMigrations = await runPgMigrations(sql, migrations, schema)
+    // Vectors through pgvector (HNSW) when the index was made with it, else exact search in the process.
+    vectors = await vectorModeOf(sql)
   } catch (error) {
     await sql.end({ timeout: 1 })
     throw new BotshelfError(

@@ -1,5 +1,5 @@
 export { createPostgresSearchPort } from './postgres-search-port.js'
-export { postgresSearchMigrations } from './migrations.js'
+export { postgresSearchMigrations, vectorModeOf } from './migrations.js'
 export { detectVectorSupport } from './detect-vector-support.js'
 export { ensureHnswIndex, hnswIndexName } from './hnsw-index.js'
 export { FOLD_FROM, FOLD_TO, foldText } from './text-folding.js'

@@ -1,5 +1,7 @@
 import type { PgMigration } from '../pg-types.js'
 import { foldedTextSql } from './text-folding.js'
+import type { PgSql } from '../pg-types.js'
+import { detectVectorSupport } from './detect-vector-support.js'
 import type { VectorMode } from './vector-mode.js'
 
 /**
@@ -15,13 +17,15 @@ import type { VectorMode } from './vector-mode.js'
  * for (const migration of postgresSearchMigrations({ vectors: 'exact' })) await sql.begin((tx) => migration.up(tx))
  * ```
  */
-export function postgresSearchMigrations(options: { vectors: VectorMode }): PgMigration[] {
-  const embeddingType = options.vectors === 'pgvector' ? 'vector' : 'bytea'
+export function postgresSearchMigrations(options: { vectors: VectorMode | 'detect' }): PgMigration[] {
   return [
     {
-      id: `search-0001-passages-${options.vectors}`,
+      id: options.vectors === 'detect' ? 'search-0001-passages' : `search-0001-passages-${options.vectors}`,
       async up(sql) {
-        if (options.vectors === 'pgvector') await sql`CREATE EXTENSION IF NOT EXISTS vector`
+        // 'detect' decides inside the migration, under its lock: pgvector when the extension can be created.
+        const vectors = options.vectors === 'detect' ? await detectVectorSupport(sql) : options.vectors
+        const embeddingType = vectors === 'pgvector' ? 'vector' : 'bytea'
+        if (vectors === 'pgvector') await sql`CREATE EXTENSION IF NOT EXISTS vector`
         await sql.unsafe(`
           CREATE TABLE search_passages (
             seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -44,4 +48,20 @@ export function postgresSearchMigrations(options: { vectors: VectorMode }): PgMi
       },
     },
   ]
+}
+
+/**
+ * The vector mode an existing search index was made with: `pgvector` when its `embedding` column is a `vector`,
+ * else `exact` (also when the table does not exist yet).
+ *
+ * @example
+ * ```ts
+ * const vectors = await vectorModeOf(sql) // 'pgvector' | 'exact'
+ * ```
+ */
+export async function vectorModeOf(sql: PgSql): Promise<VectorMode> {
+  const rows = await sql`
+    SELECT format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a
+    WHERE a.attrelid = to_regclass('search_passages') AND a.attname = 'embedding' AND NOT a.attisdropped`
+  return rows[0]?.['type'] === 'vector' ? 'pgvector' : 'exact'
 }
