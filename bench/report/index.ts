@@ -1,0 +1,1 @@
+export { printRatio, ratioOf, RATIO_MARKER, type RatioRow } from './ratio-line.js'
