@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { lineFrom } from '../helpers/child-lines.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const serverScript = fileURLToPath(new URL('./fixtures/indexing-server.ts', import.meta.url))
@@ -13,32 +14,6 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await Promise.resolve(step()).catch(() => undefined)
 })
 
-/** Resolves with the first stdout line matching `pattern`; rejects when the child exits first or `ms` pass. */
-function lineFrom(child: ChildProcessWithoutNullStreams, pattern: RegExp, ms: number): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let out = ''
-    let err = ''
-    const timer = setTimeout(() => finish(new Error(`no line matching ${pattern} within ${ms} ms; stderr:\n${err}`)), ms)
-    const onOut = (chunk: Buffer): void => {
-      out += chunk.toString()
-      const match = pattern.exec(out)
-      if (match) finish(match)
-    }
-    const onErr = (chunk: Buffer): void => void (err += chunk.toString())
-    const onExit = (code: number | null, signal: string | null): void => finish(new Error(`the server exited (${code ?? signal}) before writing ${pattern}; stderr:\n${err}`))
-    function finish(result: RegExpExecArray | Error): void {
-      clearTimeout(timer)
-      child.stdout.off('data', onOut)
-      child.stderr.off('data', onErr)
-      child.off('exit', onExit)
-      if (result instanceof Error) reject(result)
-      else resolve(result)
-    }
-    child.stdout.on('data', onOut)
-    child.stderr.on('data', onErr)
-    child.once('exit', onExit)
-  })
-}
 
 function start(dataDir: string, mode: 'hang' | 'normal'): ChildProcessWithoutNullStreams {
   const child = spawn(process.execPath, ['--import', 'tsx', serverScript, dataDir, mode], { cwd: root, stdio: 'pipe' })
@@ -52,18 +27,18 @@ describe('a server killed (kill -9) while it indexes a file', () => {
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }))
 
     const first = start(dataDir, 'hang')
-    const [, url, botId, token] = (await lineFrom(first, /ready (\S+) (\S+) (\S+)\n/, 30_000)) as unknown as [string, string, string, string]
+    const [, url, botId, token] = (await lineFrom(first, /ready (\S+) (\S+) (\S+)\n/, 30_000, 'the server')) as unknown as [string, string, string, string]
     const headers = { authorization: `Bearer ${token}`, 'x-bot-id': botId, 'content-type': 'application/json' }
     const content = '# Field notes\n\nThe okapi lives in the Ituri forest.'
     const upsert = await fetch(`${url}/v1/files`, { method: 'PUT', headers, body: JSON.stringify({ key: 'notes.md', size: Buffer.byteLength(content), index: true }) })
     const { file } = (await upsert.json()) as { file: { id: string; uploadUrl: string } }
     expect((await fetch(file.uploadUrl, { method: 'PUT', body: content })).status).toBe(200)
-    await lineFrom(first, /extracting notes\.md\n/, 30_000)
+    await lineFrom(first, /extracting notes\.md\n/, 30_000, 'the server')
     first.kill('SIGKILL')
     await new Promise((resolve) => first.once('exit', resolve))
 
     const second = start(dataDir, 'normal')
-    const [, url2, , token2] = (await lineFrom(second, /ready (\S+) (\S+) (\S+)\n/, 30_000)) as unknown as [string, string, string, string]
+    const [, url2, , token2] = (await lineFrom(second, /ready (\S+) (\S+) (\S+)\n/, 30_000, 'the server')) as unknown as [string, string, string, string]
     const headers2 = { ...headers, authorization: `Bearer ${token2}` }
     let status = ''
     for (let i = 0; i < 400 && status !== 'indexing_completed' && status !== 'indexing_failed'; i++) {

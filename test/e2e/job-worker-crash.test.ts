@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { lineFrom } from '../helpers/child-lines.js'
 import { JobRunner, defineJob } from '../../src/jobs/index.js'
 import { systemClock } from '../../src/store/clock.js'
 import { asyncPort } from '../../src/store/sqlite/async-port.js'
@@ -21,33 +22,6 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await Promise.resolve(step()).catch(() => undefined)
 })
 
-/** Resolves with the first stdout line matching `pattern`; rejects when the child exits first or `ms` pass. */
-function lineFrom(child: ChildProcessWithoutNullStreams, pattern: RegExp, ms: number): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let out = ''
-    let err = ''
-    const timer = setTimeout(() => finish(new Error(`no line matching ${pattern} within ${ms} ms; stderr:\n${err}`)), ms)
-    const onOut = (chunk: Buffer): void => {
-      out += chunk.toString()
-      const match = pattern.exec(out)
-      if (match) finish(match)
-    }
-    const onErr = (chunk: Buffer): void => void (err += chunk.toString())
-    const onExit = (code: number | null, signal: string | null): void =>
-      finish(new Error(`the worker exited (${code ?? signal}) before writing ${pattern}; stderr:\n${err}`))
-    function finish(result: RegExpExecArray | Error): void {
-      clearTimeout(timer)
-      child.stdout.off('data', onOut)
-      child.stderr.off('data', onErr)
-      child.off('exit', onExit)
-      if (result instanceof Error) reject(result)
-      else resolve(result)
-    }
-    child.stdout.on('data', onOut)
-    child.stderr.on('data', onErr)
-    child.once('exit', onExit)
-  })
-}
 
 /** Resolves with the signal or code the child ended with; rejects after `ms`. */
 function exitOf(child: ChildProcessWithoutNullStreams, ms: number): Promise<string | number> {
@@ -82,7 +56,7 @@ describe('a job worker killed while it holds a job', () => {
 
     const child = spawn(process.execPath, ['--import', 'tsx', workerScript, dbPath, String(LEASE_MS)], { cwd: root, stdio: 'pipe' })
     cleanup.push(() => child.kill('SIGKILL'))
-    const claimed = await lineFrom(child, /claimed (\S+) (\d+)\n/, 30_000)
+    const claimed = await lineFrom(child, /claimed (\S+) (\d+)\n/, 30_000, 'the worker')
     expect(claimed[1]).toBe(job.id)
     expect(claimed[2]).toBe('1')
     expect(store.get(job.id)).toMatchObject({ state: 'running', attempts: 1, leaseOwner: `crash-child:${child.pid}:0` })

@@ -11,3 +11,4 @@ export type {
   WorkspaceTokenInput,
 } from './types.js'
 export { checkTokenFor, checkTokenInput, hashToken, mintToken } from './token-rules.js'
+export { tokenRowToRecord, type TokenRow } from './token-row.js'

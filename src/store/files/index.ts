@@ -13,3 +13,5 @@ export type {
   KnowledgeBaseRecord,
   UpsertFileInput,
 } from './types.js'
+export { fileRowToRecord, indexingConfigurationJson, pageOfValues, type FileRow } from './file-row.js'
+export { knowledgeBaseRowToRecord, type KnowledgeBaseRow } from './knowledge-base-row.js'

@@ -3,3 +3,4 @@ export { JOB_RETRY_BASE_MS, JOB_RETRY_CAP_MS, jobRetryDelayMs } from './retry-de
 export { jobStates, type ClaimInput, type EnqueueInput, type FailInput, type JobListQuery, type JobRecord, type JobState } from './types.js'
 export { newJobId } from './ids.js'
 export { checkClaimInput, checkEnqueueInput, DEFAULT_MAX_ATTEMPTS, JOB_LIST_LIMITS, LAST_LEASE_EXPIRED, listLimit, requirePositiveMs } from './job-input.js'
+export { isoAfter, jobRowToRecord, type JobRow } from './job-row.js'

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import type { TokenRole } from '../../api/principal.js'
 import type { AuthPort } from '../auth/auth-port.js'
 import { AuthStoreError } from '../auth/errors.js'
+import { tokenRowToRecord, type TokenRow } from '../auth/token-row.js'
 import { checkTokenFor, checkTokenInput, hashToken, mintToken } from '../auth/token-rules.js'
 import type { BotRecord, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord } from '../auth/types.js'
 import type { Clock } from '../clock.js'
@@ -9,18 +9,6 @@ import type { PgScope } from './pg-scope.js'
 import type { PgSql } from './pg-types.js'
 import { hasNul } from './text-limits.js'
 
-interface TokenRow {
-  id: string
-  hash: string
-  bot_id: string | null
-  workspace_id: string | null
-  role: string
-  integration_name: string | null
-  user_id: string | null
-  label: string | null
-  created_at: string
-  revoked_at: string | null
-}
 
 interface BotRow {
   id: string
@@ -29,20 +17,6 @@ interface BotRow {
   created_at: string
 }
 
-function toToken(row: TokenRow): TokenRecord {
-  return {
-    id: row.id,
-    scope: row.bot_id === null ? 'workspace' : 'bot',
-    botId: row.bot_id,
-    workspaceId: row.workspace_id,
-    role: row.role as TokenRole,
-    integrationName: row.integration_name,
-    userId: row.user_id,
-    label: row.label,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-  }
-}
 
 function toBot(row: BotRow): BotRecord {
   return { id: row.id, workspaceId: row.workspace_id, name: row.name, createdAt: row.created_at }
@@ -158,7 +132,7 @@ export class PgAuthPort implements AuthPort {
       filter.botId === undefined ? sql`` : sql`AND (t.bot_id = ${filter.botId} OR t.workspace_id = (SELECT workspace_id FROM bots WHERE id = ${filter.botId}))`
     const active = filter.activeOnly ? sql`AND t.revoked_at IS NULL` : sql``
     const rows = await sql<TokenRow[]>`SELECT t.* FROM tokens t WHERE true ${reaches} ${active} ORDER BY t.created_at, t.id`
-    return rows.map(toToken)
+    return rows.map(tokenRowToRecord)
   }
 
   /**
@@ -173,7 +147,7 @@ export class PgAuthPort implements AuthPort {
     const [row] = await this.scope.sql<TokenRow[]>`
       UPDATE tokens SET revoked_at = coalesce(revoked_at, ${this.now().toISOString()}) WHERE id = ${id} RETURNING *`
     if (!row) throw new AuthStoreError('unknown_token', `No token with id "${id}"`)
-    return toToken(row)
+    return tokenRowToRecord(row)
   }
 
   /**
@@ -191,12 +165,12 @@ export class PgAuthPort implements AuthPort {
       SELECT t.*, EXISTS (SELECT 1 FROM bots b WHERE b.id = ${botId} AND b.workspace_id = t.workspace_id) AS bot_in_workspace
       FROM tokens t WHERE t.hash = ${hashToken(token)} AND t.revoked_at IS NULL`
     if (!row) return { ok: false, reason: 'unknown_token' }
-    return checkTokenFor(toToken(row), botId, row.bot_in_workspace)
+    return checkTokenFor(tokenRowToRecord(row), botId, row.bot_in_workspace)
   }
 
   private async tokenByHash(hash: string): Promise<TokenRecord | undefined> {
     const [row] = await this.scope.sql<TokenRow[]>`SELECT * FROM tokens WHERE hash = ${hash} AND revoked_at IS NULL`
-    return row ? toToken(row) : undefined
+    return row ? tokenRowToRecord(row) : undefined
   }
 
   /**

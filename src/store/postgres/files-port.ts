@@ -1,10 +1,10 @@
 import type postgres from 'postgres'
-import type { AccessPolicy, FileOwner, FileStatus } from '../../api/files/index.js'
 import type { Clock } from '../clock.js'
 import { FilesStoreError } from '../files/errors.js'
 import type { FilesPort, FilesUsage } from '../files/files-port.js'
 import { newFileId } from '../files/ids.js'
 import { mergePatch } from '../files/merge-patch.js'
+import { fileRowToRecord, indexingConfigurationJson, pageOfValues, type FileRow } from '../files/file-row.js'
 import type {
   CompleteUploadResult,
   FileListQuery,
@@ -21,64 +21,7 @@ import type { PgSql } from './pg-types.js'
 import { replaceTags, tagConditions } from './tag-sql.js'
 import { hasNul } from './text-limits.js'
 
-interface FileRow {
-  id: string
-  bot_id: string
-  key: string
-  owner_scope: string
-  owner_json: string
-  content_type: string
-  tags_json: string
-  metadata_json: string
-  access_policies_json: string
-  index_requested: boolean
-  status: FileStatus
-  failed_status_reason: string | null
-  expires_at: string | null
-  created_at: string
-  updated_at: string
-  version: number
-  declared_size: number
-  content_version: number | null
-  blob_id: string | null
-  size: number | null
-  sha256: string | null
-  blob_content_type: string | null
-  index_generation: number
-  indexing_stack: string | null
-  indexing_configuration_json: string | null
-}
 
-function toRecord(row: FileRow): FileRecord {
-  return {
-    id: row.id,
-    botId: row.bot_id,
-    key: row.key,
-    ownerScope: row.owner_scope,
-    owner: JSON.parse(row.owner_json) as FileOwner,
-    contentType: row.content_type,
-    tags: JSON.parse(row.tags_json) as Record<string, string>,
-    metadata: JSON.parse(row.metadata_json) as Record<string, unknown>,
-    accessPolicies: JSON.parse(row.access_policies_json) as AccessPolicy[],
-    index: row.index_requested,
-    status: row.status,
-    failedStatusReason: row.failed_status_reason,
-    expiresAt: row.expires_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    version: row.version,
-    declaredSize: row.declared_size,
-    contentVersion: row.content_version,
-    blobId: row.blob_id,
-    size: row.size,
-    sha256: row.sha256,
-    blobContentType: row.blob_content_type,
-    indexGeneration: row.index_generation,
-    indexingStack: row.indexing_stack === 'v1' ? 'v1' : null,
-    indexingConfiguration:
-      row.indexing_configuration_json === null ? null : (JSON.parse(row.indexing_configuration_json) as Record<string, unknown>),
-  }
-}
 
 /** The sort expression of each sort field: the same values, hence the same order and cursors, as on SQLite. */
 function sortExpression(sql: PgSql, field: FileSortField): postgres.PendingQuery<postgres.Row[]> {
@@ -104,12 +47,6 @@ function notExpired(sql: PgSql, now: Date): postgres.PendingQuery<postgres.Row[]
   return sql`(f.expires_at IS NULL OR f.expires_at > ${now.toISOString()})`
 }
 
-function pageOf(values: string[], pageSize: number): { items: string[]; next?: string } {
-  const more = values.length > pageSize
-  const items = more ? values.slice(0, pageSize) : values
-  const last = items[items.length - 1]
-  return { items, ...(more && last !== undefined ? { next: last } : {}) }
-}
 
 /**
  * The files port on PostgreSQL: the model, the statements' meaning and the keyset order of the SQLite adapter
@@ -140,7 +77,7 @@ export class PgFilesPort implements FilesPort {
     if (hasNul(botId, id)) return undefined
     const sql = this.scope.sql
     const [row] = await sql<FileRow[]>`SELECT * FROM files f WHERE f.bot_id = ${botId} AND f.id = ${id} AND ${notExpired(sql, this.now())}`
-    return row ? toRecord(row) : undefined
+    return row ? fileRowToRecord(row) : undefined
   }
 
   /**
@@ -155,7 +92,7 @@ export class PgFilesPort implements FilesPort {
     if (hasNul(id)) return undefined
     const sql = this.scope.sql
     const [row] = await sql<FileRow[]>`SELECT * FROM files f WHERE f.id = ${id} AND ${notExpired(sql, this.now())}`
-    return row ? toRecord(row) : undefined
+    return row ? fileRowToRecord(row) : undefined
   }
 
   /**
@@ -171,7 +108,7 @@ export class PgFilesPort implements FilesPort {
     const sql = this.scope.sql
     const rows = await sql<FileRow[]>`
       SELECT * FROM files f WHERE f.bot_id = ${botId} AND f.key = ${key} AND ${notExpired(sql, this.now())} ORDER BY f.created_at, f.id`
-    return rows.map(toRecord)
+    return rows.map(fileRowToRecord)
   }
 
   /**
@@ -200,7 +137,7 @@ export class PgFilesPort implements FilesPort {
             policy_public = ${input.accessPolicies.includes('public_content')}, policy_integrations = ${input.accessPolicies.includes('integrations')},
             index_requested = ${input.index}, status = 'upload_pending', failed_status_reason = NULL, expires_at = ${input.expiresAt},
             updated_at = ${nowIso}, version = version + 1, declared_size = ${input.size},
-            indexing_configuration_json = ${configurationJson(input.indexingConfiguration)}
+            indexing_configuration_json = ${indexingConfigurationJson(input.indexingConfiguration)}
           WHERE id = ${existing.id} RETURNING *`
         row = updated!
       } else {
@@ -235,7 +172,7 @@ export class PgFilesPort implements FilesPort {
         })
       }
       await replaceTags(sql, 'file_tags', row.id, input.botId, input.tags)
-      return { file: toRecord(row), created, unreferencedBlobIds }
+      return { file: fileRowToRecord(row), created, unreferencedBlobIds }
     })
   }
 
@@ -261,7 +198,7 @@ export class PgFilesPort implements FilesPort {
         WHERE id = ${fileId} RETURNING *`
       const previous = current.blob_id
       const unreferencedBlobId = previous && previous !== blob.blobId && !(await blobReferenced(sql, previous)) ? previous : null
-      return { file: toRecord(row!), unreferencedBlobId }
+      return { file: fileRowToRecord(row!), unreferencedBlobId }
     })
   }
 
@@ -277,7 +214,7 @@ export class PgFilesPort implements FilesPort {
     const [row] = await this.scope.sql<FileRow[]>`
       UPDATE files SET status = 'upload_failed', failed_status_reason = ${reason}, updated_at = ${this.now().toISOString()}
       WHERE id = ${fileId} AND version = ${version} AND (content_version IS NULL OR content_version <> version) RETURNING *`
-    return row ? toRecord(row) : undefined
+    return row ? fileRowToRecord(row) : undefined
   }
 
   /**
@@ -296,7 +233,7 @@ export class PgFilesPort implements FilesPort {
         updated_at = ${this.now().toISOString()}
       WHERE id = ${fileId} RETURNING *`
     if (!row) throw new FilesStoreError('FILE_GONE', 'The file was deleted', { id: fileId })
-    return toRecord(row)
+    return fileRowToRecord(row)
   }
 
   /**
@@ -318,7 +255,7 @@ export class PgFilesPort implements FilesPort {
       UPDATE files SET status = ${outcome.status}, failed_status_reason = ${completed ? null : outcome.reason},
         indexing_stack = CASE WHEN ${completed} THEN 'v1' ELSE indexing_stack END, updated_at = ${this.now().toISOString()}
       WHERE id = ${fileId} AND index_generation = ${generation} AND status = 'indexing_pending' RETURNING *`
-    return row ? toRecord(row) : undefined
+    return row ? fileRowToRecord(row) : undefined
   }
 
   /**
@@ -333,7 +270,7 @@ export class PgFilesPort implements FilesPort {
     return this.scope.atomic(async (sql) => {
       const [currentRow] = await sql<FileRow[]>`SELECT * FROM files WHERE id = ${fileId} FOR UPDATE`
       if (!currentRow) throw new FilesStoreError('FILE_GONE', 'The file was deleted meanwhile', { id: fileId })
-      const current = toRecord(currentRow)
+      const current = fileRowToRecord(currentRow)
       const metadata = mergePatch(current.metadata, patch.metadata)
       const tags = mergePatch(current.tags, patch.tags) as Record<string, string>
       const policies = patch.accessPolicies ? [...new Set(patch.accessPolicies)] : current.accessPolicies
@@ -344,7 +281,7 @@ export class PgFilesPort implements FilesPort {
           policy_integrations = ${policies.includes('integrations')}, expires_at = ${expiresAt}, updated_at = ${this.now().toISOString()}
         WHERE id = ${fileId} RETURNING *`
       if (patch.tags) await replaceTags(sql, 'file_tags', fileId, current.botId, tags)
-      return toRecord(row!)
+      return fileRowToRecord(row!)
     })
   }
 
@@ -385,7 +322,7 @@ export class PgFilesPort implements FilesPort {
         contentVersion: source.blobId ? 1 : null,
       })
       await replaceTags(sql, 'file_tags', row.id, destination.botId, source.tags)
-      return { file: toRecord(row), unreferencedBlobIds }
+      return { file: fileRowToRecord(row), unreferencedBlobIds }
     })
   }
 
@@ -476,7 +413,7 @@ export class PgFilesPort implements FilesPort {
     const more = rows.length > query.pageSize
     const page = more ? rows.slice(0, query.pageSize) : rows
     const last = page[page.length - 1]
-    return { items: page.map(toRecord), ...(more && last ? { next: { value: last.sort_value, id: last.id } } : {}) }
+    return { items: page.map(fileRowToRecord), ...(more && last ? { next: { value: last.sort_value, id: last.id } } : {}) }
   }
 
   /**
@@ -494,7 +431,7 @@ export class PgFilesPort implements FilesPort {
       SELECT DISTINCT t.tag_key FROM file_tags t JOIN files f ON f.id = t.file_id
       WHERE t.bot_id = ${query.botId} AND ${notExpired(sql, this.now())} AND ${scopeCondition(sql, query.scope)} ${after}
       ORDER BY t.tag_key LIMIT ${query.pageSize + 1}`
-    return pageOf(rows.map((row) => row.tag_key), query.pageSize)
+    return pageOfValues(rows.map((row) => row.tag_key), query.pageSize)
   }
 
   /**
@@ -512,13 +449,10 @@ export class PgFilesPort implements FilesPort {
       SELECT DISTINCT t.tag_value FROM file_tags t JOIN files f ON f.id = t.file_id
       WHERE t.bot_id = ${query.botId} AND t.tag_key = ${query.tag} AND ${notExpired(sql, this.now())} AND ${scopeCondition(sql, query.scope)} ${after}
       ORDER BY t.tag_value LIMIT ${query.pageSize + 1}`
-    return pageOf(rows.map((row) => row.tag_value), query.pageSize)
+    return pageOfValues(rows.map((row) => row.tag_value), query.pageSize)
   }
 }
 
-function configurationJson(configuration: Record<string, unknown> | null | undefined): string | null {
-  return configuration ? JSON.stringify(configuration) : null
-}
 
 async function blobReferenced(sql: PgSql, blobId: string): Promise<boolean> {
   return (await sql`SELECT 1 FROM files WHERE blob_id = ${blobId} LIMIT 1`).length > 0
@@ -542,7 +476,7 @@ async function insertRow(sql: PgSql, file: FileRecord): Promise<FileRow> {
       ${file.accessPolicies.includes('public_content')}, ${file.accessPolicies.includes('integrations')}, ${file.index}, ${file.status},
       ${file.failedStatusReason}, ${file.expiresAt}, ${file.createdAt}, ${file.updatedAt}, ${file.version}, ${file.declaredSize},
       ${file.contentVersion}, ${file.blobId}, ${file.size}, ${file.sha256}, ${file.blobContentType},
-      ${file.indexGeneration}, ${file.indexingStack}, ${configurationJson(file.indexingConfiguration)})
+      ${file.indexGeneration}, ${file.indexingStack}, ${indexingConfigurationJson(file.indexingConfiguration)})
     RETURNING *`
   return row!
 }

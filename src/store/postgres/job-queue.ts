@@ -3,51 +3,14 @@ import type { Clock } from '../clock.js'
 import { newJobId } from '../jobs/ids.js'
 import { checkClaimInput, checkEnqueueInput, LAST_LEASE_EXPIRED, listLimit, requirePositiveMs } from '../jobs/job-input.js'
 import type { JobQueue } from '../jobs/job-queue.js'
+import { isoAfter, jobRowToRecord, type JobRow } from '../jobs/job-row.js'
 import { jobRetryDelayMs } from '../jobs/retry-delay.js'
-import type { ClaimInput, EnqueueInput, FailInput, JobListQuery, JobRecord, JobState } from '../jobs/types.js'
+import type { ClaimInput, EnqueueInput, FailInput, JobListQuery, JobRecord } from '../jobs/types.js'
 import type { PgScope } from './pg-scope.js'
 import type { PgSql } from './pg-types.js'
 
-interface JobRow {
-  seq: number
-  id: string
-  kind: string
-  payload_json: string
-  state: JobState
-  attempts: number
-  max_attempts: number
-  dedupe_key: string | null
-  run_at: string
-  lease_owner: string | null
-  lease_expires_at: string | null
-  last_error: string | null
-  created_at: string
-  updated_at: string
-  finished_at: string | null
-}
 
-function toRecord(row: JobRow): JobRecord {
-  return {
-    id: row.id,
-    kind: row.kind,
-    payload: JSON.parse(row.payload_json) as unknown,
-    state: row.state,
-    attempts: row.attempts,
-    maxAttempts: row.max_attempts,
-    dedupeKey: row.dedupe_key,
-    runAt: row.run_at,
-    leaseOwner: row.lease_owner,
-    leaseExpiresAt: row.lease_expires_at,
-    lastError: row.last_error,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    finishedAt: row.finished_at,
-  }
-}
 
-function later(now: Date, ms: number): string {
-  return new Date(now.getTime() + ms).toISOString()
-}
 
 function kindCondition(sql: PgSql, kinds: ReadonlyArray<string> | undefined): postgres.PendingQuery<postgres.Row[]> {
   if (kinds === undefined) return sql`true`
@@ -95,10 +58,10 @@ export class PgJobQueue implements JobQueue {
         VALUES (${newJobId(now)}, ${input.kind}, ${JSON.stringify(input.payload ?? null)}, 'pending', 0, ${maxAttempts}, ${dedupeKey},
           ${(input.runAt ?? now).toISOString()}, ${nowIso}, ${nowIso})
         ON CONFLICT DO NOTHING RETURNING *`
-      if (inserted) return { job: toRecord(inserted), created: true }
+      if (inserted) return { job: jobRowToRecord(inserted), created: true }
       const [live] = await sql<JobRow[]>`
         SELECT * FROM queue_jobs WHERE kind = ${input.kind} AND dedupe_key = ${dedupeKey} AND state IN ('pending', 'running')`
-      if (live) return { job: toRecord(live), created: false }
+      if (live) return { job: jobRowToRecord(live), created: false }
     }
     throw new Error(`enqueue: the dedupe key ${JSON.stringify(dedupeKey)} of ${input.kind} kept conflicting with jobs that finished at once`)
   }
@@ -130,9 +93,9 @@ export class PgJobQueue implements JobQueue {
         FOR UPDATE SKIP LOCKED
       )
       UPDATE queue_jobs q SET state = 'running', attempts = q.attempts + 1, lease_owner = ${input.workerId},
-        lease_expires_at = ${later(now, input.leaseMs)}, updated_at = ${nowIso}
+        lease_expires_at = ${isoAfter(now, input.leaseMs)}, updated_at = ${nowIso}
       FROM picked WHERE q.seq = picked.seq RETURNING q.*`
-    return row ? toRecord(row) : undefined
+    return row ? jobRowToRecord(row) : undefined
   }
 
   /**
@@ -147,7 +110,7 @@ export class PgJobQueue implements JobQueue {
     requirePositiveMs('heartbeat: leaseMs', leaseMs)
     const now = this.now()
     const result = await this.scope.sql`
-      UPDATE queue_jobs SET lease_expires_at = ${later(now, leaseMs)}, updated_at = ${now.toISOString()}
+      UPDATE queue_jobs SET lease_expires_at = ${isoAfter(now, leaseMs)}, updated_at = ${now.toISOString()}
       WHERE id = ${jobId} AND state = 'running' AND lease_owner = ${workerId}`
     return result.count === 1
   }
@@ -192,10 +155,10 @@ export class PgJobQueue implements JobQueue {
             updated_at = ${nowIso}, finished_at = ${nowIso}
           WHERE id = ${jobId} AND state = 'running' AND lease_owner = ${workerId} AND attempts = ${held.attempts} RETURNING *`
       : await sql<JobRow[]>`
-          UPDATE queue_jobs SET state = 'pending', run_at = ${later(now, jobRetryDelayMs(held.attempts))}, lease_owner = NULL,
+          UPDATE queue_jobs SET state = 'pending', run_at = ${isoAfter(now, jobRetryDelayMs(held.attempts))}, lease_owner = NULL,
             lease_expires_at = NULL, last_error = ${input.error}, updated_at = ${nowIso}
           WHERE id = ${jobId} AND state = 'running' AND lease_owner = ${workerId} AND attempts = ${held.attempts} RETURNING *`
-    return row ? toRecord(row) : undefined
+    return row ? jobRowToRecord(row) : undefined
   }
 
   /**
@@ -208,7 +171,7 @@ export class PgJobQueue implements JobQueue {
    */
   async get(jobId: string): Promise<JobRecord | undefined> {
     const [row] = await this.scope.sql<JobRow[]>`SELECT * FROM queue_jobs WHERE id = ${jobId}`
-    return row ? toRecord(row) : undefined
+    return row ? jobRowToRecord(row) : undefined
   }
 
   /**
@@ -225,7 +188,7 @@ export class PgJobQueue implements JobQueue {
     const state = query.state !== undefined ? sql`AND state = ${query.state}` : sql``
     const kind = query.kind !== undefined ? sql`AND kind = ${query.kind}` : sql``
     const rows = await sql<JobRow[]>`SELECT * FROM queue_jobs WHERE true ${state} ${kind} ORDER BY seq LIMIT ${limit}`
-    return rows.map(toRecord)
+    return rows.map(jobRowToRecord)
   }
 
   /**

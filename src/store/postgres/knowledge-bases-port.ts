@@ -3,30 +3,13 @@ import type { Clock } from '../clock.js'
 import type { KnowledgeBasesPort } from '../files/files-port.js'
 import { newKnowledgeBaseId } from '../files/ids.js'
 import { mergePatch } from '../files/merge-patch.js'
+import { knowledgeBaseRowToRecord, type KnowledgeBaseRow } from '../files/knowledge-base-row.js'
 import type { FilePosition, KnowledgeBaseRecord } from '../files/types.js'
 import type { PgScope } from './pg-scope.js'
 import { replaceTags, tagConditions } from './tag-sql.js'
 import { hasNul } from './text-limits.js'
 
-interface KnowledgeBaseRow {
-  id: string
-  bot_id: string
-  name: string
-  tags_json: string
-  created_at: string
-  updated_at: string
-}
 
-function toRecord(row: KnowledgeBaseRow): KnowledgeBaseRecord {
-  return {
-    id: row.id,
-    botId: row.bot_id,
-    name: row.name,
-    tags: JSON.parse(row.tags_json) as Record<string, string>,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }
-}
 
 /**
  * The knowledge-bases port on PostgreSQL: a name and tags (side table, the one tag model), newest first in keyset
@@ -60,7 +43,7 @@ export class PgKnowledgeBasesPort implements KnowledgeBasesPort {
         INSERT INTO knowledge_bases (id, bot_id, name, tags_json, created_at, updated_at)
         VALUES (${newKnowledgeBaseId(now)}, ${input.botId}, ${input.name}, ${JSON.stringify(input.tags)}, ${nowIso}, ${nowIso}) RETURNING *`
       await replaceTags(sql, 'knowledge_base_tags', row!.id, input.botId, input.tags)
-      return toRecord(row!)
+      return knowledgeBaseRowToRecord(row!)
     })
   }
 
@@ -75,7 +58,7 @@ export class PgKnowledgeBasesPort implements KnowledgeBasesPort {
   async get(botId: string, id: string): Promise<KnowledgeBaseRecord | undefined> {
     if (hasNul(botId, id)) return undefined
     const [row] = await this.scope.sql<KnowledgeBaseRow[]>`SELECT * FROM knowledge_bases WHERE bot_id = ${botId} AND id = ${id}`
-    return row ? toRecord(row) : undefined
+    return row ? knowledgeBaseRowToRecord(row) : undefined
   }
 
   /**
@@ -90,12 +73,12 @@ export class PgKnowledgeBasesPort implements KnowledgeBasesPort {
     return this.scope.atomic(async (sql) => {
       const [current] = await sql<KnowledgeBaseRow[]>`SELECT * FROM knowledge_bases WHERE bot_id = ${botId} AND id = ${id} FOR UPDATE`
       if (!current) return undefined
-      const tags = mergePatch(toRecord(current).tags, patch.tags) as Record<string, string>
+      const tags = mergePatch(knowledgeBaseRowToRecord(current).tags, patch.tags) as Record<string, string>
       const [row] = await sql<KnowledgeBaseRow[]>`
         UPDATE knowledge_bases SET name = ${patch.name}, tags_json = ${JSON.stringify(tags)}, updated_at = ${this.now().toISOString()}
         WHERE id = ${id} RETURNING *`
       await replaceTags(sql, 'knowledge_base_tags', id, botId, tags)
-      return toRecord(row!)
+      return knowledgeBaseRowToRecord(row!)
     })
   }
 
@@ -135,6 +118,6 @@ export class PgKnowledgeBasesPort implements KnowledgeBasesPort {
     const more = rows.length > query.pageSize
     const page = more ? rows.slice(0, query.pageSize) : rows
     const last = page[page.length - 1]
-    return { items: page.map(toRecord), ...(more && last ? { next: { value: last.created_at, id: last.id } } : {}) }
+    return { items: page.map(knowledgeBaseRowToRecord), ...(more && last ? { next: { value: last.created_at, id: last.id } } : {}) }
   }
 }

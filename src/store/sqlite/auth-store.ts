@@ -1,37 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import type { TokenRole } from '../../api/principal.js'
 import type { Sqlite } from './open-database.js'
 import { AuthStoreError } from '../auth/errors.js'
+import { tokenRowToRecord, type TokenRow } from '../auth/token-row.js'
 import { checkTokenFor, checkTokenInput, hashToken, mintToken } from '../auth/token-rules.js'
 import type { BotRecord, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord } from '../auth/types.js'
 
-type TokenRow = {
-  id: string
-  hash: string
-  bot_id: string | null
-  workspace_id: string | null
-  role: string
-  integration_name: string | null
-  user_id: string | null
-  label: string | null
-  created_at: string
-  revoked_at: string | null
-}
 
-function toRecord(row: TokenRow): TokenRecord {
-  return {
-    id: row.id,
-    scope: row.bot_id === null ? 'workspace' : 'bot',
-    botId: row.bot_id,
-    workspaceId: row.workspace_id,
-    role: row.role as TokenRole,
-    integrationName: row.integration_name,
-    userId: row.user_id,
-    label: row.label,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-  }
-}
 
 /**
  * The workspace, its bots and their tokens, in the embedded SQLite database (run `authMigrations` first).
@@ -169,7 +143,7 @@ export class AuthStore {
       filter.botId === undefined || row.bot_id === filter.botId || (row.workspace_id !== null && row.workspace_id === botWorkspace)
     return rows
       .filter((row) => reachesBot(row) && (!filter.activeOnly || row.revoked_at === null))
-      .map(toRecord)
+      .map(tokenRowToRecord)
   }
 
   /**
@@ -187,7 +161,7 @@ export class AuthStore {
       row.revoked_at = this.now().toISOString()
       this.db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ?').run(row.revoked_at, id)
     }
-    return toRecord(row)
+    return tokenRowToRecord(row)
   }
 
   /**
@@ -205,7 +179,7 @@ export class AuthStore {
     if (!row) return { ok: false, reason: 'unknown_token' }
     const inWorkspace =
       row.workspace_id !== null && this.db.prepare('SELECT 1 FROM bots WHERE id = ? AND workspace_id = ?').pluck().get(botId, row.workspace_id) !== undefined
-    return checkTokenFor(toRecord(row), botId, inWorkspace)
+    return checkTokenFor(tokenRowToRecord(row), botId, inWorkspace)
   }
 
   /**

@@ -1,30 +1,13 @@
 import type { NormalizedTagCondition } from '../../api/files/index.js'
 import { mergePatch } from '../files/merge-patch.js'
+import { knowledgeBaseRowToRecord, type KnowledgeBaseRow } from '../files/knowledge-base-row.js'
 import type { FilePosition, KnowledgeBaseRecord } from '../files/types.js'
 
 import { newKnowledgeBaseId } from '../files/ids.js'
 import { replaceTags, tagConditionsSql } from './tag-sql.js'
 import type { Sqlite } from './open-database.js'
 
-interface KnowledgeBaseRow {
-  id: string
-  bot_id: string
-  name: string
-  tags_json: string
-  created_at: string
-  updated_at: string
-}
 
-function toRecord(row: KnowledgeBaseRow): KnowledgeBaseRecord {
-  return {
-    id: row.id,
-    botId: row.bot_id,
-    name: row.name,
-    tags: JSON.parse(row.tags_json) as Record<string, string>,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }
-}
 
 /**
  * Knowledge bases of a bot: a name and tags. Listed newest first, keyset-paginated on (createdAt, id).
@@ -72,7 +55,7 @@ export class KnowledgeBasesRepository {
    */
   get(botId: string, id: string): KnowledgeBaseRecord | undefined {
     const row = this.db.prepare('SELECT * FROM knowledge_bases WHERE bot_id = ? AND id = ?').get(botId, id) as KnowledgeBaseRow | undefined
-    return row ? toRecord(row) : undefined
+    return row ? knowledgeBaseRowToRecord(row) : undefined
   }
 
   /**
@@ -140,7 +123,7 @@ export class KnowledgeBasesRepository {
     const more = rows.length > query.pageSize
     const page = more ? rows.slice(0, query.pageSize) : rows
     const last = page[page.length - 1]
-    return { items: page.map(toRecord), ...(more && last ? { next: { value: last.created_at, id: last.id } } : {}) }
+    return { items: page.map(knowledgeBaseRowToRecord), ...(more && last ? { next: { value: last.created_at, id: last.id } } : {}) }
   }
 
 }

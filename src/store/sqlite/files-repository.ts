@@ -1,6 +1,6 @@
-import type { AccessPolicy, FileOwner, FileStatus } from '../../api/files/index.js'
 import { FilesStoreError } from '../files/errors.js'
 import { mergePatch } from '../files/merge-patch.js'
+import { fileRowToRecord, indexingConfigurationJson, pageOfValues, type FileRow } from '../files/file-row.js'
 import type { FilesUsage } from '../files/files-port.js'
 import type {
   CompleteUploadResult,
@@ -19,33 +19,6 @@ import { replaceTags, tagConditionsSql } from './tag-sql.js'
 import type { Sqlite } from './open-database.js'
 import { StatementCache } from './tables-statements.js'
 
-interface FileRow {
-  id: string
-  bot_id: string
-  key: string
-  owner_scope: string
-  owner_json: string
-  content_type: string
-  tags_json: string
-  metadata_json: string
-  access_policies_json: string
-  index_requested: number
-  status: FileStatus
-  failed_status_reason: string | null
-  expires_at: string | null
-  created_at: string
-  updated_at: string
-  version: number
-  declared_size: number
-  content_version: number | null
-  blob_id: string | null
-  size: number | null
-  sha256: string | null
-  blob_content_type: string | null
-  index_generation: number
-  indexing_stack: string | null
-  indexing_configuration_json: string | null
-}
 
 const SORT_COLUMNS: Record<FileSortField, string> = {
   key: 'f.key',
@@ -55,35 +28,6 @@ const SORT_COLUMNS: Record<FileSortField, string> = {
   status: 'f.status',
 }
 
-function toRecord(row: FileRow): FileRecord {
-  return {
-    id: row.id,
-    botId: row.bot_id,
-    key: row.key,
-    ownerScope: row.owner_scope,
-    owner: JSON.parse(row.owner_json) as FileOwner,
-    contentType: row.content_type,
-    tags: JSON.parse(row.tags_json) as Record<string, string>,
-    metadata: JSON.parse(row.metadata_json) as Record<string, unknown>,
-    accessPolicies: JSON.parse(row.access_policies_json) as AccessPolicy[],
-    index: row.index_requested === 1,
-    status: row.status,
-    failedStatusReason: row.failed_status_reason,
-    expiresAt: row.expires_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    version: row.version,
-    declaredSize: row.declared_size,
-    contentVersion: row.content_version,
-    blobId: row.blob_id,
-    size: row.size,
-    sha256: row.sha256,
-    blobContentType: row.blob_content_type,
-    indexGeneration: row.index_generation,
-    indexingStack: row.indexing_stack === 'v1' ? 'v1' : null,
-    indexingConfiguration: row.indexing_configuration_json === null ? null : (JSON.parse(row.indexing_configuration_json) as Record<string, unknown>),
-  }
-}
 
 function scopeSql(scope: FilesAccessScope): { sql: string; params: unknown[] } {
   if (scope.kind === 'all') return { sql: '1 = 1', params: [] }
@@ -134,7 +78,7 @@ export class FilesRepository {
     const row = this
       .statement(`SELECT * FROM files f WHERE f.bot_id = ? AND f.id = ? AND ${NOT_EXPIRED}`)
       .get(botId, id, now.toISOString()) as FileRow | undefined
-    return row ? toRecord(row) : undefined
+    return row ? fileRowToRecord(row) : undefined
   }
 
   /**
@@ -150,7 +94,7 @@ export class FilesRepository {
     const row = this.statement(`SELECT * FROM files f WHERE f.id = ? AND ${NOT_EXPIRED}`).get(id, now.toISOString()) as
       | FileRow
       | undefined
-    return row ? toRecord(row) : undefined
+    return row ? fileRowToRecord(row) : undefined
   }
 
   /**
@@ -166,7 +110,7 @@ export class FilesRepository {
     const rows = this
       .statement(`SELECT * FROM files f WHERE f.bot_id = ? AND f.key = ? AND ${NOT_EXPIRED} ORDER BY f.created_at, f.id`)
       .all(botId, key, now.toISOString()) as FileRow[]
-    return rows.map(toRecord)
+    return rows.map(fileRowToRecord)
   }
 
   /**
@@ -211,7 +155,7 @@ export class FilesRepository {
             input.expiresAt,
             nowIso,
             input.size,
-            input.indexingConfiguration ? JSON.stringify(input.indexingConfiguration) : null,
+            indexingConfigurationJson(input.indexingConfiguration),
             id,
           )
       } else {
@@ -248,7 +192,7 @@ export class FilesRepository {
       }
       replaceTags(this.db, 'file_tags', id, input.botId, input.tags)
       const row = this.statement('SELECT * FROM files WHERE id = ?').get(id) as FileRow
-      return { file: toRecord(row), created, unreferencedBlobIds }
+      return { file: fileRowToRecord(row), created, unreferencedBlobIds }
     })()
   }
 
@@ -283,7 +227,7 @@ export class FilesRepository {
         .run(now.toISOString(), version, blob.blobId, blob.size, blob.sha256, fileId)
       const previous = row.blob_id
       const unreferencedBlobId = previous && previous !== blob.blobId && !this.blobInUse(previous) ? previous : null
-      return { file: toRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow), unreferencedBlobId }
+      return { file: fileRowToRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow), unreferencedBlobId }
     })()
   }
 
@@ -306,7 +250,7 @@ export class FilesRepository {
       )
       .run(reason, now.toISOString(), fileId, version)
     if (result.changes === 0) return undefined
-    return toRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
+    return fileRowToRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
   }
 
   /**
@@ -329,7 +273,7 @@ export class FilesRepository {
         )
         .run(now.toISOString(), fileId)
       if (result.changes === 0) throw new FilesStoreError('FILE_GONE', 'The file was deleted', { id: fileId })
-      return toRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
+      return fileRowToRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
     })()
   }
 
@@ -356,7 +300,7 @@ export class FilesRepository {
       )
       .run(outcome.status, completed ? null : outcome.reason, completed ? 1 : 0, now.toISOString(), fileId, generation)
     if (result.changes === 0) return undefined
-    return toRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
+    return fileRowToRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
   }
 
   /**
@@ -372,7 +316,7 @@ export class FilesRepository {
     const now = this.now()
     return this.db.transaction(() => {
       const row = this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow
-      const current = toRecord(row)
+      const current = fileRowToRecord(row)
       const metadata = mergePatch(current.metadata, patch.metadata)
       const tags = mergePatch(current.tags, patch.tags) as Record<string, string>
       const policies = patch.accessPolicies ? [...new Set(patch.accessPolicies)] : current.accessPolicies
@@ -393,7 +337,7 @@ export class FilesRepository {
           fileId,
         )
       if (patch.tags) replaceTags(this.db, 'file_tags', fileId, current.botId, tags)
-      return toRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
+      return fileRowToRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
     })()
   }
 
@@ -441,7 +385,7 @@ export class FilesRepository {
         contentVersion: source.blobId ? 1 : null,
       })
       replaceTags(this.db, 'file_tags', id, destination.botId, source.tags)
-      return { file: toRecord(this.statement('SELECT * FROM files WHERE id = ?').get(id) as FileRow), unreferencedBlobIds }
+      return { file: fileRowToRecord(this.statement('SELECT * FROM files WHERE id = ?').get(id) as FileRow), unreferencedBlobIds }
     })()
   }
 
@@ -551,7 +495,7 @@ export class FilesRepository {
     const more = rows.length > query.pageSize
     const page = more ? rows.slice(0, query.pageSize) : rows
     const last = page[page.length - 1]
-    return { items: page.map(toRecord), ...(more && last ? { next: { value: last.sort_value, id: last.id } } : {}) }
+    return { items: page.map(fileRowToRecord), ...(more && last ? { next: { value: last.sort_value, id: last.id } } : {}) }
   }
 
   /**
@@ -575,7 +519,7 @@ export class FilesRepository {
       )
       .pluck()
       .all(query.botId, this.now().toISOString(), ...scope.params, ...(query.after !== undefined ? [query.after] : []), query.pageSize + 1) as string[]
-    return pageOf(rows, query.pageSize)
+    return pageOfValues(rows, query.pageSize)
   }
 
   /**
@@ -606,7 +550,7 @@ export class FilesRepository {
         ...(query.after !== undefined ? [query.after] : []),
         query.pageSize + 1,
       ) as string[]
-    return pageOf(rows, query.pageSize)
+    return pageOfValues(rows, query.pageSize)
   }
 
   /**
@@ -661,7 +605,7 @@ export class FilesRepository {
         blobContentType: file.blobContentType,
         indexGeneration: file.indexGeneration,
         indexingStack: file.indexingStack,
-        indexingConfigurationJson: file.indexingConfiguration ? JSON.stringify(file.indexingConfiguration) : null,
+        indexingConfigurationJson: indexingConfigurationJson(file.indexingConfiguration),
       })
   }
 
@@ -673,10 +617,4 @@ export class FilesRepository {
   }
 }
 
-function pageOf(rows: string[], pageSize: number): { items: string[]; next?: string } {
-  const more = rows.length > pageSize
-  const items = more ? rows.slice(0, pageSize) : rows
-  const last = items[items.length - 1]
-  return { items, ...(more && last !== undefined ? { next: last } : {}) }
-}
 

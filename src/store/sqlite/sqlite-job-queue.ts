@@ -1,29 +1,13 @@
 import type { Statement } from 'better-sqlite3'
 import type { Clock } from '../clock.js'
 import type { JobQueue } from '../jobs/job-queue.js'
+import { isoAfter, jobRowToRecord, type JobRow } from '../jobs/job-row.js'
 import { checkClaimInput, checkEnqueueInput, LAST_LEASE_EXPIRED, listLimit, requirePositiveMs } from '../jobs/job-input.js'
 import { jobRetryDelayMs } from '../jobs/retry-delay.js'
-import type { ClaimInput, EnqueueInput, FailInput, JobListQuery, JobRecord, JobState } from '../jobs/types.js'
+import type { ClaimInput, EnqueueInput, FailInput, JobListQuery, JobRecord } from '../jobs/types.js'
 import { newJobId } from '../jobs/ids.js'
 import type { Sqlite } from './open-database.js'
 
-interface JobRow {
-  seq: number
-  id: string
-  kind: string
-  payload_json: string
-  state: JobState
-  attempts: number
-  max_attempts: number
-  dedupe_key: string | null
-  run_at: string
-  lease_owner: string | null
-  lease_expires_at: string | null
-  last_error: string | null
-  created_at: string
-  updated_at: string
-  finished_at: string | null
-}
 
 
 // Kinds are bound as one JSON array so each query stays a single cached statement whatever the number of kinds.
@@ -64,32 +48,11 @@ const SQL = {
     )`,
 } as const
 
-function toRecord(row: JobRow): JobRecord {
-  return {
-    id: row.id,
-    kind: row.kind,
-    payload: JSON.parse(row.payload_json) as unknown,
-    state: row.state,
-    attempts: row.attempts,
-    maxAttempts: row.max_attempts,
-    dedupeKey: row.dedupe_key,
-    runAt: row.run_at,
-    leaseOwner: row.lease_owner,
-    leaseExpiresAt: row.lease_expires_at,
-    lastError: row.last_error,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    finishedAt: row.finished_at,
-  }
-}
 
 function kindsParam(kinds: ReadonlyArray<string> | undefined): string | null {
   return kinds === undefined ? null : JSON.stringify(kinds)
 }
 
-function later(now: Date, ms: number): string {
-  return new Date(now.getTime() + ms).toISOString()
-}
 
 /**
  * The `JobQueue` port on the embedded SQLite database, synchronous: the same methods and parameters as the port,
@@ -165,7 +128,7 @@ export class SqliteJobQueue {
   heartbeat(jobId: string, workerId: string, leaseMs: number): boolean {
     requirePositiveMs('heartbeat: leaseMs', leaseMs)
     const now = this.now()
-    const result = this.statement(SQL.heartbeat).run({ id: jobId, workerId, leaseExpiresAt: later(now, leaseMs), now: now.toISOString() })
+    const result = this.statement(SQL.heartbeat).run({ id: jobId, workerId, leaseExpiresAt: isoAfter(now, leaseMs), now: now.toISOString() })
     return result.changes === 1
   }
 
@@ -205,7 +168,7 @@ export class SqliteJobQueue {
    */
   get(jobId: string): JobRecord | undefined {
     const row = this.statement(SQL.byId).get(jobId) as JobRow | undefined
-    return row ? toRecord(row) : undefined
+    return row ? jobRowToRecord(row) : undefined
   }
 
   /**
@@ -222,7 +185,7 @@ export class SqliteJobQueue {
     const where = [query.state !== undefined ? 'state = @state' : '', query.kind !== undefined ? 'kind = @kind' : ''].filter(Boolean)
     const sql = `SELECT * FROM queue_jobs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq LIMIT @limit`
     const rows = this.statement(sql).all({ state: query.state, kind: query.kind, limit }) as JobRow[]
-    return rows.map(toRecord)
+    return rows.map(jobRowToRecord)
   }
 
   /**
@@ -253,11 +216,11 @@ export class SqliteJobQueue {
       runAt: (input.runAt ?? now).toISOString(),
       now: nowIso,
     }) as JobRow | undefined
-    if (inserted) return { job: toRecord(inserted), created: true }
+    if (inserted) return { job: jobRowToRecord(inserted), created: true }
     // The conflict is the live dedupe key, whose job is then found here; ids are 80 random bits and do not collide.
     const live = this.statement(SQL.live).get(input.kind, dedupeKey) as JobRow | undefined
     if (!live) throw new Error('enqueue: the insert conflicted but no live job has this dedupe key')
-    return { job: toRecord(live), created: false }
+    return { job: jobRowToRecord(live), created: false }
   }
 
   private claimInTransaction(input: ClaimInput): JobRecord | undefined {
@@ -267,8 +230,8 @@ export class SqliteJobQueue {
     this.statement(SQL.buryExhausted).run({ now: nowIso, kinds, error: LAST_LEASE_EXPIRED })
     const seq = this.statement(SQL.nextDue).pluck().get({ now: nowIso, kinds }) as number | undefined
     if (seq === undefined) return undefined
-    const row = this.statement(SQL.claim).get({ seq, workerId: input.workerId, leaseExpiresAt: later(now, input.leaseMs), now: nowIso }) as JobRow
-    return toRecord(row)
+    const row = this.statement(SQL.claim).get({ seq, workerId: input.workerId, leaseExpiresAt: isoAfter(now, input.leaseMs), now: nowIso }) as JobRow
+    return jobRowToRecord(row)
   }
 
   private failInTransaction(jobId: string, workerId: string, input: FailInput): JobRecord | undefined {
@@ -279,8 +242,8 @@ export class SqliteJobQueue {
     const params = { seq: held.seq, error: input.error, now: now.toISOString() }
     const row = exhausted
       ? (this.statement(SQL.bury).get(params) as JobRow)
-      : (this.statement(SQL.retry).get({ ...params, runAt: later(now, jobRetryDelayMs(held.attempts)) }) as JobRow)
-    return toRecord(row)
+      : (this.statement(SQL.retry).get({ ...params, runAt: isoAfter(now, jobRetryDelayMs(held.attempts)) }) as JobRow)
+    return jobRowToRecord(row)
   }
 
   private statement(sql: string): Statement<unknown[]> {
