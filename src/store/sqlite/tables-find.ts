@@ -176,9 +176,9 @@ function lexicalPage(context: TablesContext, rt: TableRuntime, plan: FindPlan): 
 function hybridPage(context: TablesContext, rt: TableRuntime, plan: RowsFindPlan, vector: QueryVector): { rows: Row[]; hasMore: boolean } | undefined {
   const nearest = nearestRowIds(context, rt, vector, compileFilterSql(plan.filter, columnSqlOf(rt, ALIAS)))
   if (nearest.length === 0) return undefined
-  const lexicalPlan: RowsFindPlan = { ...plan, order: { by: 'similarity', direction: 'desc' }, limit: lexicalDepth(plan), offset: 0 }
-  const { projection: _projection, ...idsOnly } = lexicalPlan
-  const lexical = run(context, compileRows(rt, { ...idsOnly, projection: { columns: [], paths: [] } })).map((row) => row.id)
+  // Only the ids of the full-text matches are read: an empty projection.
+  const lexicalPlan: RowsFindPlan = { ...plan, order: { by: 'similarity', direction: 'desc' }, limit: lexicalDepth(plan), offset: 0, projection: { columns: [], paths: [] } }
+  const lexical = run(context, compileRows(rt, lexicalPlan)).map((row) => row.id)
   const fetch = planHybridFetch(plan, rankTableSearch(lexical, nearest))
   return arrangeHybridRows(fetch, run(context, compileRows(rt, fetch.plan, fetch)), plan.limit)
 }
