@@ -27,7 +27,7 @@ const schema = { name: { type: 'string', 'x-zui': { searchable: true } }, stock:
 let embedder: Embedder
 
 /** The offline embedder behind a gate the test closes and opens, so counts can be read while rows wait. */
-function gated(inner: () => Embedder): Embedder & { close(): void; open(): void } {
+function gated(inner: () => Embedder): Embedder & { hold(): void; release(): void } {
   let gate: Promise<void> = Promise.resolve()
   let openGate = () => {}
   return {
@@ -40,10 +40,10 @@ function gated(inner: () => Embedder): Embedder & { close(): void; open(): void 
       await gate
       return inner().embed(texts, options)
     },
-    close() {
+    hold() {
       gate = new Promise((resolve) => (openGate = resolve))
     },
-    open() {
+    release() {
       openGate()
     },
   }
@@ -93,7 +93,7 @@ describe('hybrid table search through @botpress/client', () => {
     expect((await client.findTableRows({ table: 'productsTable', search: 'wallet' })).rows[0]).toMatchObject({ name: 'Leather wallet with coin pocket' })
 
     // A change of the searchable text makes the row stale until it is embedded again; another column does not.
-    gate.close()
+    gate.hold()
     await client.updateTableRows({ table: 'productsTable', rows: [{ id: 5, stock: 11 }] })
     expect(await client.getTable({ table: 'productsTable' })).toMatchObject({ rows: 6, stale: 0, indexing: 0 })
     await client.updateTableRows({ table: 'productsTable', rows: [{ id: 1, name: 'Cast iron kettle' }] })
@@ -101,7 +101,7 @@ describe('hybrid table search through @botpress/client', () => {
     expect(after.stale).toBe(1)
     // The job may have claimed the row already (it then waits at the gate): indexing is 0 or that one row.
     expect(after.indexing).toBeLessThanOrEqual(1)
-    gate.open()
+    gate.release()
     expect(await waitUntilEmbedded(client, 'productsTable')).toEqual({ rows: 6, stale: 0, indexing: 0 })
     expect((await client.findTableRows({ table: 'productsTable', search: 'kettle' })).rows[0]).toMatchObject({ name: 'Cast iron kettle' })
   })
