@@ -23,7 +23,7 @@ import { createFilesFeature, filesFeature } from './files/feature.js'
 import type { IndexingOptions } from './files/indexing/index.js'
 import { metricsRoutes, ServiceMetrics } from './metrics/index.js'
 import { measureWorkspaceUsage, type StorageQuotas, type WorkspaceUsage } from './usage/index.js'
-import { tablesFeature } from './tables/feature.js'
+import { createTablesFeature, tablesFeature } from './tables/feature.js'
 import { adminRoutes, SignInCodes, type IssuedSignInCode } from './admin/index.js'
 import { consoleRoutes, findConsoleFolder } from './console/index.js'
 
@@ -50,6 +50,15 @@ function legacySigningKey(dataDir: string | null, logger: Logger): Buffer | unde
  * ```
  */
 export const defaultFeatures: ReadonlyArray<ServiceFeature> = [filesFeature, tablesFeature]
+
+/** Files and tables with one indexing configuration: the embedder of file search is the one of table search. */
+function indexedFeatures(indexing: IndexingOptions): ServiceFeature[] {
+  const search = {
+    ...(indexing.embedder !== undefined ? { embedder: indexing.embedder } : {}),
+    ...(indexing.embedBatchSize !== undefined ? { embedBatchSize: indexing.embedBatchSize } : {}),
+  }
+  return [createFilesFeature({ indexing }), createTablesFeature({ search })]
+}
 
 /** Options of `createApp`. Give a `backend`, or one of its shortcuts: `dataDir` or `memory: true`. */
 export interface AppOptions {
@@ -140,9 +149,10 @@ export interface AppOptions {
    */
   features?: ReadonlyArray<ServiceFeature>
   /**
-   * How the default files feature indexes documents (ignored when `features` is given: pass
-   * `createFilesFeature({ indexing })` there). Default: botshelf's extractor and the embedder the environment
-   * names (`BOTSHELF_EMBEDDINGS_URL`), else the offline default; `embedder: null` for lexical search only.
+   * How the default files feature indexes documents, and which embedder the tables feature embeds rows with
+   * (ignored when `features` is given: pass `createFilesFeature({ indexing })` and `createTablesFeature({ search })`
+   * there). Default: botshelf's extractor and the embedder the environment names (`BOTSHELF_EMBEDDINGS_URL`), else
+   * the offline default; `embedder: null` for lexical search only.
    *
    * @example
    * ```ts
@@ -382,7 +392,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
   if (shortcuts > 1) throw new Error('createApp: give one of backend, dataDir or memory: true')
   if (shortcuts === 0) throw new Error('createApp: give a backend, a dataDir (for example "./.botshelf") or memory: true')
   if (options.backend && options.now) throw new Error('createApp: give the clock to the backend (openSqliteBackend({ now })), not to createApp')
-  const features = options.features ?? (options.indexing ? [createFilesFeature({ indexing: options.indexing }), tablesFeature] : defaultFeatures)
+  const features = options.features ?? (options.indexing ? indexedFeatures(options.indexing) : defaultFeatures)
   const rateLimits = resolveRateLimits(options.rateLimit)
   const bodyTimeoutMs = checkTimeout('bodyTimeoutMs', options.bodyTimeoutMs ?? defaultTimeouts.bodyTimeoutMs)
   const ownsBackend = options.backend === undefined

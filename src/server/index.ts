@@ -60,7 +60,7 @@ export {
   type IndexingOptions,
 } from './files/index.js'
 export { EmbedderError, EmbedderUnavailableError, createEmbedderFromEnv, createOfflineEmbedder, createOpenAiCompatibleEmbedder, type Embedder } from '../embeddings/index.js'
-export { tablesFeature, tablesRoutes, canAccessTables, tablesOperationAccess, type TablesAccess } from './tables/index.js'
+export { createTablesFeature, tablesFeature, type TablesFeatureOptions, type TableSearchOptions, tablesRoutes, canAccessTables, tablesOperationAccess, type TablesAccess } from './tables/index.js'
 export {
   openBackend,
   openPostgresBackend,

@@ -20,7 +20,7 @@ export {
   type KnowledgeBasesPort,
   type UpsertFileInput,
 } from './files/index.js'
-export type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableJobChange, TableJobRecord, TableRecord, TablesPort, TableWithCounts, UpdateTableInput } from './tables/index.js'
+export type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableJobChange, TableJobRecord, TableRecord, TablesPort, TableWithCounts, UpdateTableInput, QueryVector, RowVectorCounts, StaleRowsClaim } from './tables/index.js'
 export { TablesStoreError, type TablesErrorCode } from './tables/index.js'
 export type { PassageInput, PassageListQuery, PassageRecord, PassageSubtype, PassageVectorsInput, ReplacePassagesInput, SearchHit, SearchIndexPort, SearchQuery, SearchUsage, StaleFile } from './search/index.js'
 export { jobStates, type ClaimInput, type EnqueueInput, type FailInput, type JobListQuery, type JobQueue, type JobRecord, type JobState } from './jobs/index.js'

@@ -48,7 +48,8 @@ describe('@botpress/client against botshelf tables', () => {
     expect([found.hasMore, found.offset, found.limit]).toEqual([false, 0, 100])
 
     const searched = await client.findTableRows({ table: 'notesTable', search: 'invoice' })
-    expect(searched.rows.map((r) => r.id).sort()).toEqual([1, 3])
+    // The two rows with the word come first; with the default embedder, rows near in meaning may follow (decision 0860).
+    expect(searched.rows.slice(0, 2).map((r) => r.id).sort()).toEqual([1, 3])
     expect(searched.rows.every((r) => typeof r.similarity === 'number' && r.similarity > 0)).toBe(true)
 
     const grouped = await client.findTableRows({ table: 'notesTable', group: { topic: 'key', score: ['sum', 'avg'] } })

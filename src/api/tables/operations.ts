@@ -14,9 +14,16 @@ const TableParamsSchema = z.object({ table: z.string().min(1) })
 const TableCountsShape = {
   /** Rows in the table. */
   rows: z.number().int(),
-  /** Rows waiting for computed columns (always 0: computed columns are not run yet). */
+  /**
+   * Rows waiting to be embedded for search: no vector of the configured embedder yet, or a searchable value written
+   * since (decision 0860). 0 without an embedder or searchable columns. (Computed columns are not run, so no row
+   * waits for them.)
+   */
   stale: z.number().int(),
-  /** Rows waiting to be indexed for search (always 0: full-text indexing is synchronous). */
+  /**
+   * Stale rows an embedding job is embedding right now (claimed, not yet written back); `indexing ≤ stale`. 0 without
+   * an embedder or searchable columns (decision 0860).
+   */
   indexing: z.number().int(),
 }
 

@@ -1,3 +1,4 @@
+import { enqueueRowEmbedding } from './row-embedding/index.js'
 import { PermanentJobError } from '../../jobs/index.js'
 import type { TableJobRecord } from '../../store/index.js'
 import type { ServiceJob, ServiceJobContext } from '../env.js'
@@ -27,7 +28,8 @@ export interface ImportTablePayload {
  * Runs an import in two passes over the streamed file (CSV or JSON, gzipped or not), in bounded memory:
  * first every row is checked (progress 0 to 0.5), so a bad row refuses the import before anything is written;
  * then rows are inserted in batches, each batch committed with the job's resume point (progress 0.5 to 1). A
- * retry after a crash skips the rows already committed, so no row is imported twice.
+ * retry after a crash skips the rows already committed, so no row is imported twice. Then the rows' embedding is
+ * queued (decision 0860).
  *
  * @example
  * ```ts
@@ -44,6 +46,8 @@ export const importTableJob: ServiceJob = {
     try {
       await importRowsOf(context, payload, tableJob)
       await tables.updateJob(tableJob.id, { status: 'completed', progress: 1 })
+      // The imported rows are stale: embed them now rather than at the next sweep (a no-op without an embedder).
+      await enqueueRowEmbedding(context.services, { botId: payload.botId, tableId: payload.tableId })
     } catch (error) {
       await failTableJob(context, tableJob.id, error)
     }

@@ -10,6 +10,10 @@ import { tablesLimits } from '../../api/tables/index.js'
 import { decodeCursor, encodeCursor, isPagePosition, queryFingerprint } from '../http/cursor.js'
 import { canAccessTables, tablesOperationAccess, type TablesAccess } from './permissions.js'
 import { exportTableHandler, importTableHandler } from './import-export-handlers.js'
+import { tableColumns } from '../../store/tables/index.js'
+import type { AppServices } from '../env.js'
+import { embedQuery } from '../embedding/index.js'
+import { enqueueRowEmbedding, type TableSearchOptions } from './row-embedding/index.js'
 
 type TablesHandler<Op extends Operation> = (context: OperationContext<Op>, store: TablesPort) => ReturnType<OperationHandler<Op>>
 
@@ -27,16 +31,32 @@ function withWarnings<T extends object>(result: T & { warnings: string[] }): T &
   return (warnings.length > 0 ? { ...rest, warnings } : rest) as T & { warnings?: string[] }
 }
 
+/** After a write of rows: a table with searchable columns gets its rows embedded (decision 0860). */
+async function embedAfterWrite(services: AppServices, search: TableSearchOptions, store: TablesPort, botId: string, ref: string): Promise<void> {
+  if (!search.embedder) return
+  const record = await store.loadTable(botId, ref)
+  if (tableColumns(record.schema, record.physicalMap).searchable.length === 0) return
+  await enqueueRowEmbedding(services, { botId, tableId: record.id })
+}
+
+/** A table's counts with the real `stale` and `indexing` of the configured embedder (0 without one). */
+async function withRowVectorCounts<T extends { table: { id: string }; stale: number; indexing: number }>(search: TableSearchOptions, store: TablesPort, botId: string, result: T): Promise<T> {
+  if (!search.embedder) return result
+  return { ...result, ...(await store.rowVectorCounts(botId, result.table.id, search.embedder.id)) }
+}
+
 /**
  * The authenticated routes of the Tables API: one per operation of `tablesOperations`, each checking the
  * caller's access (decision 0406), validating its input with the operation's schemas and calling the tables port.
+ * With an embedder in `search` (read at each request: the feature fills it in at start), row writes queue the
+ * embedding of the rows, `getTable` counts `stale`/`indexing`, and `findTableRows` `search` is hybrid (decision 0860).
  *
  * @example
  * ```ts
- * hono.route('/', tablesRoutes())
+ * hono.route('/', tablesRoutes({ embedder: null }))
  * ```
  */
-export function tablesRoutes(): Hono<AppEnv> {
+export function tablesRoutes(search: TableSearchOptions = { embedder: null }): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
   const register = <Op extends Operation>(operation: Op, handler: TablesHandler<Op>): void => {
     const access: TablesAccess = tablesOperationAccess[operation.name as keyof typeof tablesOperationAccess]
@@ -60,18 +80,29 @@ export function tablesRoutes(): Hono<AppEnv> {
 
   register(ops.createTable, async ({ input, principal }, store) => ({ table: await store.createTable(principal.botId, input.body) }))
 
-  register(ops.getTable, ({ input, principal }, store) => store.getTable(principal.botId, input.params.table))
+  register(ops.getTable, async ({ input, principal }, store) => withRowVectorCounts(search, store, principal.botId, await store.getTable(principal.botId, input.params.table)))
 
-  register(ops.getOrCreateTable, ({ input, principal }, store) => store.getOrCreateTable(principal.botId, input.params.table, input.body))
+  register(ops.getOrCreateTable, async ({ input, principal }, store) =>
+    withRowVectorCounts(search, store, principal.botId, await store.getOrCreateTable(principal.botId, input.params.table, input.body)),
+  )
 
-  register(ops.updateTable, ({ input, principal }, store) => store.updateTable(principal.botId, input.params.table, input.body))
+  register(ops.updateTable, async ({ input, principal, services }, store) => {
+    const result = await store.updateTable(principal.botId, input.params.table, input.body)
+    // A schema change can make every row stale (another searchable text).
+    if (input.body.schema) await embedAfterWrite(services, search, store, principal.botId, result.table.id)
+    return result
+  })
 
   register(ops.deleteTable, async ({ input, principal }, store) => {
     await store.deleteTable(principal.botId, input.params.table)
     return {}
   })
 
-  register(ops.duplicateTable, ({ input, principal }, store) => store.duplicateTable(principal.botId, input.params.sourceTableId, input.body))
+  register(ops.duplicateTable, async ({ input, principal, services }, store) => {
+    const result = await store.duplicateTable(principal.botId, input.params.sourceTableId, input.body)
+    if (result.rows > 0) await embedAfterWrite(services, search, store, principal.botId, result.table.id)
+    return result
+  })
 
   register(ops.renameTableColumn, async ({ input, principal }, store) => ({
     table: await store.renameColumn(principal.botId, input.params.table, input.body.name, input.body.newName),
@@ -79,18 +110,31 @@ export function tablesRoutes(): Hono<AppEnv> {
 
   register(ops.getTableRow, async ({ input, principal }, store) => ({ row: await store.getRow(principal.botId, input.params.table, input.query.id) }))
 
-  register(ops.findTableRows, ({ input, principal }, store) => store.findRows(principal.botId, input.params.table, input.body))
+  register(ops.findTableRows, async ({ input, principal, services }, store) => {
+    const query = input.body
+    const text = query.search?.trim()
+    const vector = text && !query.group ? await embedQuery(search.embedder, text, services.logger) : undefined
+    return store.findRows(principal.botId, input.params.table, vector ? { ...query, vector } : query)
+  })
 
 
-  register(ops.createTableRows, async ({ input, principal }, store) => withWarnings(await store.createRows(principal.botId, input.params.table, input.body.rows)))
+  register(ops.createTableRows, async ({ input, principal, services }, store) => {
+    const result = withWarnings(await store.createRows(principal.botId, input.params.table, input.body.rows))
+    await embedAfterWrite(services, search, store, principal.botId, input.params.table)
+    return result
+  })
 
-  register(ops.updateTableRows, async ({ input, principal }, store) =>
-    withWarnings(await store.updateRows(principal.botId, input.params.table, input.body.rows as Array<Record<string, unknown> & { id: number }>)),
-  )
+  register(ops.updateTableRows, async ({ input, principal, services }, store) => {
+    const result = withWarnings(await store.updateRows(principal.botId, input.params.table, input.body.rows as Array<Record<string, unknown> & { id: number }>))
+    await embedAfterWrite(services, search, store, principal.botId, input.params.table)
+    return result
+  })
 
-  register(ops.upsertTableRows, async ({ input, principal }, store) =>
-    withWarnings(await store.upsertRows(principal.botId, input.params.table, input.body.rows, input.body.keyColumn)),
-  )
+  register(ops.upsertTableRows, async ({ input, principal, services }, store) => {
+    const result = withWarnings(await store.upsertRows(principal.botId, input.params.table, input.body.rows, input.body.keyColumn))
+    await embedAfterWrite(services, search, store, principal.botId, input.params.table)
+    return result
+  })
 
   register(ops.deleteTableRows, ({ input, principal }, store) => store.deleteRows(principal.botId, input.params.table, input.body))
 

@@ -35,8 +35,11 @@ import { TransactionGuard } from './transaction-guard.js'
  * ```
  */
 export interface PostgresTablesAdapter {
-  /** Builds the port on a connection: the pool, or a transaction for `backend.transaction`. */
-  create(sql: PgSql, deps: { now: Clock }): TablesPort
+  /**
+   * Builds the port on a connection: the pool, or a transaction for `backend.transaction`; `vectors` is how the
+   * search index stores vectors, for row vectors (decision 0860).
+   */
+  create(sql: PgSql, deps: { now: Clock; vectors?: VectorMode }): TablesPort
   /** Its schema steps, run after those of the other ports. */
   migrations: ReadonlyArray<PgMigration>
 }
@@ -228,7 +231,7 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     auth: guardedPort(new PgAuthPort(scope, now), portMethods.auth, 'backend.auth', guard),
     files: guardedPort(new PgFilesPort(scope, now), portMethods.files, 'backend.files', guard),
     knowledgeBases: guardedPort(new PgKnowledgeBasesPort(scope, now), portMethods.knowledgeBases, 'backend.knowledgeBases', guard),
-    tables: guardedTables(tables.create(tablesSql, { now }), guard),
+    tables: guardedTables(tables.create(tablesSql, { now, vectors }), guard),
     jobs: guardedPort(new PgJobQueue(scope, now), portMethods.jobs, 'backend.jobs', guard),
     search: guardedSearch(createPostgresSearchPort(tablesSql, { now, vectors }), guard),
   })

@@ -176,6 +176,10 @@ const tablesMethods = [
   'createJob',
   'getJob',
   'updateJob',
+  'rowVectorCounts',
+  'claimStaleRows',
+  'setRowVectors',
+  'tablesWithStaleRows',
 ] as const
 
 

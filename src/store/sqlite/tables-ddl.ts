@@ -3,6 +3,7 @@ import { quoteIdent, sqlTypeOf } from './tables-columns.js'
 import { scalarKinds } from '../tables/column-kinds.js'
 import type { TableRuntime } from './tables-runtime.js'
 import type { TableColumn } from '../tables/table-columns.js'
+import { dropRowVectors } from './tables-row-vectors.js'
 
 /**
  * DDL of the per-table SQLite objects: the rows table `ut_<id>` (`id` autoincrement so ids are never
@@ -131,7 +132,7 @@ export function createSearch(db: Sqlite, rt: TableRuntime): void {
 }
 
 /**
- * Drops the rows table, its indexes and its search table.
+ * Drops the rows table, its indexes, its search table and its row vectors.
  *
  * @example
  * ```ts
@@ -139,6 +140,7 @@ export function createSearch(db: Sqlite, rt: TableRuntime): void {
  * ```
  */
 export function dropRowsTable(db: Sqlite, physicalTable: string): void {
+  dropRowVectors(db, physicalTable)
   dropSearch(db, physicalTable)
   db.exec(`DROP TABLE IF EXISTS ${quoteIdent(physicalTable)}`)
 }

@@ -3,6 +3,8 @@ import type { FindPlan, GroupFindPlan, GroupOutput, RowsFindPlan, SortDirection 
 import { planFind, projectRow } from '../tables/find/index.js'
 import { queryRegexBudget } from '../tables/regex-budget.js'
 import type { FindQuery, FindResult } from '../tables/types.js'
+import { arrangeHybridRows, lexicalDepth, planHybridFetch, rankTableSearch, type QueryVector } from '../tables/row-vectors/index.js'
+import { nearestRowIds } from './tables-row-vectors.js'
 import { loadTable } from './tables-catalog.js'
 import { runtimeOf } from './tables-catalog-records.js'
 import { decodeValue, quoteIdent } from './tables-columns.js'
@@ -53,10 +55,20 @@ function searchJoin(rt: TableRuntime, words: readonly string[] | undefined): { s
 
 const sqlDirection = (direction: SortDirection) => (direction === 'desc' ? 'DESC' : 'ASC')
 
-function compileRows(rt: TableRuntime, plan: RowsFindPlan): CompiledFind {
+/** The candidates of a hybrid search: only these rows are read, each with its fused `similarity`. */
+interface HybridCandidates {
+  ids: readonly number[]
+  similarity: ReadonlyMap<number, number>
+}
+
+function compileRows(rt: TableRuntime, plan: RowsFindPlan, candidates?: HybridCandidates): CompiledFind {
   const columnSql = columnSqlOf(rt, ALIAS)
   const search = searchJoin(rt, plan.search)
   const where = compileFilterSql(plan.filter, columnSql)
+  if (candidates) {
+    where.sql = `${ALIAS}.id IN (SELECT value FROM json_each(?)) AND (${where.sql})`
+    where.params = [JSON.stringify(candidates.ids), ...where.params]
+  }
   // bm25 scores are lower for better matches: similarity order is the opposite of score order.
   let order =
     plan.order.by === 'similarity' ? `s.score ${plan.order.direction === 'asc' ? 'DESC' : 'ASC'}` : `${columnSql(plan.order.column)} ${sqlDirection(plan.order.direction)}`
@@ -70,6 +82,7 @@ function compileRows(rt: TableRuntime, plan: RowsFindPlan): CompiledFind {
     const row: Record<string, unknown> = { id: raw['id'], createdAt: raw['created_at'], updatedAt: raw['updated_at'], computed: {} }
     for (const c of columns) row[c.name] = decodeValue(c.kind, raw[c.physical])
     if (plan.search) row['similarity'] = similarityFromBm25(raw['__score'] as number)
+    if (candidates) row['similarity'] = candidates.similarity.get(raw['id'] as number) ?? 0
     return plan.projection ? projectRow(row, plan.projection.paths) : row
   }
   return { sql, params: [...search.params, ...where.params, plan.limit + 1, plan.offset], decode }
@@ -127,8 +140,8 @@ export function compileFind(rt: TableRuntime, plan: FindPlan): CompiledFind {
 
 /**
  * Finds rows (filter, search, select, order, limit/offset) or groups (`group`): the query is validated into a
- * plan, compiled to one SQL statement run under a query budget for `$regex` (50 ms of matching; decision 0701),
- * and its result decoded.
+ * plan, compiled to SQL run under a query budget for `$regex` (50 ms of matching; decision 0701), and its result
+ * decoded. A search with a query `vector` fuses the full-text ranking with the nearest row vectors (decision 0860).
  *
  * @example
  * ```ts
@@ -138,10 +151,34 @@ export function compileFind(rt: TableRuntime, plan: FindPlan): CompiledFind {
 export function findRows(context: TablesContext, botId: string, ref: string, query: FindQuery): FindResult {
   const rt = runtimeOf(loadTable(context, botId, ref))
   const plan = planFind(rt, query)
-  const compiled = compileFind(rt, plan)
-  const statement = context.prepare(compiled.sql)
-  const raw = context.withRegexBudget(queryRegexBudget(), () => statement.all(...compiled.params)) as Array<Record<string, unknown>>
-  const result: FindResult = { rows: raw.slice(0, plan.limit).map(compiled.decode) as Row[], hasMore: raw.length > plan.limit, offset: plan.offset, limit: plan.limit }
+  const page = context.withRegexBudget(queryRegexBudget(), () =>
+    (plan.type === 'rows' && plan.search && query.vector && hybridPage(context, rt, plan, query.vector)) || lexicalPage(context, rt, plan),
+  )
+  const result: FindResult = { ...page, offset: plan.offset, limit: plan.limit }
   if (plan.warnings.length > 0) result.warnings = plan.warnings
   return result
+}
+
+function run(context: TablesContext, compiled: CompiledFind): Row[] {
+  return (context.prepare(compiled.sql).all(...compiled.params) as Array<Record<string, unknown>>).map(compiled.decode) as Row[]
+}
+
+function lexicalPage(context: TablesContext, rt: TableRuntime, plan: FindPlan): { rows: Row[]; hasMore: boolean } {
+  const rows = run(context, compileFind(rt, plan))
+  return { rows: rows.slice(0, plan.limit), hasMore: rows.length > plan.limit }
+}
+
+/**
+ * A search ranked by words and vectors (decision 0860): the full-text matches and the nearest row vectors, both
+ * under the filter, fused; `undefined` when no row the filter keeps has a vector of the query's embedder (the
+ * search is then lexical, as without an embedder).
+ */
+function hybridPage(context: TablesContext, rt: TableRuntime, plan: RowsFindPlan, vector: QueryVector): { rows: Row[]; hasMore: boolean } | undefined {
+  const nearest = nearestRowIds(context, rt, vector, compileFilterSql(plan.filter, columnSqlOf(rt, ALIAS)))
+  if (nearest.length === 0) return undefined
+  // Only the ids of the full-text matches are read: an empty projection.
+  const lexicalPlan: RowsFindPlan = { ...plan, order: { by: 'similarity', direction: 'desc' }, limit: lexicalDepth(plan), offset: 0, projection: { columns: [], paths: [] } }
+  const lexical = run(context, compileRows(rt, lexicalPlan)).map((row) => row.id)
+  const fetch = planHybridFetch(plan, rankTableSearch(lexical, nearest))
+  return arrangeHybridRows(fetch, run(context, compileRows(rt, fetch.plan, fetch)), plan.limit)
 }

@@ -5,6 +5,7 @@ import type { TableRecord } from '../tables/types.js'
 import { runtimeOf } from './tables-catalog-records.js'
 import { decodeValue, encodeValue, quoteIdent, sqlTypeOf } from './tables-columns.js'
 import type { TablesContext } from './tables-context.js'
+import { dropRowVectorTrigger, syncRowVectors } from './tables-row-vectors.js'
 import { columnIndexName, createColumnIndex, createKeyIndex, createSearch, dropKeyIndex, dropSearch } from './tables-ddl.js'
 import { REGEXP_FUNCTION } from './tables-regex-function.js'
 import type { TableRuntime } from './tables-runtime.js'
@@ -74,7 +75,7 @@ function checkExistingValues(context: TablesContext, rt: TableRuntime, before: T
 /**
  * Applies an `updateTable` schema input to a table (docs/decisions/0404-update-table-rules.md): removes, adds
  * and converts SQLite columns as `planSchemaChange` says, checks existing values against the new schema, and
- * rebuilds the search table. Updates `record` (schema, physical map, next column, key column when removed).
+ * rebuilds the search table (row vectors stay unless the searchable text changed: `syncRowVectors`). Updates `record` (schema, physical map, next column, key column when removed).
  * Call inside a transaction: on error nothing stays.
  *
  * @example
@@ -88,6 +89,7 @@ export function applySchemaChange(context: TablesContext, record: TableRecord, s
   const before = runtimeOf(record)
   const table = quoteIdent(record.physical)
   dropSearch(db, record.physical)
+  dropRowVectorTrigger(db, record.physical)
   for (const name of plan.removed) {
     const column = before.byName.get(name)!
     if (record.keyColumn === name) {
@@ -112,4 +114,5 @@ export function applySchemaChange(context: TablesContext, record: TableRecord, s
   const after = runtimeOf(record)
   checkExistingValues(context, after, before)
   createSearch(db, after)
+  syncRowVectors(db, before, after)
 }

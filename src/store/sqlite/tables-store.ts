@@ -10,6 +10,9 @@ import type { Sqlite } from './open-database.js'
 import * as rows from './tables-rows.js'
 import { updateTable } from './tables-update.js'
 import { upsertRows } from './tables-upsert.js'
+import * as vectors from './tables-row-vectors.js'
+import { runtimeOf } from './tables-catalog-records.js'
+import type { ClaimStaleRowsInput, RowVectorCounts, SetRowVectorsInput, StaleRowsClaim } from '../tables/row-vectors/index.js'
 
 /** Options of the tables store. */
 export interface TablesStoreOptions {
@@ -299,5 +302,53 @@ export class SqliteTablesStore {
    */
   updateJob(id: string, change: TableJobChange): TableJob {
     return jobs.updateJob(this.context, id, change)
+  }
+
+  /**
+   * `stale` and `indexing` of a table for one embedder (decision 0860).
+   *
+   * @example
+   * ```ts
+   * store.rowVectorCounts('bot_1', 'faqTable', embedder.id) // { stale: 2, indexing: 0 }
+   * ```
+   */
+  rowVectorCounts(botId: string, ref: string, embedderId: string): RowVectorCounts {
+    return vectors.rowVectorCounts(this.context, runtimeOf(catalog.loadTable(this.context, botId, ref)), embedderId)
+  }
+
+  /**
+   * Claims up to `limit` stale rows (no vector of the embedder, no unexpired claim) with their searchable text.
+   *
+   * @example
+   * ```ts
+   * const { token, rows } = store.claimStaleRows('bot_1', 'faqTable', { embedderId: embedder.id, limit: 64, leaseMs: 60_000 })
+   * ```
+   */
+  claimStaleRows(botId: string, ref: string, input: ClaimStaleRowsInput): StaleRowsClaim {
+    return vectors.claimStaleRows(this.context, runtimeOf(catalog.loadTable(this.context, botId, ref)), input)
+  }
+
+  /**
+   * Writes the vectors of claimed rows still under the claim; returns how many were written.
+   *
+   * @example
+   * ```ts
+   * store.setRowVectors('bot_1', 'faqTable', { token, embedderId: embedder.id, vectors: [{ id: 1, vector }] }) // 1
+   * ```
+   */
+  setRowVectors(botId: string, ref: string, input: SetRowVectorsInput): number {
+    return vectors.setRowVectors(this.context, runtimeOf(catalog.loadTable(this.context, botId, ref)), input)
+  }
+
+  /**
+   * Every table with rows left to embed for the embedder and no job holding any of them.
+   *
+   * @example
+   * ```ts
+   * store.tablesWithStaleRows(embedder.id) // [{ botId: 'bot_1', tableId: 'table_01…' }]
+   * ```
+   */
+  tablesWithStaleRows(embedderId: string): Array<{ botId: string; tableId: string }> {
+    return vectors.tablesWithStaleRows(this.context, embedderId)
   }
 }

@@ -54,6 +54,23 @@ export {
 export { checkDeleteMode, checkRowBatch, keyConflict, missingRows, rowIdsExhausted, rowNotFound, upsertKey } from './row-rules.js'
 export { rowProblemsError, validateRows, valueProblem, type RowProblem, type ValidatedRows } from './row-validation.js'
 
+// Row vectors (hybrid search)
+export {
+  arrangeHybridRows,
+  lexicalDepth,
+  planHybridFetch,
+  rankTableSearch,
+  searchableText,
+  TABLE_SEARCH_CANDIDATES,
+  type ClaimStaleRowsInput,
+  type HybridFetch,
+  type QueryVector,
+  type RankedRow,
+  type RowVectorCounts,
+  type SetRowVectorsInput,
+  type StaleRowsClaim,
+} from './row-vectors/index.js'
+
 // Queries
 export {
   checkRegex,

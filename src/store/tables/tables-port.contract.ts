@@ -5,6 +5,7 @@ import type { Backend } from '../backend.js'
 import type { Clock } from '../clock.js'
 import type { PagePosition } from '../page.js'
 import type { TablesPort } from './tables-port.js'
+import { describeRowVectorContract } from './tables-row-vectors.contract.js'
 
 const START = Date.parse('2026-06-01T10:00:00.000Z')
 const BOT = 'bot_tables_a'
@@ -87,6 +88,8 @@ export function describeTablesPortContract(name: string, open: (now: Clock) => P
     function columnIndexes(table: Table): Array<[string, number]> {
       return Object.entries(table.schema.properties).map(([column, spec]) => [column, spec['x-zui'].index])
     }
+
+    describeRowVectorContract(() => tables, advance)
 
     async function rowCount(ref: string, botId = BOT): Promise<number> {
       return (await tables.getTable(botId, ref)).rows

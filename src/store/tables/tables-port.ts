@@ -1,5 +1,6 @@
 import type { Row, Table, TableJob } from '../../api/tables/index.js'
 import type { PagePosition } from '../page.js'
+import type { ClaimStaleRowsInput, RowVectorCounts, SetRowVectorsInput, StaleRowsClaim } from './row-vectors/types.js'
 import type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from './types.js'
 
 /** A change of a table job: its state, progress, output, failure reason and resume point. */
@@ -76,4 +77,21 @@ export interface TablesPort {
   getJob(id: string): Promise<TableJobRecord | undefined>
   /** Moves a job along. */
   updateJob(id: string, change: TableJobChange): Promise<TableJob>
+  /**
+   * The `stale` and `indexing` counts of a table for one embedder (decision 0860); both 0 for a table without
+   * searchable columns.
+   */
+  rowVectorCounts(botId: string, ref: string, embedderId: string): Promise<RowVectorCounts>
+  /**
+   * Claims up to `limit` stale rows for `leaseMs` (rows with no vector of the embedder and no unexpired claim),
+   * oldest id first, with their searchable text. An empty `rows`: nothing left to embed.
+   */
+  claimStaleRows(botId: string, ref: string, input: ClaimStaleRowsInput): Promise<StaleRowsClaim>
+  /**
+   * Writes the vectors of claimed rows; a row written, deleted or claimed again since the claim is skipped (it stays
+   * stale for a later job). Returns how many rows got their vector.
+   */
+  setRowVectors(botId: string, ref: string, input: SetRowVectorsInput): Promise<number>
+  /** Every table (of every bot) with stale rows for the embedder and none claimed: what a sweep queues jobs for. */
+  tablesWithStaleRows(embedderId: string): Promise<Array<{ botId: string; tableId: string }>>
 }

@@ -1,4 +1,5 @@
 import type { GroupOperation, Row, Table, TableJsonSchema } from '../../api/tables/index.js'
+import type { QueryVector } from './row-vectors/types.js'
 
 /** A table as the catalog keeps it. */
 export interface TableRecord {
@@ -64,6 +65,16 @@ export interface FindQuery {
   orderDirection?: 'asc' | 'desc'
   limit?: number
   offset?: number
+  /**
+   * The embedding of `search`: rows are then ranked by the fusion of their full-text rank and their vector's
+   * nearness (decision 0860). Ignored without `search`, with `group`, or when no row has a vector of its embedder.
+   *
+   * @example
+   * ```ts
+   * await tables.findRows(botId, 'faqTable', { search: 'lost my password', vector: { embedderId: embedder.id, values } })
+   * ```
+   */
+  vector?: QueryVector
 }
 
 

@@ -10,10 +10,8 @@ import { enqueueIndexing } from '../indexing/enqueue-indexing.js'
 import type { IndexingOptions } from '../indexing/indexing-options.js'
 import { canUseFiles, listScopeFor } from '../permissions.js'
 import { toWirePassage } from './passage-view.js'
+import { embedQuery } from '../../embedding/index.js'
 import { shapeResults } from './search-results.js'
-
-/** How long a search waits for the embedder before it ranks by words alone, in milliseconds. */
-const QUERY_EMBED_TIMEOUT_MS = 10_000
 
 /**
  * Registers `searchFiles`, `listFilePassages` and `setFilePassages` on the files router (before `/v1/files/{id}`).
@@ -32,16 +30,7 @@ export function registerSearchRoutes(router: Hono<AppEnv>, indexing: IndexingOpt
     if (query.consolidate && query.withContext) {
       throw new ServiceError('InvalidPayload', 'withContext: expected false or absent with consolidate (consolidated results carry no context), received true')
     }
-    let vector: { embedderId: string; values: Float32Array } | undefined
-    const embedder = indexing.embedder
-    if (embedder) {
-      try {
-        const [values] = await embedder.embed([query.query], { purpose: 'query', signal: AbortSignal.timeout(QUERY_EMBED_TIMEOUT_MS) })
-        if (values) vector = { embedderId: embedder.id, values }
-      } catch (error) {
-        services.logger.log('warn', 'the embedder did not answer; searching by words only', { embedder: embedder.id, error: error instanceof Error ? error.message : String(error) })
-      }
-    }
+    const vector = await embedQuery(indexing.embedder, query.query, services.logger)
     const hits = await services.backend.search.search({
       botId: principal.botId,
       scope: listScopeFor(principal),

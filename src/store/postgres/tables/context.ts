@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js'
 import type { PgSql } from '../pg-types.js'
+import type { VectorMode } from '../search/vector-mode.js'
 
 /** Rows a statement returns, as plain records. */
 export type PgRows = Array<Record<string, unknown>>
@@ -18,18 +19,20 @@ export interface PgTablesContext {
   now(): Date
   /** `now()` as an ISO string, the form every timestamp is stored in (as on SQLite). */
   timestamp(): string
+  /** How row vectors are stored: the search index's choice (decision 0930). */
+  readonly vectors: VectorMode
 }
 
 /**
- * The context of a port bound to `sql`, with the clock.
+ * The context of a port bound to `sql`, with the clock and the vector mode of row vectors (default `exact`).
  *
  * @example
  * ```ts
- * const context = tablesContext(pool, () => new Date())
+ * const context = tablesContext(pool, () => new Date(), 'pgvector')
  * ```
  */
-export function tablesContext(sql: PgSql, now: Clock): PgTablesContext {
-  return { sql, now, timestamp: () => now().toISOString() }
+export function tablesContext(sql: PgSql, now: Clock, vectors: VectorMode = 'exact'): PgTablesContext {
+  return { sql, now, timestamp: () => now().toISOString(), vectors }
 }
 
 /**

@@ -4,6 +4,7 @@ import { query, quoteIdent, type PgTablesContext } from './context.js'
 import { pgTypeOf } from './columns.js'
 import { SEARCH_COLUMN, type PgTableRuntime } from './runtime.js'
 import { searchFolding } from './search-folding.js'
+import { dropRowVectors } from './row-vectors.js'
 
 /*
  * DDL of the per-table PostgreSQL objects: the rows table `ut_<ulid>` (`id` handed out from the catalog's
@@ -125,7 +126,7 @@ export async function createSearch(context: PgTablesContext, rt: PgTableRuntime)
 }
 
 /**
- * Drops the rows table with its indexes and search column.
+ * Drops the rows table with its indexes, search column and row vectors.
  *
  * @example
  * ```ts
@@ -133,5 +134,6 @@ export async function createSearch(context: PgTablesContext, rt: PgTableRuntime)
  * ```
  */
 export async function dropRowsTable(context: PgTablesContext, physicalTable: string): Promise<void> {
+  await dropRowVectors(context, physicalTable)
   await query(context, `DROP TABLE IF EXISTS ${quoteIdent(physicalTable)}`)
 }

@@ -3,6 +3,8 @@ import type { FindPlan, GroupFindPlan, GroupOutput, RowsFindPlan, SortDirection 
 import { planFind, projectRow } from '../../tables/find/index.js'
 import { queryRegexBudget } from '../../tables/regex-budget.js'
 import type { FindQuery, FindResult } from '../../tables/types.js'
+import { arrangeHybridRows, lexicalDepth, planHybridFetch, rankTableSearch, type QueryVector } from '../../tables/row-vectors/index.js'
+import { nearestRowIds } from './row-vectors.js'
 import { loadTable } from './catalog.js'
 import { decodeValue } from './columns.js'
 import { consistently, query, quoteIdent, type PgTablesContext } from './context.js'
@@ -47,11 +49,18 @@ function searchQuery(words: readonly string[], params: SqlParams): string {
  */
 const sqlDirection = (direction: SortDirection) => (direction === 'desc' ? 'DESC NULLS LAST' : 'ASC NULLS FIRST')
 
-function compileRows(rt: PgTableRuntime, plan: RowsFindPlan, matches: RegexMatches): CompiledFind {
+/** The candidates of a hybrid search: only these rows are read, each with its fused `similarity`. */
+interface HybridCandidates {
+  ids: readonly number[]
+  similarity: ReadonlyMap<number, number>
+}
+
+function compileRows(rt: PgTableRuntime, plan: RowsFindPlan, matches: RegexMatches, candidates?: HybridCandidates): CompiledFind {
   const columnSql = columnSqlOf(rt, ALIAS)
   const params = new SqlParams()
   const from = plan.search ? `, LATERAL (SELECT ${searchQuery(plan.search, params)} AS q) s` : ''
   const conditions = [compileFilterSql(plan.filter, columnSql, params, matches)]
+  if (candidates) conditions.push(`${ALIAS}.id = ANY(${params.add(candidates.ids, 'int[]')})`)
   if (plan.search) conditions.push(`${ALIAS}.${SEARCH_COLUMN} @@ s.q`)
   const rank = `ts_rank(${ALIAS}.${SEARCH_COLUMN}, s.q, 1)`
   let order = plan.order.by === 'similarity' ? `${rank} ${plan.order.direction === 'asc' ? 'ASC' : 'DESC'}` : `${columnSql(plan.order.column)} ${sqlDirection(plan.order.direction)}`
@@ -67,6 +76,7 @@ function compileRows(rt: PgTableRuntime, plan: RowsFindPlan, matches: RegexMatch
     const row: Record<string, unknown> = { id: raw['id'], createdAt: raw['created_at'], updatedAt: raw['updated_at'], computed: {} }
     for (const c of columns) row[c.name] = decodeValue(c.kind, raw[c.physical])
     if (plan.search) row['similarity'] = similarityFromRank(raw['__rank'] as number)
+    if (candidates) row['similarity'] = candidates.similarity.get(raw['id'] as number) ?? 0
     return plan.projection ? projectRow(row, plan.projection.paths) : row
   }
   return { sql, params: params.values, decode }
@@ -142,12 +152,36 @@ export async function findRows(context: PgTablesContext, botId: string, ref: str
   const rt = runtimeOf(await loadTable(context, botId, ref))
   const plan = planFind(rt, request)
   const run = async (tx: PgTablesContext) => {
-    const matches = hasRegex(plan.filter) ? await matchRegexValues(tx, rt, plan.filter, queryRegexBudget()) : undefined
-    const compiled = compileFind(rt, plan, matches)
-    return (await query(tx, compiled.sql, compiled.params)).map(compiled.decode)
+    const matches = hasRegex(plan.filter) ? await matchRegexValues(tx, rt, plan.filter, queryRegexBudget()) : new Map()
+    if (plan.type === 'rows' && plan.search && request.vector) {
+      const hybrid = await hybridPage(tx, rt, plan, request.vector, matches)
+      if (hybrid) return hybrid
+    }
+    const rows = await runCompiled(tx, compileFind(rt, plan, matches))
+    return { rows: rows.slice(0, plan.limit), hasMore: rows.length > plan.limit }
   }
-  const raw = hasRegex(plan.filter) ? await consistently(context, run) : await run(context)
-  const result: FindResult = { rows: raw.slice(0, plan.limit) as Row[], hasMore: raw.length > plan.limit, offset: plan.offset, limit: plan.limit }
+  // Several statements (regex values, or the rankings and the read of a hybrid search) read one snapshot.
+  const page = hasRegex(plan.filter) || request.vector ? await consistently(context, run) : await run(context)
+  const result: FindResult = { ...page, offset: plan.offset, limit: plan.limit }
   if (plan.warnings.length > 0) result.warnings = plan.warnings
   return result
+}
+
+async function runCompiled(context: PgTablesContext, compiled: CompiledFind): Promise<Row[]> {
+  return (await query(context, compiled.sql, compiled.params)).map(compiled.decode) as Row[]
+}
+
+/**
+ * A search ranked by words and vectors (decision 0860), as on SQLite: the full-text matches and the nearest row
+ * vectors, both under the filter, fused; `undefined` when no row the filter keeps has a vector of the query's
+ * embedder (the search is then lexical).
+ */
+async function hybridPage(context: PgTablesContext, rt: PgTableRuntime, plan: RowsFindPlan, vector: QueryVector, matches: RegexMatches): Promise<{ rows: Row[]; hasMore: boolean } | undefined> {
+  const nearest = await nearestRowIds(context, rt, vector, plan.filter, matches)
+  if (nearest.length === 0) return undefined
+  const { projection: _projection, ...rest } = plan
+  const lexicalPlan: RowsFindPlan = { ...rest, order: { by: 'similarity', direction: 'desc' }, limit: lexicalDepth(plan), offset: 0, projection: { columns: [], paths: [] } }
+  const lexical = (await runCompiled(context, compileRows(rt, lexicalPlan, matches))).map((row) => row.id)
+  const fetch = planHybridFetch(plan, rankTableSearch(lexical, nearest))
+  return arrangeHybridRows(fetch, await runCompiled(context, compileRows(rt, fetch.plan, matches, fetch)), plan.limit)
 }

@@ -1,3 +1,4 @@
+import { dropRowVectorTrigger, syncRowVectors } from './row-vectors.js'
 import { schemaRegexBudget } from '../../tables/regex-budget.js'
 import { compileSafeRegex } from '../../tables/safe-regex.js'
 import { convertColumnValue, planSchemaChange, unconvertibleValues, valuesMissing, valuesNotMatching, valuesOutsideEnum } from '../../tables/schema-change.js'
@@ -101,7 +102,7 @@ async function checkExistingValues(context: PgTablesContext, rt: PgTableRuntime,
 /**
  * Applies an `updateTable` schema input to a table (docs/decisions/0404-update-table-rules.md): removes, adds and
  * converts columns as `planSchemaChange` says, checks existing values against the new schema, and rebuilds the
- * search column. Updates `record`. Call inside a transaction: on error nothing stays (PostgreSQL DDL is transactional).
+ * search column (row vectors stay unless the searchable text changed: `syncRowVectors`). Updates `record`. Call inside a transaction: on error nothing stays (PostgreSQL DDL is transactional).
  *
  * @example
  * ```ts
@@ -113,6 +114,7 @@ export async function applySchemaChange(context: PgTablesContext, record: TableR
   const before = runtimeOf(record)
   const table = quoteIdent(record.physical)
   await dropSearch(context, record.physical)
+  await dropRowVectorTrigger(context, record.physical)
   for (const name of plan.removed) {
     const column = before.byName.get(name)!
     if (record.keyColumn === name) {
@@ -136,4 +138,5 @@ export async function applySchemaChange(context: PgTablesContext, record: TableR
   const after = runtimeOf(record)
   await checkExistingValues(context, after, before)
   await createSearch(context, after)
+  await syncRowVectors(context, before, after)
 }

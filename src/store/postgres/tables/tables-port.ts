@@ -8,6 +8,10 @@ import * as jobs from './jobs.js'
 import * as rows from './rows.js'
 import { updateTable } from './update.js'
 import { upsertRows } from './upsert.js'
+import * as vectors from './row-vectors.js'
+import { atomically } from './context.js'
+import { runtimeOf } from './runtime.js'
+import type { VectorMode } from '../search/vector-mode.js'
 
 /** What the PostgreSQL tables port needs besides its connection. */
 export interface PostgresTablesDeps {
@@ -20,6 +24,15 @@ export interface PostgresTablesDeps {
    * ```
    */
   now: Clock
+  /**
+   * How row vectors are stored (default `exact`): the backend passes the search index's choice (`vectorModeOf`).
+   *
+   * @example
+   * ```ts
+   * createPostgresTablesPort(sql, { now, vectors: 'pgvector' })
+   * ```
+   */
+  vectors?: VectorMode
 }
 
 /**
@@ -39,7 +52,7 @@ export interface PostgresTablesDeps {
  * ```
  */
 export function createPostgresTablesPort(sql: PgSql, deps: PostgresTablesDeps): TablesPort {
-  const context = tablesContext(sql, deps.now)
+  const context = tablesContext(sql, deps.now, deps.vectors)
   return {
     loadTable: (botId, ref) => catalog.loadTable(context, botId, ref),
     listTables: (botId, request) => catalog.listTables(context, botId, request),
@@ -62,5 +75,12 @@ export function createPostgresTablesPort(sql: PgSql, deps: PostgresTablesDeps): 
     createJob: (botId, tableId, type, files) => jobs.createJob(context, botId, tableId, type, files),
     getJob: (id) => jobs.getJob(context, id),
     updateJob: (id, change) => jobs.updateJob(context, id, change),
+    rowVectorCounts: (botId, ref, embedderId) =>
+      rereadingStale(context, async () => vectors.rowVectorCounts(context, runtimeOf(await catalog.loadTable(context, botId, ref)), embedderId)),
+    claimStaleRows: (botId, ref, input) =>
+      atomically(context, async (tx) => vectors.claimStaleRows(tx, runtimeOf(await catalog.loadTable(tx, botId, ref, true)), input)),
+    setRowVectors: (botId, ref, input) =>
+      atomically(context, async (tx) => vectors.setRowVectors(tx, runtimeOf(await catalog.loadTable(tx, botId, ref)), input)),
+    tablesWithStaleRows: (embedderId) => vectors.tablesWithStaleRows(context, embedderId),
   }
 }
