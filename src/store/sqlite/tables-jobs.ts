@@ -1,48 +1,18 @@
 import type { TableJob } from '../../api/tables/index.js'
 import { TablesStoreError } from '../tables/errors.js'
 import { newTableJobId } from '../tables/ids.js'
+import { tableJobRowToWire, type TableJobRow } from '../tables/table-job-row.js'
 import type { TableJobChange, TableJobRecord } from '../tables/tables-port.js'
 import { loadTable } from './tables-catalog.js'
 import type { TablesContext } from './tables-context.js'
 
-/** A row of `tables_jobs`. */
-interface JobRow {
-  id: string
-  bot_id: string
-  table_id: string
-  type: TableJob['type']
-  status: TableJob['status']
-  progress: number
-  input_file_id: string | null
-  output_file_id: string | null
-  error: string | null
-  rows_committed: number
-  created_at: string
-  updated_at: string
+
+
+function jobRow(context: TablesContext, id: string): TableJobRow | undefined {
+  return context.prepare('SELECT * FROM tables_jobs WHERE id = ?').get(id) as TableJobRow | undefined
 }
 
-function jobToWire(row: JobRow): TableJob {
-  return {
-    id: row.id,
-    botId: row.bot_id,
-    tableId: row.table_id,
-    type: row.type,
-    status: row.status,
-    progress: row.progress,
-    inputFileId: row.input_file_id,
-    outputFileId: row.output_file_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    // Why a failed job failed: a botshelf addition to the wire job (docs/decisions/0602-durable-job-queue.md).
-    ...(row.error !== null ? { error: row.error } : {}),
-  }
-}
-
-function jobRow(context: TablesContext, id: string): JobRow | undefined {
-  return context.prepare('SELECT * FROM tables_jobs WHERE id = ?').get(id) as JobRow | undefined
-}
-
-function existingJobRow(context: TablesContext, id: string): JobRow {
+function existingJobRow(context: TablesContext, id: string): TableJobRow {
   const row = jobRow(context, id)
   if (!row) throw new TablesStoreError('ResourceNotFound', 'TABLE_NOT_FOUND', `Job "${id}" not found`)
   return row
@@ -58,8 +28,8 @@ function existingJobRow(context: TablesContext, id: string): JobRow {
  */
 export function listJobs(context: TablesContext, botId: string, ref: string): TableJob[] {
   const record = loadTable(context, botId, ref)
-  const rows = context.prepare('SELECT * FROM tables_jobs WHERE table_id = ? ORDER BY created_at DESC, id DESC LIMIT 50').all(record.id) as JobRow[]
-  return rows.map(jobToWire)
+  const rows = context.prepare('SELECT * FROM tables_jobs WHERE table_id = ? ORDER BY created_at DESC, id DESC LIMIT 50').all(record.id) as TableJobRow[]
+  return rows.map(tableJobRowToWire)
 }
 
 /**
@@ -85,7 +55,7 @@ export function createJob(
        VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)`,
     )
     .run(id, botId, tableId, type, files.inputFileId ?? null, files.outputFileId ?? null, now, now)
-  return jobToWire(existingJobRow(context, id))
+  return tableJobRowToWire(existingJobRow(context, id))
 }
 
 /**
@@ -98,7 +68,7 @@ export function createJob(
  */
 export function getJob(context: TablesContext, id: string): TableJobRecord | undefined {
   const row = jobRow(context, id)
-  return row && { ...jobToWire(row), error: row.error, rowsCommitted: row.rows_committed }
+  return row && { ...tableJobRowToWire(row), error: row.error, rowsCommitted: row.rows_committed }
 }
 
 /**
@@ -124,5 +94,5 @@ export function updateJob(context: TablesContext, id: string, change: TableJobCh
       context.timestamp(),
       id,
     )
-  return jobToWire(existingJobRow(context, id))
+  return tableJobRowToWire(existingJobRow(context, id))
 }

@@ -103,3 +103,4 @@ export {
   type RowsProjection,
   type SortDirection,
 } from './find/index.js'
+export { tableJobRowToWire, type TableJobRow } from './table-job-row.js'

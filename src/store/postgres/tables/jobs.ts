@@ -1,46 +1,16 @@
 import type { TableJob } from '../../../api/tables/index.js'
 import { TablesStoreError } from '../../tables/errors.js'
 import { newTableJobId } from '../../tables/ids.js'
+import { tableJobRowToWire, type TableJobRow } from '../../tables/table-job-row.js'
 import type { TableJobChange, TableJobRecord } from '../../tables/tables-port.js'
 import { loadTable } from './catalog.js'
 import { query, type PgTablesContext } from './context.js'
 
-/** A row of `tables_jobs`. */
-interface JobRow {
-  id: string
-  bot_id: string
-  table_id: string
-  type: TableJob['type']
-  status: TableJob['status']
-  progress: number
-  input_file_id: string | null
-  output_file_id: string | null
-  error: string | null
-  rows_committed: number
-  created_at: string
-  updated_at: string
-}
 
-function jobToWire(row: JobRow): TableJob {
-  return {
-    id: row.id,
-    botId: row.bot_id,
-    tableId: row.table_id,
-    type: row.type,
-    status: row.status,
-    progress: row.progress,
-    inputFileId: row.input_file_id,
-    outputFileId: row.output_file_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    // Why a failed job failed: a botshelf addition to the wire job (docs/decisions/0602-durable-job-queue.md).
-    ...(row.error !== null ? { error: row.error } : {}),
-  }
-}
 
-async function jobRow(context: PgTablesContext, id: string): Promise<JobRow | undefined> {
+async function jobRow(context: PgTablesContext, id: string): Promise<TableJobRow | undefined> {
   const [row] = await query(context, 'SELECT * FROM tables_jobs WHERE id = $1::text', [id])
-  return row as unknown as JobRow | undefined
+  return row as unknown as TableJobRow | undefined
 }
 
 function notFound(id: string): TablesStoreError {
@@ -58,7 +28,7 @@ function notFound(id: string): TablesStoreError {
 export async function listJobs(context: PgTablesContext, botId: string, ref: string): Promise<TableJob[]> {
   const record = await loadTable(context, botId, ref)
   const rows = await query(context, 'SELECT * FROM tables_jobs WHERE table_id = $1::text ORDER BY created_at DESC, id DESC LIMIT 50', [record.id])
-  return (rows as unknown as JobRow[]).map(jobToWire)
+  return (rows as unknown as TableJobRow[]).map(tableJobRowToWire)
 }
 
 /**
@@ -84,7 +54,7 @@ export async function createJob(
      VALUES ($1::text, $2::text, $3::text, $4::text, 'pending', 0, $5::text, $6::text, $7::text, $7::text) RETURNING *`,
     [id, botId, tableId, type, files.inputFileId ?? null, files.outputFileId ?? null, now],
   )
-  return jobToWire(row as unknown as JobRow)
+  return tableJobRowToWire(row as unknown as TableJobRow)
 }
 
 /**
@@ -97,7 +67,7 @@ export async function createJob(
  */
 export async function getJob(context: PgTablesContext, id: string): Promise<TableJobRecord | undefined> {
   const row = await jobRow(context, id)
-  return row && { ...jobToWire(row), error: row.error, rowsCommitted: row.rows_committed }
+  return row && { ...tableJobRowToWire(row), error: row.error, rowsCommitted: row.rows_committed }
 }
 
 /**
@@ -119,5 +89,5 @@ export async function updateJob(context: PgTablesContext, id: string, change: Ta
     [id, change.status ?? null, change.progress ?? null, change.outputFileId ?? null, clearsError, change.error ?? null, change.rowsCommitted ?? null, context.timestamp()],
   )
   if (!row) throw notFound(id)
-  return jobToWire(row as unknown as JobRow)
+  return tableJobRowToWire(row as unknown as TableJobRow)
 }
