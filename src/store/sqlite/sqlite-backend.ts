@@ -176,6 +176,8 @@ const tablesMethods = [
   'createJob',
   'getJob',
   'updateJob',
+  'restoreTable',
+  'restoreRows',
 ] as const
 
 

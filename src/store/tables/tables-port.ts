@@ -1,5 +1,6 @@
 import type { Row, Table, TableJob } from '../../api/tables/index.js'
 import type { PagePosition } from '../page.js'
+import type { RowSnapshot, TableSnapshot } from './table-snapshot.js'
 import type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from './types.js'
 
 /** A change of a table job: its state, progress, output, failure reason and resume point. */
@@ -76,4 +77,14 @@ export interface TablesPort {
   getJob(id: string): Promise<TableJobRecord | undefined>
   /** Moves a job along. */
   updateJob(id: string, change: TableJobChange): Promise<TableJob>
+  /**
+   * Creates a table exactly as a dataset archive describes it (`botshelf import`): its id, name, schema, settings,
+   * tags and times kept; checked as a new table would be. Throws `TABLE_EXISTS` when the name or id is taken.
+   */
+  restoreTable(botId: string, snapshot: TableSnapshot): Promise<Table>
+  /**
+   * Inserts rows with their own ids and times (`botshelf import`), all or nothing, validated as `importRows` does;
+   * the table's next row id follows the largest one given. `firstRowIndex` numbers rows in errors.
+   */
+  restoreRows(botId: string, ref: string, rows: ReadonlyArray<RowSnapshot>, firstRowIndex?: number): Promise<{ inserted: number }>
 }

@@ -6,6 +6,7 @@ import { rereadingStale, tablesContext } from './context.js'
 import { findRows } from './find.js'
 import * as jobs from './jobs.js'
 import * as rows from './rows.js'
+import { restoreRows, restoreTable } from './restore.js'
 import { updateTable } from './update.js'
 import { upsertRows } from './upsert.js'
 
@@ -62,5 +63,7 @@ export function createPostgresTablesPort(sql: PgSql, deps: PostgresTablesDeps): 
     createJob: (botId, tableId, type, files) => jobs.createJob(context, botId, tableId, type, files),
     getJob: (id) => jobs.getJob(context, id),
     updateJob: (id, change) => jobs.updateJob(context, id, change),
+    restoreTable: (botId, snapshot) => restoreTable(context, botId, snapshot),
+    restoreRows: (botId, ref, input, firstRowIndex) => restoreRows(context, botId, ref, input, firstRowIndex),
   }
 }
