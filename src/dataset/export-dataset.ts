@@ -71,7 +71,8 @@ export async function exportDataset(backend: Backend, out: string, options: Expo
     return { manifest, seconds: { metadata: metadataSeconds, content: (performance.now() - contentStarted) / 1000 } }
   } catch (error) {
     await rm(work, { recursive: true, force: true })
-    throw error
+    // A stream cut by the signal throws its own AbortError: the reason is the interrupt.
+    throw options.signal?.aborted ? options.signal.reason : error
   }
 }
 

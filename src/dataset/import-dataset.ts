@@ -63,7 +63,8 @@ export async function importDataset(backend: Backend, from: string, options: Imp
   } catch (error) {
     // Nothing references the blobs written: take them back (a sweep would find them too).
     for (const blobId of written.values()) await backend.blobs.delete(blobId).catch(() => undefined)
-    throw error
+    // A stream cut by the signal throws its own AbortError: the reason is the interrupt.
+    throw options.signal?.aborted ? options.signal.reason : error
   }
 }
 
