@@ -1,5 +1,6 @@
 /**
- * Dataset export and import benchmark: `npx tsx bench/dataset.bench.ts [--rows 100000] [--files 40] [--file-mb 1] [--postgres URL]`.
+ * Dataset export and import benchmark: `node --expose-gc --import tsx bench/dataset.bench.ts [--rows 100000] [--files 40] [--file-mb 1] [--postgres URL]`
+ * (`npx tsx bench/dataset.bench.ts` works too, without the heap figure after a collection).
  *
  * Builds an embedded dataset (file-backed SQLite and its content folder) of one table of `--rows` rows and
  * `--files` files of `--file-mb` MB, then measures in the same run:
@@ -35,7 +36,7 @@ const dir = await mkdtemp(join(tmpdir(), 'botshelf-bench-dataset-'))
 const mb = (bytes: number): number => bytes / 1_000_000
 
 /** Runs `fn`, returning its seconds and the largest RSS growth seen meanwhile. */
-async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; seconds: number; rssGrowthMb: number }> {
+async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; seconds: number; rssGrowthMb: number; heapAfterMb: number }> {
   global.gc?.()
   const start = process.memoryUsage().rss
   let peak = start
@@ -43,7 +44,10 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; seconds: n
   const began = performance.now()
   try {
     const value = await fn()
-    return { value, seconds: (performance.now() - began) / 1000, rssGrowthMb: mb(Math.max(peak, process.memoryUsage().rss) - start) }
+    const seconds = (performance.now() - began) / 1000
+    const rssGrowthMb = mb(Math.max(peak, process.memoryUsage().rss) - start)
+    global.gc?.()
+    return { value, seconds, rssGrowthMb, heapAfterMb: mb(process.memoryUsage().heapUsed) }
   } finally {
     clearInterval(timer)
   }
@@ -129,16 +133,17 @@ const contentRate = (seconds: number): number => Math.round(mb(contentBytes) / s
 const e = exported.value.seconds
 const i = imported.value.seconds
 console.log(`\nMachine: ${cpus().length} cores (${cpus()[0]?.model}), Node ${process.version}, load ${loadavg().map((n) => n.toFixed(1)).join(' ')}. ${ROWS} rows, ${FILES} files of ${FILE_MB} MB.\n`)
-console.log('| measurement | botshelf | floor | ratio (botshelf / floor) | RSS growth |')
+console.log('| measurement | botshelf | floor | ratio (botshelf / floor) | RSS growth (heap after, with --expose-gc) |')
 console.log('|---|---:|---:|---:|---:|')
-console.log(`| export: table rows/s (metadata phase, all parts) | ${rowRate(e.metadata)} | ${rowRate(rawDump.seconds)} (SELECT + JSON lines) | ${(rawDump.seconds / e.metadata).toFixed(2)} | ${exported.rssGrowthMb.toFixed(0)} MB |`)
+const memory = (m: { rssGrowthMb: number; heapAfterMb: number }): string => `${m.rssGrowthMb.toFixed(0)} MB (${m.heapAfterMb.toFixed(0)} MB)`
+console.log(`| export: table rows/s (metadata phase, all parts) | ${rowRate(e.metadata)} | ${rowRate(rawDump.seconds)} (SELECT + JSON lines) | ${(rawDump.seconds / e.metadata).toFixed(2)} | ${memory(exported)} |`)
 console.log(`| export: content MB/s (sha256 checked) | ${contentRate(e.content)} | ${contentRate(rawCopy.seconds)} (fs.cp) | ${(rawCopy.seconds / e.content).toFixed(2)} | |`)
-console.log(`| import into SQLite: table rows/s (validated, one transaction) | ${rowRate(i.metadata)} | ${rowRate(rawLoad.seconds)} (prepared INSERT) | ${(rawLoad.seconds / i.metadata).toFixed(2)} | ${imported.rssGrowthMb.toFixed(0)} MB |`)
+console.log(`| import into SQLite: table rows/s (validated, one transaction) | ${rowRate(i.metadata)} | ${rowRate(rawLoad.seconds)} (prepared INSERT) | ${(rawLoad.seconds / i.metadata).toFixed(2)} | ${memory(imported)} |`)
 console.log(`| import into SQLite: content MB/s (sha256 checked) | ${contentRate(i.content)} | ${contentRate(rawCopy.seconds)} (fs.cp) | ${(rawCopy.seconds / i.content).toFixed(2)} | |`)
 console.log(`| import: verifying the parts (s) | ${i.verify.toFixed(2)} | | | |`)
 if (pgImported) {
   const p = pgImported.value.seconds
-  console.log(`| import into PostgreSQL: table rows/s | ${rowRate(p.metadata)} | ${rowRate(rawLoad.seconds)} (SQLite prepared INSERT) | ${(rawLoad.seconds / p.metadata).toFixed(2)} | ${pgImported.rssGrowthMb.toFixed(0)} MB |`)
+  console.log(`| import into PostgreSQL: table rows/s | ${rowRate(p.metadata)} | ${rowRate(rawLoad.seconds)} (SQLite prepared INSERT) | ${(rawLoad.seconds / p.metadata).toFixed(2)} | ${memory(pgImported)} |`)
   console.log(`| import into PostgreSQL (content in the data folder): content MB/s | ${contentRate(p.content)} | ${contentRate(rawCopy.seconds)} (fs.cp) | ${(rawCopy.seconds / p.content).toFixed(2)} | |`)
 }
 printRatio({ bench: 'dataset', row: 'export table rows', botshelf: rowRate(e.metadata), baseline: rowRate(rawDump.seconds), unit: 'rows/s' })
