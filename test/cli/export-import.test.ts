@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '../../src/client/index.js'
 import { openSqliteBackend } from '../../src/store/open-backend.js'
@@ -216,5 +218,45 @@ describe('botshelf export / import', () => {
     await writeFile(path, (await readFile(path, 'utf8')).replace('"name":"', '"name":"x'))
     const result = await runCliCaptured(['import', '--from', damaged, '--data', join(root, 'embedded-damaged-part')])
     expect([result.code, result.stderr]).toEqual([1, expect.stringContaining('parts/bots.jsonl: does not match the manifest')])
+  })
+})
+
+describe('botshelf import and Ctrl-C', () => {
+  it('stops on SIGINT while copying content, exits 130 and leaves the target empty', async () => {
+    // A source with one 64 MB file: the content phase lasts long enough to be interrupted in the middle.
+    const sourceDir = join(root, 'big-source')
+    const backend = await openSqliteBackend({ dataDir: sourceDir })
+    const botId = (await backend.auth.createBot({ name: 'big' })).id
+    const size = 64 << 20
+    const { file } = await backend.files.upsert({ botId, key: 'big.bin', ownerScope: '', owner: { type: 'bot', id: botId }, size, contentType: 'application/octet-stream', tags: {}, metadata: {}, accessPolicies: [], index: false, expiresAt: null })
+    const chunk = randomBytes(1 << 20)
+    const blob = await backend.blobs.write((async function* () {
+      for (let i = 0; i < 64; i++) yield chunk
+    })())
+    await backend.files.completeUpload(file.id, file.version, blob)
+    await backend.close()
+    const bigArchive = join(root, 'big-archive')
+    expect((await runCliCaptured(['export', '--data', sourceDir, '--out', bigArchive])).code).toBe(0)
+
+    const target = join(root, 'big-target')
+    const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url))
+    const child = spawn(process.execPath, ['--import', 'tsx', bin, 'import', '--from', bigArchive, '--data', target], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: 'pipe' })
+    let stderr = ''
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    child.stderr.on('data', (data: Buffer) => {
+      stderr += data.toString()
+      // Plain progress lines (no terminal): the first one of the content phase is at 10%.
+      if (/import content: \d+%/.test(stderr) && !child.killed) child.kill('SIGINT')
+    })
+    expect(await exited).toBe(130)
+    expect(stderr).toContain('interrupted')
+    expect(stderr).not.toContain('every checksum matched')
+    const opened = await openSqliteBackend({ dataDir: target })
+    try {
+      expect(await opened.dataset.isEmpty()).toBe(true)
+    } finally {
+      await opened.close()
+    }
+    expect((await readdir(join(target, 'content'), { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile())).toEqual([])
   })
 })
