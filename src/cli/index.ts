@@ -13,6 +13,8 @@ export { reindexCommand, reindexHelp } from './reindex.js'
 export { usageCommand, usageHelp, formatBytes } from './usage.js'
 export { quotaFlags, quotaFlagsHelp, parseQuotaFlags, parseByteSize } from './quota-flags.js'
 export { migrateCommand, migrateHelp } from './migrate.js'
+export { exportCommand, exportHelp } from './export.js'
+export { importCommand, importHelp } from './import.js'
 export {
   DATABASE_URL_VARIABLE,
   DEFAULT_DATA_DIR,

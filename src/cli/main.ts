@@ -4,6 +4,8 @@ import { botCommand } from './bot.js'
 import { reindexCommand } from './reindex.js'
 import { usageCommand } from './usage.js'
 import { migrateCommand } from './migrate.js'
+import { exportCommand } from './export.js'
+import { importCommand } from './import.js'
 import { UsageError, type CliIo } from './io.js'
 import { filesCommand, loginCommand, logoutCommand, tablesCommand } from './data/index.js'
 import { describeFailure } from './failure.js'
@@ -24,6 +26,8 @@ Commands:
   bot      create and list bots (botshelf bot --help)
   migrate  bring the storage's schema up to date (botshelf migrate --help)
   reindex  re-embed indexed files after the embeddings model changed (botshelf reindex --help)
+  export   write the whole dataset into a checksummed archive folder (botshelf export --help)
+  import   load an archive into an empty dataset: embedded <-> PostgreSQL + S3 (botshelf import --help)
 
   files    ls, put, get, rm, cp, tag, search, passages: the files of a bot (botshelf files --help)
   tables   ls, create, describe, find, insert, import, export, rm (botshelf tables --help)
@@ -90,8 +94,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await migrateCommand(rest, io)
       case 'reindex':
         return await reindexCommand(rest, io)
+      case 'export':
+        return await exportCommand(rest, io)
+      case 'import':
+        return await importCommand(rest, io)
       default:
-        throw new UsageError(`Unknown command "${command}"; expected serve, token, bot, migrate, reindex, files, tables, login, logout or usage.\nRun "botshelf --help" for usage.`)
+        throw new UsageError(`Unknown command "${command}"; expected serve, token, bot, migrate, reindex, export, import, files, tables, login, logout or usage.\nRun "botshelf --help" for usage.`)
     }
   } catch (error) {
     const { code, message } = describeFailure(error)

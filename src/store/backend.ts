@@ -1,6 +1,7 @@
 import type { BlobStore } from '../blobs/index.js'
 import type { AuthPort } from './auth/index.js'
 import type { Clock } from './clock.js'
+import type { DatasetPort } from './dataset/index.js'
 import type { FilesPort, KnowledgeBasesPort } from './files/index.js'
 import type { JobQueue } from './jobs/index.js'
 import type { SearchIndexPort } from './search/index.js'
@@ -17,6 +18,8 @@ export interface BackendPorts {
   readonly tables: TablesPort
   readonly jobs: JobQueue
   readonly search: SearchIndexPort
+  /** Every record as stored, for `botshelf export` / `botshelf import` only. */
+  readonly dataset: DatasetPort
 }
 
 /**

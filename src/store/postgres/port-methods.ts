@@ -1,4 +1,5 @@
 import type { AuthPort } from '../auth/auth-port.js'
+import type { DatasetPort } from '../dataset/dataset-port.js'
 import type { FilesPort, KnowledgeBasesPort } from '../files/files-port.js'
 import type { JobQueue } from '../jobs/job-queue.js'
 
@@ -26,6 +27,7 @@ export const portMethods = {
   ] as const satisfies ReadonlyArray<keyof FilesPort>,
   knowledgeBases: ['create', 'get', 'update', 'delete', 'list'] as const satisfies ReadonlyArray<keyof KnowledgeBasesPort>,
   jobs: ['enqueue', 'claim', 'heartbeat', 'complete', 'fail', 'get', 'list', 'nextDueAt'] as const satisfies ReadonlyArray<keyof JobQueue>,
+  dataset: ['readPage', 'count', 'writeRecords', 'isEmpty'] as const satisfies ReadonlyArray<keyof DatasetPort>,
 }
 
 // Fails to compile when a port gains a method its list does not name.
@@ -35,6 +37,7 @@ type Unlisted = OnlyNever<
   | Exclude<keyof FilesPort, (typeof portMethods.files)[number]>
   | Exclude<keyof KnowledgeBasesPort, (typeof portMethods.knowledgeBases)[number]>
   | Exclude<keyof JobQueue, (typeof portMethods.jobs)[number]>
+  | Exclude<keyof DatasetPort, (typeof portMethods.dataset)[number]>
 >
 
 /**

@@ -9,6 +9,7 @@ import type { TablesPort } from '../tables/tables-port.js'
 import type { SearchIndexPort } from '../search/search-port.js'
 import { postgresAuthMigrations } from './auth-migrations.js'
 import { PgAuthPort } from './auth-port.js'
+import { PgDatasetPort } from './dataset-port.js'
 import { checkConnectOptions, connectPostgres, redactUrl } from './connect.js'
 import { postgresFilesMigrations } from './files-migrations.js'
 import { PgFilesPort } from './files-port.js'
@@ -234,6 +235,7 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     tables: guardedTables(tables.create(tablesSql, { now, vectors }), guard),
     jobs: guardedPort(new PgJobQueue(scope, now), portMethods.jobs, 'backend.jobs', guard),
     search: guardedSearch(createPostgresSearchPort(tablesSql, { now, vectors }), guard),
+    dataset: guardedPort(new PgDatasetPort(tablesSql, vectors), portMethods.dataset, 'backend.dataset', guard),
   })
 
   const rootPorts = portsOn(rootScope(sql), sql, {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
 import { describeAuthPortContract } from '../auth/auth-port.contract.js'
 import { describeBackendContract } from '../backend.contract.js'
+import { describeDatasetPortContract } from '../dataset/dataset-port.contract.js'
 import type { Backend } from '../backend.js'
 import type { Clock } from '../clock.js'
 import { describeFilesPortContract } from '../files/files-port.contract.js'
@@ -52,3 +53,4 @@ describeAuthPortContract('postgres', open)
 describeFilesPortContract('postgres', open)
 describeTablesPortContract('postgres', open)
 describeBackendContract('postgres', open)
+describeDatasetPortContract('postgres', open)

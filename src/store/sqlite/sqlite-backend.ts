@@ -6,6 +6,7 @@ import { dataFolder, ensureDataFolder, lockDataDir, type DataLock } from '../../
 import type { Backend, BackendPorts } from '../backend.js'
 import { systemClock, type Clock } from '../clock.js'
 import { asyncPort } from './async-port.js'
+import { SqliteDatasetStore } from './dataset-store.js'
 import { authMigrations } from './auth-migrations.js'
 import { AuthStore } from './auth-store.js'
 import { KnowledgeBasesRepository } from './files-knowledge-bases.js'
@@ -154,6 +155,7 @@ const filesMethods = [
 ] as const
 const searchMethods = ['replacePassages', 'deleteFilePassages', 'search', 'listPassages', 'passagesAround', 'usage', 'staleFiles', 'countStale', 'setPassageVectors'] as const
 const knowledgeBaseMethods = ['create', 'get', 'update', 'delete', 'list'] as const
+const datasetMethods = ['readPage', 'count', 'writeRecords', 'isEmpty'] as const
 const tablesMethods = [
   'loadTable',
   'listTables',
@@ -180,6 +182,8 @@ const tablesMethods = [
   'claimStaleRows',
   'setRowVectors',
   'tablesWithStaleRows',
+  'restoreTable',
+  'restoreRows',
 ] as const
 
 
@@ -238,6 +242,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     const tables = new SqliteTablesStore(sqlite, { now })
     const jobs = new SqliteJobQueue(sqlite, now)
     const search = new SqliteSearchStore(sqlite, now)
+    const dataset = new SqliteDatasetStore(sqlite)
     const portsWith = (before?: () => Promise<void> | undefined): BackendPorts => ({
       auth: asyncPort(auth, authMethods, before),
       files: asyncPort(files, filesMethods, before),
@@ -245,6 +250,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
       tables: asyncPort(tables, tablesMethods, before),
       jobs: asyncPort(jobs, jobQueueMethods, before),
       search: asyncPort(search, searchMethods, before),
+      dataset: asyncPort(dataset, datasetMethods, before),
     })
     rootPorts = portsWith(idle)
     txPorts = portsWith()

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describeAuthPortContract } from '../auth/auth-port.contract.js'
 import { describeBackendContract } from '../backend.contract.js'
+import { describeDatasetPortContract } from '../dataset/dataset-port.contract.js'
 import type { Backend } from '../backend.js'
 import type { Clock } from '../clock.js'
 import { describeFilesPortContract } from '../files/files-port.contract.js'
@@ -50,5 +51,6 @@ for (const [name, open] of [
   describeFilesPortContract(name, open)
   describeTablesPortContract(name, open)
   describeBackendContract(name, open)
+  describeDatasetPortContract(name, open)
   describeSearchPortContract(name, open)
 }

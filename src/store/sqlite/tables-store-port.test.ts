@@ -19,6 +19,7 @@ const portMethods = Object.keys({
   loadTable: 0, listTables: 0, createTable: 0, getTable: 0, getOrCreateTable: 0, deleteTable: 0, duplicateTable: 0, renameColumn: 0,
   updateTable: 0, getRow: 0, createRows: 0, checkRows: 0, importRows: 0, updateRows: 0, upsertRows: 0, deleteRows: 0, findRows: 0,
   listJobs: 0, createJob: 0, getJob: 0, updateJob: 0, rowVectorCounts: 0, claimStaleRows: 0, setRowVectors: 0, tablesWithStaleRows: 0,
+  restoreTable: 0, restoreRows: 0,
 } satisfies Record<keyof TablesPort, 0>) as Array<keyof TablesPort>
 
 /** The generic wrapper the async backend uses: the sync method of the same name, same arguments, as a promise. */

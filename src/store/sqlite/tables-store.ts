@@ -1,6 +1,7 @@
 import type { Row, Table, TableJob } from '../../api/tables/index.js'
 import type { PagePosition } from '../page.js'
 import type { TableJobChange, TableJobRecord } from '../tables/tables-port.js'
+import type { RowSnapshot, TableSnapshot } from '../tables/table-snapshot.js'
 import type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from '../tables/types.js'
 import * as catalog from './tables-catalog.js'
 import { openTablesContext, type TablesContext } from './tables-context.js'
@@ -8,6 +9,7 @@ import { findRows } from './tables-find.js'
 import * as jobs from './tables-jobs.js'
 import type { Sqlite } from './open-database.js'
 import * as rows from './tables-rows.js'
+import { restoreRows, restoreTable } from './tables-restore.js'
 import { updateTable } from './tables-update.js'
 import { upsertRows } from './tables-upsert.js'
 import * as vectors from './tables-row-vectors.js'
@@ -350,5 +352,15 @@ export class SqliteTablesStore {
    */
   tablesWithStaleRows(embedderId: string): Array<{ botId: string; tableId: string }> {
     return vectors.tablesWithStaleRows(this.context, embedderId)
+  }
+
+  /** Creates a table as an archive describes it, id and times kept (see `TablesPort.restoreTable`). */
+  restoreTable(botId: string, snapshot: TableSnapshot): Table {
+    return restoreTable(this.context, botId, snapshot)
+  }
+
+  /** Inserts rows with their own ids and times (see `TablesPort.restoreRows`). */
+  restoreRows(botId: string, ref: string, input: ReadonlyArray<RowSnapshot>, firstRowIndex = 0): { inserted: number } {
+    return restoreRows(this.context, botId, ref, input, firstRowIndex)
   }
 }

@@ -4,6 +4,8 @@ import type { Row, Table } from '../../api/tables/index.js'
 import type { Backend } from '../backend.js'
 import type { Clock } from '../clock.js'
 import type { PagePosition } from '../page.js'
+import { tableSnapshotOf } from './table-snapshot.js'
+import { tableToWire } from './table-wire.js'
 import type { TablesPort } from './tables-port.js'
 import { describeRowVectorContract } from './tables-row-vectors.contract.js'
 
@@ -106,6 +108,51 @@ export function describeTablesPortContract(name: string, open: (now: Clock) => P
       }
       throw new Error('the pages never ended')
     }
+
+    describe('restoreTable and restoreRows (dataset import)', () => {
+      it('recreates a table with its id, settings, tags and times, and rows with their ids and times', async () => {
+        const source = await tables.createTable(BOT, { name: 'peopleTable', schema: people, keyColumn: 'email', tags: { team: 'ops' }, factor: 2 })
+        advance(1_000)
+        await tables.createRows(BOT, 'peopleTable', [
+          { name: 'Ada', age: 36, email: 'ada@example.com', active: true, born: '1815-12-10T00:00:00.000Z' },
+          { name: 'Alan', email: 'alan@example.com' },
+          { name: 'Grace', age: 85, email: 'grace@example.com' },
+        ])
+        advance(1_000)
+        await tables.updateRows(BOT, 'peopleTable', [{ id: 1, age: 37 }])
+        await tables.deleteRows(BOT, 'peopleTable', { ids: [2] })
+        const record = await tables.loadTable(BOT, 'peopleTable')
+        const { rows } = await tables.findRows(BOT, 'peopleTable', { orderBy: 'id' })
+        await tables.deleteTable(BOT, 'peopleTable')
+        advance(60_000)
+
+        const restored = await tables.restoreTable(BOT, tableSnapshotOf(record))
+        expect(restored).toEqual(tableToWire(record))
+        expect(restored.id).toBe(source.id)
+        await tables.restoreRows(BOT, source.id, rows as never)
+        expect((await tables.findRows(BOT, 'peopleTable', { orderBy: 'id' })).rows).toEqual(rows)
+        expect(rows.map((row) => row.id)).toEqual([1, 3])
+        expect((await tables.listTables(BOT, { tags: { team: 'ops' }, pageSize: 10 })).tables.map((t) => t.id)).toEqual([source.id])
+        // The next row id follows the largest restored one; the key column still refuses a duplicate.
+        const [next] = (await tables.createRows(BOT, 'peopleTable', [{ name: 'Linus', email: 'linus@example.com' }])).rows
+        expect(next!.id).toBe(4)
+        await tablesError(tables.createRows(BOT, 'peopleTable', [{ name: 'Ada again', email: 'ada@example.com' }]), 'AlreadyExists', 'KEY_CONFLICT')
+      })
+
+      it('refuses a taken name or id, bad ids and times, and rows that do not fit the schema, writing nothing', async () => {
+        const record = await tables.loadTable(BOT, (await tables.createTable(BOT, { name: 'ordersTable', schema: { total: 0 } })).id)
+        await tablesError(tables.restoreTable(BOT, tableSnapshotOf(record)), 'AlreadyExists', 'TABLE_EXISTS')
+        await tablesError(tables.restoreTable(BOT, { ...tableSnapshotOf(record), name: 'otherTable' }), 'AlreadyExists', 'TABLE_EXISTS')
+        await tablesError(tables.restoreTable(BOT, { ...tableSnapshotOf(record), id: 'orders' }), 'InvalidJsonSchema', 'INVALID_SCHEMA')
+        const at = '2026-01-01T00:00:00.000Z'
+        const badId = await tablesError(tables.restoreRows(BOT, 'ordersTable', [{ id: 1, createdAt: at, updatedAt: at, total: 1 }, { id: 0, createdAt: at, updatedAt: at }]), 'InvalidDataFormat', 'INVALID_ROW')
+        expect(badId.message).toContain('rows.1.id')
+        const badTime = await tablesError(tables.restoreRows(BOT, 'ordersTable', [{ id: 1, createdAt: 'yesterday', updatedAt: at }], 5), 'InvalidDataFormat', 'INVALID_ROW')
+        expect(badTime.message).toContain('rows.5.createdAt')
+        await tablesError(tables.restoreRows(BOT, 'ordersTable', [{ id: 1, createdAt: at, updatedAt: at, total: 'many' }]), 'InvalidDataFormat', 'INVALID_ROW')
+        expect(await rowCount('ordersTable')).toBe(0)
+      })
+    })
 
     describe('createTable', () => {
       it('creates a table from a JSON Schema, normalized, with the defaults', async () => {

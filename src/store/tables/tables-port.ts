@@ -1,6 +1,7 @@
 import type { Row, Table, TableJob } from '../../api/tables/index.js'
 import type { PagePosition } from '../page.js'
 import type { ClaimStaleRowsInput, RowVectorCounts, SetRowVectorsInput, StaleRowsClaim } from './row-vectors/types.js'
+import type { RowSnapshot, TableSnapshot } from './table-snapshot.js'
 import type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from './types.js'
 
 /** A change of a table job: its state, progress, output, failure reason and resume point. */
@@ -94,4 +95,14 @@ export interface TablesPort {
   setRowVectors(botId: string, ref: string, input: SetRowVectorsInput): Promise<number>
   /** Every table (of every bot) with stale rows for the embedder and none claimed: what a sweep queues jobs for. */
   tablesWithStaleRows(embedderId: string): Promise<Array<{ botId: string; tableId: string }>>
+  /**
+   * Creates a table exactly as a dataset archive describes it (`botshelf import`): its id, name, schema, settings,
+   * tags and times kept; checked as a new table would be. Throws `TABLE_EXISTS` when the name or id is taken.
+   */
+  restoreTable(botId: string, snapshot: TableSnapshot): Promise<Table>
+  /**
+   * Inserts rows with their own ids and times (`botshelf import`), all or nothing, validated as `importRows` does;
+   * the table's next row id follows the largest one given. `firstRowIndex` numbers rows in errors.
+   */
+  restoreRows(botId: string, ref: string, rows: ReadonlyArray<RowSnapshot>, firstRowIndex?: number): Promise<{ inserted: number }>
 }

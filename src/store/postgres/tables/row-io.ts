@@ -89,7 +89,8 @@ export function storageProblems(rt: PgTableRuntime, rows: ReadonlyArray<Map<stri
 
 /**
  * Inserts validated rows (values of every column) with the ids `firstId`, `firstId + 1`, … (or `ids`, one per
- * row) and the time `now`, and returns them as read back. The caller checked key values beforehand.
+ * row) and the time `now` (or `times`, one per row: a restore), and returns them as read back. The caller checked
+ * key values beforehand.
  *
  * @example
  * ```ts
@@ -103,6 +104,7 @@ export async function insertRows(
   firstId: number,
   now: string,
   ids?: readonly number[],
+  times?: ReadonlyArray<{ createdAt: string; updatedAt: string }>,
 ): Promise<Row[]> {
   const table = quoteIdent(rt.physical)
   const columns = ['id', 'created_at', 'updated_at', ...rt.columns.map((c) => quoteIdent(c.physical))].join(', ')
@@ -111,7 +113,8 @@ export async function insertRows(
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
     const chunk = rows.slice(start, start + INSERT_CHUNK)
     const records = chunk.map((values, i) => {
-      const entry: Record<string, unknown> = { id: ids?.[start + i] ?? firstId + start + i, created_at: now, updated_at: now }
+      const time = times?.[start + i]
+      const entry: Record<string, unknown> = { id: ids?.[start + i] ?? firstId + start + i, created_at: time?.createdAt ?? now, updated_at: time?.updatedAt ?? now }
       for (const c of rt.columns) {
         const value = values.get(c.name)
         // Objects and arrays go in as JSON values, so the json column keeps exactly JSON.stringify's text.
@@ -121,7 +124,8 @@ export async function insertRows(
     })
     await query(context, `INSERT INTO ${table} (${columns}) SELECT ${columns} FROM json_to_recordset($1::text::json) AS x(${record})`, [JSON.stringify(records)])
     chunk.forEach((values, i) => {
-      const row: Row = { id: ids?.[start + i] ?? firstId + start + i, createdAt: now, updatedAt: now, computed: {} }
+      const time = times?.[start + i]
+      const row: Row = { id: ids?.[start + i] ?? firstId + start + i, createdAt: time?.createdAt ?? now, updatedAt: time?.updatedAt ?? now, computed: {} }
       for (const c of rt.columns) row[c.name] = storedValue(c.kind, values.get(c.name))
       out.push(row)
     })

@@ -6,6 +6,7 @@ import { rereadingStale, tablesContext } from './context.js'
 import { findRows } from './find.js'
 import * as jobs from './jobs.js'
 import * as rows from './rows.js'
+import { restoreRows, restoreTable } from './restore.js'
 import { updateTable } from './update.js'
 import { upsertRows } from './upsert.js'
 import * as vectors from './row-vectors.js'
@@ -82,5 +83,7 @@ export function createPostgresTablesPort(sql: PgSql, deps: PostgresTablesDeps): 
     setRowVectors: (botId, ref, input) =>
       atomically(context, async (tx) => vectors.setRowVectors(tx, runtimeOf(await catalog.loadTable(tx, botId, ref)), input)),
     tablesWithStaleRows: (embedderId) => vectors.tablesWithStaleRows(context, embedderId),
+    restoreTable: (botId, snapshot) => restoreTable(context, botId, snapshot),
+    restoreRows: (botId, ref, input, firstRowIndex) => restoreRows(context, botId, ref, input, firstRowIndex),
   }
 }
