@@ -17,7 +17,8 @@ import { runMigrations } from './migrations.js'
 import { searchMigrations } from './search-migrations.js'
 import { SqliteSearchStore } from './search-store.js'
 import { openDatabase, type Sqlite } from './open-database.js'
-import { jobQueueMethods, SqliteJobQueue } from './sqlite-job-queue.js'
+import { SqliteJobQueue } from './sqlite-job-queue.js'
+import { portMethods } from '../port-methods.js'
 import { tablesMigrations } from './tables-migrations.js'
 import { SqliteTablesStore } from './tables-store.js'
 import { TransactionGate } from './transaction-gate.js'
@@ -133,59 +134,6 @@ export interface SqliteBackend extends Backend {
   readonly contentDir: string
 }
 
-const authMethods = ['ensureWorkspace', 'createBot', 'listBots', 'getBot', 'createToken', 'listTokens', 'revokeToken', 'authenticate', 'signingKey'] as const
-const filesMethods = [
-  'usage',
-  'getById',
-  'getAnyById',
-  'getByKey',
-  'upsert',
-  'completeUpload',
-  'failUpload',
-  'requestIndexing',
-  'finishIndexing',
-  'updateMetadata',
-  'copy',
-  'delete',
-  'deleteExpired',
-  'blobInUse',
-  'list',
-  'listTagKeys',
-  'listTagValues',
-] as const
-const searchMethods = ['replacePassages', 'deleteFilePassages', 'search', 'listPassages', 'passagesAround', 'usage', 'staleFiles', 'countStale', 'setPassageVectors'] as const
-const knowledgeBaseMethods = ['create', 'get', 'update', 'delete', 'list'] as const
-const datasetMethods = ['readPage', 'count', 'writeRecords', 'isEmpty'] as const
-const tablesMethods = [
-  'loadTable',
-  'listTables',
-  'createTable',
-  'getTable',
-  'getOrCreateTable',
-  'deleteTable',
-  'duplicateTable',
-  'renameColumn',
-  'updateTable',
-  'getRow',
-  'createRows',
-  'checkRows',
-  'importRows',
-  'updateRows',
-  'upsertRows',
-  'deleteRows',
-  'findRows',
-  'listJobs',
-  'createJob',
-  'getJob',
-  'updateJob',
-  'rowVectorCounts',
-  'claimStaleRows',
-  'setRowVectors',
-  'tablesWithStaleRows',
-  'restoreTable',
-  'restoreRows',
-] as const
-
 
 /**
  * The migrations of every port of the SQLite backend, in order (each adapter owns its own).
@@ -244,13 +192,13 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     const search = new SqliteSearchStore(sqlite, now)
     const dataset = new SqliteDatasetStore(sqlite)
     const portsWith = (before?: () => Promise<void> | undefined): BackendPorts => ({
-      auth: asyncPort(auth, authMethods, before),
-      files: asyncPort(files, filesMethods, before),
-      knowledgeBases: asyncPort(knowledgeBases, knowledgeBaseMethods, before),
-      tables: asyncPort(tables, tablesMethods, before),
-      jobs: asyncPort(jobs, jobQueueMethods, before),
-      search: asyncPort(search, searchMethods, before),
-      dataset: asyncPort(dataset, datasetMethods, before),
+      auth: asyncPort(auth, portMethods.auth, before),
+      files: asyncPort(files, portMethods.files, before),
+      knowledgeBases: asyncPort(knowledgeBases, portMethods.knowledgeBases, before),
+      tables: asyncPort(tables, portMethods.tables, before),
+      jobs: asyncPort(jobs, portMethods.jobs, before),
+      search: asyncPort(search, portMethods.search, before),
+      dataset: asyncPort(dataset, portMethods.dataset, before),
     })
     rootPorts = portsWith(idle)
     txPorts = portsWith()

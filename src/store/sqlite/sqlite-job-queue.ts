@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3'
 import type { Clock } from '../clock.js'
-import type { JobQueue } from '../jobs/job-queue.js'
+import { portMethods } from '../port-methods.js'
 import { isoAfter, jobRowToRecord, type JobRow } from '../jobs/job-row.js'
 import { checkClaimInput, checkEnqueueInput, LAST_LEASE_EXPIRED, listLimit, requirePositiveMs } from '../jobs/job-input.js'
 import { jobRetryDelayMs } from '../jobs/retry-delay.js'
@@ -265,10 +265,4 @@ export class SqliteJobQueue {
  * const jobs: JobQueue = asyncPort(new SqliteJobQueue(db, now), jobQueueMethods)
  * ```
  */
-export const jobQueueMethods = ['enqueue', 'claim', 'heartbeat', 'complete', 'fail', 'get', 'list', 'nextDueAt'] as const satisfies ReadonlyArray<
-  keyof JobQueue & keyof SqliteJobQueue
->
-
-// Fails to compile when the port gains a method that the list above does not name.
-type OnlyNever<T extends never> = T
-type UnlistedJobQueueMethods = OnlyNever<Exclude<keyof JobQueue, (typeof jobQueueMethods)[number]>>
+export const jobQueueMethods = portMethods.jobs satisfies ReadonlyArray<keyof SqliteJobQueue>

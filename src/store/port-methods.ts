@@ -1,0 +1,94 @@
+import type { AuthPort } from './auth/auth-port.js'
+import type { DatasetPort } from './dataset/dataset-port.js'
+import type { FilesPort, KnowledgeBasesPort } from './files/files-port.js'
+import type { JobQueue } from './jobs/job-queue.js'
+import type { SearchIndexPort } from './search/search-port.js'
+import type { TablesPort } from './tables/tables-port.js'
+
+/**
+ * The methods of each port, by name: what an adapter wraps (SQLite's `asyncPort`, PostgreSQL's `guardedPort`).
+ * One list for every backend; the compiler checks each name against its port and fails when a port gains a method
+ * its list does not name.
+ *
+ * @example
+ * ```ts
+ * const files: FilesPort = asyncPort(new FilesRepository(db), portMethods.files)
+ * ```
+ */
+export const portMethods = {
+  auth: ['ensureWorkspace', 'createBot', 'listBots', 'getBot', 'createToken', 'listTokens', 'revokeToken', 'authenticate', 'signingKey'] as const satisfies ReadonlyArray<keyof AuthPort>,
+  files: [
+    'getById',
+    'getAnyById',
+    'getByKey',
+    'upsert',
+    'completeUpload',
+    'failUpload',
+    'requestIndexing',
+    'finishIndexing',
+    'updateMetadata',
+    'copy',
+    'delete',
+    'deleteExpired',
+    'blobInUse',
+    'usage',
+    'list',
+    'listTagKeys',
+    'listTagValues',
+  ] as const satisfies ReadonlyArray<keyof FilesPort>,
+  knowledgeBases: ['create', 'get', 'update', 'delete', 'list'] as const satisfies ReadonlyArray<keyof KnowledgeBasesPort>,
+  jobs: ['enqueue', 'claim', 'heartbeat', 'complete', 'fail', 'get', 'list', 'nextDueAt'] as const satisfies ReadonlyArray<keyof JobQueue>,
+  dataset: ['readPage', 'count', 'writeRecords', 'isEmpty'] as const satisfies ReadonlyArray<keyof DatasetPort>,
+  search: [
+    'replacePassages',
+    'deleteFilePassages',
+    'search',
+    'listPassages',
+    'passagesAround',
+    'usage',
+    'staleFiles',
+    'countStale',
+    'setPassageVectors',
+  ] as const satisfies ReadonlyArray<keyof SearchIndexPort>,
+  tables: [
+    'loadTable',
+    'listTables',
+    'createTable',
+    'getTable',
+    'getOrCreateTable',
+    'deleteTable',
+    'duplicateTable',
+    'renameColumn',
+    'updateTable',
+    'getRow',
+    'createRows',
+    'checkRows',
+    'importRows',
+    'updateRows',
+    'upsertRows',
+    'deleteRows',
+    'findRows',
+    'listJobs',
+    'createJob',
+    'getJob',
+    'updateJob',
+    'rowVectorCounts',
+    'claimStaleRows',
+    'setRowVectors',
+    'tablesWithStaleRows',
+    'restoreTable',
+    'restoreRows',
+  ] as const satisfies ReadonlyArray<keyof TablesPort>,
+}
+
+// Fails to compile when a port gains a method its list does not name.
+type OnlyNever<T extends never> = T
+export type UnlistedPortMethods = OnlyNever<
+  | Exclude<keyof AuthPort, (typeof portMethods.auth)[number]>
+  | Exclude<keyof FilesPort, (typeof portMethods.files)[number]>
+  | Exclude<keyof KnowledgeBasesPort, (typeof portMethods.knowledgeBases)[number]>
+  | Exclude<keyof JobQueue, (typeof portMethods.jobs)[number]>
+  | Exclude<keyof DatasetPort, (typeof portMethods.dataset)[number]>
+  | Exclude<keyof SearchIndexPort, (typeof portMethods.search)[number]>
+  | Exclude<keyof TablesPort, (typeof portMethods.tables)[number]>
+>
