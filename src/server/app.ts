@@ -151,6 +151,16 @@ export interface AppOptions {
    */
   indexing?: IndexingOptions
   /**
+   * How often the default files feature deletes expired files, in milliseconds (default 60 000; ignored when
+   * `features` is given: pass `createFilesFeature({ expirySweepIntervalMs })` there).
+   *
+   * @example
+   * ```ts
+   * await createApp({ memory: true, expirySweepIntervalMs: 10_000 })
+   * ```
+   */
+  expirySweepIntervalMs?: number
+  /**
    * Storage limits of the workspace: an upload or an indexing that would pass one is refused with the reason
    * (docs/search.md "Accounting and quotas"). Default: none.
    *
@@ -382,7 +392,11 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
   if (shortcuts > 1) throw new Error('createApp: give one of backend, dataDir or memory: true')
   if (shortcuts === 0) throw new Error('createApp: give a backend, a dataDir (for example "./.botshelf") or memory: true')
   if (options.backend && options.now) throw new Error('createApp: give the clock to the backend (openSqliteBackend({ now })), not to createApp')
-  const features = options.features ?? (options.indexing ? [createFilesFeature({ indexing: options.indexing }), tablesFeature] : defaultFeatures)
+  const filesOptions = {
+    ...(options.indexing ? { indexing: options.indexing } : {}),
+    ...(options.expirySweepIntervalMs !== undefined ? { expirySweepIntervalMs: options.expirySweepIntervalMs } : {}),
+  }
+  const features = options.features ?? (Object.keys(filesOptions).length > 0 ? [createFilesFeature(filesOptions), tablesFeature] : defaultFeatures)
   const rateLimits = resolveRateLimits(options.rateLimit)
   const bodyTimeoutMs = checkTimeout('bodyTimeoutMs', options.bodyTimeoutMs ?? defaultTimeouts.bodyTimeoutMs)
   const ownsBackend = options.backend === undefined
