@@ -74,10 +74,10 @@ export function physicalTableName(tableId: string): string {
 export async function findCatalogRow(context: PgTablesContext, botId: string, ref: string, forUpdate = false): Promise<CatalogRow | undefined> {
   const lock = forUpdate ? ' FOR UPDATE' : ''
   if (isTableId(ref)) {
-    const [byId] = await query(context, `SELECT * FROM tables_catalog WHERE bot_id = $1::text AND id = $2::text${lock}`, [botId, ref])
+    const [byId] = await query(context, `SELECT * FROM tables_catalog WHERE bot_id = $1::text AND id = $2::text${lock}`, [botId, ref], { prepared: true })
     if (byId) return byId as unknown as CatalogRow
   }
-  const [byName] = await query(context, `SELECT * FROM tables_catalog WHERE bot_id = $1::text AND name = $2::text${lock}`, [botId, ref])
+  const [byName] = await query(context, `SELECT * FROM tables_catalog WHERE bot_id = $1::text AND name = $2::text${lock}`, [botId, ref], { prepared: true })
   return byName as unknown as CatalogRow | undefined
 }
 
