@@ -14,8 +14,8 @@ const FILE_COLUMNS = `id, bot_id, key, owner_scope, owner_json, content_type, ta
 /**
  * The PostgreSQL engine: a fresh database `botshelf_t_<random>` on the test server (`BOTSHELF_TEST_POSTGRES_URL`,
  * default 127.0.0.1:5432), `openPostgresBackend` on it with its defaults (pool of 10, 30 s statement timeout),
- * and bare SQL through a second pool made by the same `connectPostgres` (same driver, same settings, statements
- * prepared by the driver alike). Bulk loads are one `INSERT ... SELECT FROM generate_series` per call. The
+ * and bare SQL through a second pool made by the same `connectPostgres` (same driver, same settings but no
+ * statement timeout, statements prepared by the driver alike). Bulk loads are one `INSERT ... SELECT FROM generate_series` per call. The
  * database is dropped on close.
  *
  * @example
@@ -28,7 +28,8 @@ export async function openPostgresEngine(): Promise<Engine> {
   const database = await createTestDatabase()
   const dir = mkdtempSync(join(tmpdir(), 'botshelf-bench-backends-'))
   const backend = await openPostgresBackend({ url: database.url, dataDir: dir })
-  const sql = connectPostgres({ url: database.url })
+  // No statement timeout: a bulk load of 1M rows on a loaded machine can take longer than the default 30 s.
+  const sql = connectPostgres({ url: database.url, statementTimeoutMs: 0 })
   const id = (name: string) => sql(name)
   const ownerOf = (botId: string) => JSON.stringify({ type: 'bot', id: botId })
 
@@ -97,7 +98,7 @@ export async function openPostgresEngine(): Promise<Engine> {
       const at = new Date(BASE_TIME_MS).toISOString()
       await sql`
         INSERT INTO ${id(t.table)} (id, created_at, updated_at, ${id(t.category)}, ${id(t.amount)}, ${id(t.flag)}, ${id(t.note)})
-        SELECT g, ${at}, ${at}, 'cat' || (g % 20), (g * 7919) % 10000, g % 3 = 0, 'note number ' || g FROM generate_series(${from}::int, ${to}::int) g`
+        SELECT g, ${at}, ${at}, 'cat' || (g % 20), (g::bigint * 7919) % 10000, g % 3 = 0, 'note number ' || g FROM generate_series(${from}::int, ${to}::int) g`
       await sql`UPDATE tables_catalog SET last_row_id = greatest(last_row_id, ${to}) WHERE id = ${record.id}`
     },
     async analyze() {
