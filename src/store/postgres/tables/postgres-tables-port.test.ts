@@ -216,3 +216,18 @@ describe('the plans of finds', () => {
     expect(down.rows.map((row) => [row['amount'], row['id']])).toEqual([[999, 999], [999, 1999]])
   })
 })
+
+describe('row ids taken with the catalog lock', () => {
+  it('hands out consecutive ids, refuses the rows past the last id, and gives refused ids back', async () => {
+    await tables.createTable(BOT, { name: 'idsTable', schema: { n: 0 } })
+    expect((await tables.createRows(BOT, 'idsTable', [{ n: 1 }, { n: 2 }])).rows.map((row) => row.id)).toEqual([1, 2])
+    const { id } = await tables.loadTable(BOT, 'idsTable')
+    await sql.unsafe('UPDATE tables_catalog SET last_row_id = 2147483645 WHERE id = $1', [id])
+    // Three rows, two ids left: refused as a whole, naming the first row that has no id, and nothing taken.
+    expect(await refusal(tables.createRows(BOT, 'idsTable', [{ n: 3 }, { n: 4 }, { n: 5 }]))).toMatchObject({ code: 'LIMIT_EXCEEDED', message: expect.stringContaining('rows.2:') })
+    const [counter] = await sql.unsafe('SELECT last_row_id FROM tables_catalog WHERE id = $1', [id])
+    expect(counter!['last_row_id']).toBe(2147483645)
+    expect((await tables.createRows(BOT, 'idsTable', [{ n: 6 }, { n: 7 }])).rows.map((row) => row.id)).toEqual([2147483646, 2147483647])
+    expect((await tables.getTable(BOT, 'idsTable')).rows).toBe(4)
+  })
+})
