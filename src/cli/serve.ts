@@ -1,8 +1,9 @@
 import { createServer, type RunningServer } from '../server/server.js'
 import { describeRateLimits } from '../server/rate-limit/index.js'
 import { parseQuotaFlags, quotaFlags, quotaFlagsHelp } from './quota-flags.js'
+import { backgroundOptions } from './background-options.js'
 import { parseCommandArgs, parsePort, parseRateLimit, parseShutdownGrace } from './args.js'
-import { UsageError, type CliIo } from './io.js'
+import { envOf, UsageError, type CliIo } from './io.js'
 import { noteDataFolder } from './fresh-data-folder.js'
 import { serveLogger } from './serve-logging.js'
 import { embedderArgOptions, embedderFlagsHelp, embedderFromCli } from './embedder-options.js'
@@ -16,7 +17,7 @@ import { describeStorage, openStorage, resolveStorage, storageOptionTable } from
  * process.stdout.write(serveHelp)
  * ```
  */
-export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--database URL] [--blobs URL] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--rate-limit SPEC] [--log-level LEVEL] [--log-format pretty|json] [--metrics-port N] [--embeddings-url URL --embeddings-model NAME]
+export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--database URL] [--blobs URL] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--job-lease 30] [--expiry-sweep 60] [--rate-limit SPEC] [--log-level LEVEL] [--log-format pretty|json] [--metrics-port N] [--embeddings-url URL --embeddings-model NAME]
 
 Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data), or on
 PostgreSQL (--database), which any number of servers can share.
@@ -36,6 +37,11 @@ Options:
   --shutdown-grace <s>
                       seconds SIGINT/SIGTERM lets requests in flight (long uploads) finish before
                       cutting their connections (default 10; 0 cuts at once; decimals allowed)
+  --job-lease <s>     seconds a background job (indexing, import, export, expiry) stays a server's own
+                      between renewals (default 30; 0.5 to 3600; or BOTSHELF_JOB_LEASE): when a server
+                      dies, another takes its jobs over once the lease has run out
+  --expiry-sweep <s>  seconds between passes that delete expired files (default 60; 1 to 86400; or
+                      BOTSHELF_EXPIRY_SWEEP); servers sharing a database run one pass per interval
   --rate-limit <spec> request rate limits: "off", or comma-separated settings:
                         <n>/s, <n>/m or <n>/h   sustained rate per token (default 100/s)
                         burst=<n>               requests a token may send at once (default 500;
@@ -91,6 +97,8 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       'public-url': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
       'shutdown-grace': { type: 'string' },
+      'job-lease': { type: 'string' },
+      'expiry-sweep': { type: 'string' },
       'rate-limit': { type: 'string' },
       'log-level': { type: 'string' },
       'log-format': { type: 'string' },
@@ -110,6 +118,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   const { logger } = serveLogger(values, io)
   const shutdownGraceMs = parseShutdownGrace(values['shutdown-grace'], 10_000)
   const rateLimit = parseRateLimit(values['rate-limit'])
+  const { jobLeaseMs, expirySweepIntervalMs } = backgroundOptions(values, envOf(io))
   const quotas = parseQuotaFlags(values)
   const host = values.host ?? '127.0.0.1'
   const storage = resolveStorage(values)
@@ -142,6 +151,8 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       ...(corsOrigins.length > 0 ? { corsOrigins } : {}),
       ...(rateLimit !== undefined ? { rateLimit } : {}),
       ...(quotas ? { quotas } : {}),
+      ...(jobLeaseMs !== undefined ? { jobs: { leaseMs: jobLeaseMs } } : {}),
+      ...(expirySweepIntervalMs !== undefined ? { expirySweepIntervalMs } : {}),
     })
   } catch (error) {
     // A failed start leaves no trace: a database opened for it is closed, a data folder made for it removed.

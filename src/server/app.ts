@@ -51,13 +51,18 @@ function legacySigningKey(dataDir: string | null, logger: Logger): Buffer | unde
  */
 export const defaultFeatures: ReadonlyArray<ServiceFeature> = [filesFeature, tablesFeature]
 
-/** Files and tables with one indexing configuration: the embedder of file search is the one of table search. */
-function indexedFeatures(indexing: IndexingOptions): ServiceFeature[] {
+/** Files and tables as `createApp`'s options configure them: one embedder for file and table search, the expiry sweep's interval. */
+function configuredFeatures(indexing: IndexingOptions | undefined, expirySweepIntervalMs: number | undefined): ServiceFeature[] {
+  const filesOptions = {
+    ...(indexing ? { indexing } : {}),
+    ...(expirySweepIntervalMs !== undefined ? { expirySweepIntervalMs } : {}),
+  }
+  if (!indexing) return [createFilesFeature(filesOptions), tablesFeature]
   const search = {
     ...(indexing.embedder !== undefined ? { embedder: indexing.embedder } : {}),
     ...(indexing.embedBatchSize !== undefined ? { embedBatchSize: indexing.embedBatchSize } : {}),
   }
-  return [createFilesFeature({ indexing }), createTablesFeature({ search })]
+  return [createFilesFeature(filesOptions), createTablesFeature({ search })]
 }
 
 /** Options of `createApp`. Give a `backend`, or one of its shortcuts: `dataDir` or `memory: true`. */
@@ -160,6 +165,16 @@ export interface AppOptions {
    * ```
    */
   indexing?: IndexingOptions
+  /**
+   * How often the default files feature deletes expired files, in milliseconds (default 60 000; ignored when
+   * `features` is given: pass `createFilesFeature({ expirySweepIntervalMs })` there).
+   *
+   * @example
+   * ```ts
+   * await createApp({ memory: true, expirySweepIntervalMs: 10_000 })
+   * ```
+   */
+  expirySweepIntervalMs?: number
   /**
    * Storage limits of the workspace: an upload or an indexing that would pass one is refused with the reason
    * (docs/search.md "Accounting and quotas"). Default: none.
@@ -392,7 +407,9 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
   if (shortcuts > 1) throw new Error('createApp: give one of backend, dataDir or memory: true')
   if (shortcuts === 0) throw new Error('createApp: give a backend, a dataDir (for example "./.botshelf") or memory: true')
   if (options.backend && options.now) throw new Error('createApp: give the clock to the backend (openSqliteBackend({ now })), not to createApp')
-  const features = options.features ?? (options.indexing ? indexedFeatures(options.indexing) : defaultFeatures)
+  const features =
+    options.features ??
+    (options.indexing || options.expirySweepIntervalMs !== undefined ? configuredFeatures(options.indexing, options.expirySweepIntervalMs) : defaultFeatures)
   const rateLimits = resolveRateLimits(options.rateLimit)
   const bodyTimeoutMs = checkTimeout('bodyTimeoutMs', options.bodyTimeoutMs ?? defaultTimeouts.bodyTimeoutMs)
   const ownsBackend = options.backend === undefined

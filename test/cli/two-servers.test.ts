@@ -55,6 +55,64 @@ async function upload(server: ServeProcess, caller: Caller, key: string, content
   return upsert.json.file.id as string
 }
 
+/** Uploads a file with `index: true` (and any other upsert fields); the id once its content upload was acknowledged. */
+async function uploadWith(server: ServeProcess, caller: Caller, key: string, content: string, fields: Record<string, unknown>): Promise<string> {
+  const upsert = await call(server, caller, 'PUT', '/v1/files', { key, size: Buffer.byteLength(content), ...fields })
+  expect(upsert.status, JSON.stringify(upsert.json)).toBe(200)
+  const put = await fetch(upsert.json.file.uploadUrl, { method: 'PUT', body: content })
+  expect(put.status).toBe(200)
+  return upsert.json.file.id as string
+}
+
+/** Polls `check` every 50 ms until it returns true; fails naming `what` after `ms`. */
+async function waitFor(what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/** A Markdown document of `sections` sections of varied prose: enough text for indexing to take a moment. */
+function markdown(seed: number, sections: number): string {
+  const words = ['okapi', 'forest', 'river', 'lantern', 'granite', 'harbour', 'meadow', 'copper', 'willow', 'falcon', 'summit', 'ember']
+  const parts = [`# Notes ${seed}`]
+  for (let section = 0; section < sections; section++) {
+    parts.push(`## Section ${section}`)
+    const sentence = Array.from({ length: 40 }, (_, i) => words[(seed * 7 + section * 3 + i * 5) % words.length]).join(' ')
+    parts.push(`${sentence}. Item ${seed}-${section} is recorded here.`)
+  }
+  return parts.join('\n\n')
+}
+
+/** The lines `msg` of a server's JSON log (its standard output). */
+function logLines(server: ServeProcess, msg: string): Array<Record<string, any>> {
+  return server
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, any>)
+    .filter((line) => line['msg'] === msg)
+}
+
+interface JobRow {
+  seq: number
+  id: string
+  kind: string
+  state: string
+  attempts: number
+  run_at: string
+}
+
+async function jobsAfter(seq: number): Promise<JobRow[]> {
+  return database.admin<JobRow[]>`SELECT seq, id, kind, state, attempts, run_at FROM queue_jobs WHERE seq > ${seq} ORDER BY seq`
+}
+
+async function lastJobSeq(): Promise<number> {
+  const [row] = await database.admin<Array<{ seq: number | null }>>`SELECT max(seq)::int AS seq FROM queue_jobs`
+  return row?.seq ?? 0
+}
+
 async function stop(serve: ServeProcess): Promise<void> {
   serve.child.kill('SIGTERM')
   expect(await serve.exited).toBe(0)
@@ -148,6 +206,164 @@ describe('two botshelf servers on one PostgreSQL database and one S3 bucket', ()
         else expect(file.status).toBe('upload_pending')
       }
       expect(killed.filter((file) => file.status === 'upload_completed').length).toBeGreaterThanOrEqual(acknowledged.length)
+    } finally {
+      if (a.child.exitCode === null && a.child.signalCode === null) a.child.kill('SIGKILL')
+      await stop(b)
+    }
+  })
+  it('runs each background job once between them: indexing, table imports and exports, the expiry sweep', { timeout: 60_000 }, async () => {
+    // A short lease, as in the SIGKILL test below (here no job should ever need it), and a sweep every second.
+    const flags = ['--database', database.url, '--blobs', 's3://content/botshelf', '--job-lease', '2', '--expiry-sweep', '1']
+    expect((await runCliCaptured(['migrate', '--database', database.url])).code).toBe(0)
+    const before = await lastJobSeq()
+    const [a, b] = await Promise.all([spawnServe(dataDir, flags), spawnServe(dataDir, flags)])
+    const runs = [a, b]
+    const token = (await runCliCaptured(['token', 'create', '--database', database.url, '--role', 'developer'])).stdout.trim()
+    const caller = { token, botId: a.botId }
+    const through = (index: number) => (index % 2 === 0 ? a : b)
+    try {
+      // Files that expire in a moment.
+      const expiresAt = new Date(Date.now() + 1500).toISOString()
+      await Promise.all([0, 1, 2].map((index) => uploadWith(through(index), caller, `expiring/${index}.txt`, `gone soon ${index}`, { expiresAt })))
+
+      // Indexing jobs: uploads with index: true through both servers.
+      const indexed = await Promise.all(Array.from({ length: 12 }, (_, index) => uploadWith(through(index), caller, `indexed/${index}.md`, markdown(index, 6), { index: true })))
+
+      // Import jobs: one CSV of 40 rows imported into four tables; export jobs: one table exported four times.
+      const csv = ['n,label', ...Array.from({ length: 40 }, (_, index) => `${index},row ${index}`)].join('\n')
+      const csvId = await uploadWith(a, caller, 'imports/rows.csv', csv, {})
+      const schema = { type: 'object', properties: { n: { type: 'number' }, label: { type: 'string' } } }
+      const importTables = [0, 1, 2, 3].map((index) => `import${index}Table`)
+      for (const [index, name] of importTables.entries()) expect((await call(through(index), caller, 'POST', '/v1/tables', { name, schema })).status).toBe(200)
+      expect((await call(a, caller, 'POST', '/v1/tables', { name: 'exportTable', schema })).status).toBe(200)
+      const rows = Array.from({ length: 25 }, (_, n) => ({ n, label: `exported ${n}` }))
+      expect((await call(b, caller, 'POST', '/v1/tables/exportTable/rows', { rows })).status).toBe(200)
+      const tableJobs: Array<{ table: string; id: string }> = []
+      for (const [index, table] of importTables.entries()) {
+        const imported = await call(through(index), caller, 'POST', `/v1/tables/${table}/import`, { fileId: csvId })
+        expect(imported.status, JSON.stringify(imported.json)).toBe(200)
+        tableJobs.push({ table, id: imported.json.job.id })
+      }
+      for (let index = 0; index < 4; index++) {
+        const exported = await call(through(index + 1), caller, 'GET', '/v1/tables/exportTable/export?format=csv&compress=false')
+        expect(exported.status, JSON.stringify(exported.json)).toBe(200)
+        tableJobs.push({ table: 'exportTable', id: exported.json.job.id })
+      }
+
+      await waitFor('the indexing and table jobs', async () => {
+        const files = await Promise.all(indexed.map((id) => call(a, caller, 'GET', `/v1/files/${id}`)))
+        if (!files.every((got) => got.json.file.status === 'indexing_completed')) return false
+        for (const { table, id } of tableJobs) {
+          const { json } = await call(b, caller, 'GET', `/v1/tables/${table}/jobs`)
+          if ((json.jobs as Array<{ id: string; status: string }>).find((job) => job.id === id)?.status !== 'completed') return false
+        }
+        return true
+      })
+      // Each import added its 40 rows once: an import run twice would have added them twice.
+      for (const table of importTables) expect((await call(a, caller, 'GET', `/v1/tables/${table}`)).json.rows).toBe(40)
+      const exportFiles = await database.admin<Array<{ key: string; content_version: number }>>`
+        SELECT key, content_version FROM files WHERE key LIKE 'tables/exportTable/%' ORDER BY key`
+      expect(exportFiles.length).toBe(4)
+      // A second run of an export would have written its file again (a second content version).
+      expect(exportFiles.every((file) => file.content_version === 1)).toBe(true)
+      // The expired files are deleted by one of the frequent sweeps (every second here).
+      await waitFor('the expiry sweep', async () => {
+        const [left] = await database.admin<Array<{ count: number }>>`SELECT count(*)::int AS count FROM files WHERE key LIKE 'expiring/%'`
+        return left!.count === 0
+      })
+    } finally {
+      await Promise.all([stop(a), stop(b)])
+    }
+
+    // The queue: every job was claimed once (a claim counts an attempt) and completed; the only others are the
+    // expiry passes queued for after the servers stopped, never claimed.
+    const jobs = await jobsAfter(before)
+    const due = jobs.filter((job) => !(job.kind === 'files.expire' && job.state === 'pending' && job.attempts === 0))
+    expect(due.filter((job) => job.state !== 'completed' || job.attempts !== 1)).toEqual([])
+    expect(jobs.length - due.length).toBeLessThanOrEqual(2)
+    const kinds = (kind: string) => due.filter((job) => job.kind === kind).length
+    expect([kinds('files.index'), kinds('tables.import'), kinds('tables.export')]).toEqual([12, 4, 4])
+    // One pass per one-second slot between the two servers, not one per server: a slot can have a second pass
+    // only when the second server started just after the first's pass of its start slot had finished.
+    const passes = due.filter((job) => job.kind === 'files.expire')
+    expect(passes.length).toBeGreaterThanOrEqual(2)
+    const slots = passes.map((job) => Math.floor(Date.parse(job.run_at) / 1000))
+    expect(passes.length - new Set(slots).size).toBeLessThanOrEqual(1)
+
+    // The logs: each of those jobs completed in exactly one server process, its own worker (pid) holding it.
+    const completedBy = new Map<string, string[]>()
+    for (const run of runs) {
+      for (const line of logLines(run, 'job completed')) {
+        expect(line['workerId']).toContain(`:${run.child.pid}:`)
+        completedBy.set(line['jobId'], [...(completedBy.get(line['jobId']) ?? []), String(run.child.pid)])
+      }
+    }
+    for (const job of due) expect(completedBy.get(job.id), `${job.kind} ${job.id}`).toHaveLength(1)
+    // Both servers took a share of the work.
+    const firstPair = due.filter((job) => job.kind !== 'files.expire').map((job) => completedBy.get(job.id)![0])
+    expect(new Set(firstPair)).toEqual(new Set([String(a.child.pid), String(b.child.pid)]))
+    // The sweep deleted the three expired files once between the servers.
+    const swept = runs.flatMap((run) => logLines(run, 'deleted expired files')).reduce((sum, line) => sum + Number(line['count']), 0)
+    expect(swept).toBe(3)
+  })
+
+  it('SIGKILL of one server while it indexes: the other finishes its jobs once the lease runs out, nothing is lost or stuck', { timeout: 60_000 }, async () => {
+    const flags = ['--database', database.url, '--blobs', 's3://content/botshelf', '--job-lease', '2']
+    expect((await runCliCaptured(['migrate', '--database', database.url])).code).toBe(0)
+    const before = await lastJobSeq()
+    const [a, b] = await Promise.all([spawnServe(dataDir, flags), spawnServe(dataDir, flags)])
+    const token = (await runCliCaptured(['token', 'create', '--database', database.url, '--role', 'developer'])).stdout.trim()
+    const caller = { token, botId: a.botId }
+    const content = (index: number) => markdown(100 + index, 60)
+    const heldByA = async () =>
+      database.admin<Array<{ id: string }>>`
+        SELECT id FROM queue_jobs WHERE seq > ${before} AND kind = 'files.index' AND state = 'running' AND lease_owner LIKE ${`%:${a.child.pid}:%`}`
+    try {
+      // Uploads through the first server, one after the other; it is killed once it holds indexing jobs, uploads
+      // still coming.
+      const acknowledged: Array<{ id: string; index: number }> = []
+      let killedHolding: string[] = []
+      const uploads = (async () => {
+        for (let index = 0; index < 16; index++) {
+          const id = await uploadWith(a, caller, `kill-index/${index}.md`, content(index), { index: true })
+          acknowledged.push({ id, index })
+        }
+      })()
+      await waitFor('the first server to hold an indexing job', async () => {
+        killedHolding = (await heldByA()).map((job) => job.id)
+        return killedHolding.length > 0 && acknowledged.length >= 3
+      })
+      a.child.kill('SIGKILL')
+      expect(await a.exited).toBe('SIGKILL')
+      // What it held when it died (a job finished between the look above and the kill is not among them); its
+      // leases run 2 s, so nobody has taken them yet.
+      killedHolding = (await heldByA()).map((job) => job.id)
+      expect(killedHolding.length).toBeGreaterThan(0)
+      await uploads.catch(() => undefined)
+
+      // The other server finishes every acknowledged file's indexing, the killed server's jobs once their lease ran out.
+      await waitFor('the other server to index every acknowledged file', async () => {
+        const statuses = await Promise.all(acknowledged.map(({ id }) => call(b, caller, 'GET', `/v1/files/${id}`)))
+        return statuses.every((got) => got.json.file.status === 'indexing_completed')
+      })
+      for (const { id, index } of acknowledged) {
+        const got = await call(b, caller, 'GET', `/v1/files/${id}`)
+        expect(await (await fetch(got.json.file.url)).text()).toBe(content(index))
+        const passages = await call(b, caller, 'GET', `/v1/files/${id}/passages`)
+        expect(passages.status).toBe(200)
+        expect(passages.json.passages.length).toBeGreaterThan(0)
+      }
+      // No file is stuck waiting for indexing, and none is half readable: complete and indexed, or never completed.
+      const listed = await call(b, caller, 'GET', '/v1/files?pageSize=100')
+      const files = (listed.json.files as Array<{ key: string; status: string }>).filter((file) => file.key.startsWith('kill-index/'))
+      expect(files.filter((file) => file.status !== 'indexing_completed' && file.status !== 'upload_pending')).toEqual([])
+      expect(files.filter((file) => file.status === 'indexing_completed').length).toBeGreaterThanOrEqual(acknowledged.length)
+      // The jobs the killed server held were claimed again (a second attempt) and completed by the other one.
+      const taken = await database.admin<Array<{ id: string; state: string; attempts: number }>>`
+        SELECT id, state, attempts FROM queue_jobs WHERE id IN ${database.admin(killedHolding)}`
+      expect(taken.map((job) => [job.state, job.attempts])).toEqual(killedHolding.map(() => ['completed', 2]))
+      const completedByB = new Set(logLines(b, 'job completed').map((line) => line['jobId']))
+      for (const id of killedHolding) expect(completedByB.has(id)).toBe(true)
     } finally {
       if (a.child.exitCode === null && a.child.signalCode === null) a.child.kill('SIGKILL')
       await stop(b)

@@ -1,4 +1,4 @@
-import type { TableJsonSchema } from '../../../api/tables/index.js'
+import { tablesLimits, type TableJsonSchema } from '../../../api/tables/index.js'
 import { isTableId } from '../../tables/ids.js'
 import type { TableRecord } from '../../tables/types.js'
 import { query, type PgTablesContext } from './context.js'
@@ -74,11 +74,37 @@ export function physicalTableName(tableId: string): string {
 export async function findCatalogRow(context: PgTablesContext, botId: string, ref: string, forUpdate = false): Promise<CatalogRow | undefined> {
   const lock = forUpdate ? ' FOR UPDATE' : ''
   if (isTableId(ref)) {
-    const [byId] = await query(context, `SELECT * FROM tables_catalog WHERE bot_id = $1::text AND id = $2::text${lock}`, [botId, ref])
+    const [byId] = await query(context, `SELECT * FROM tables_catalog WHERE bot_id = $1::text AND id = $2::text${lock}`, [botId, ref], { prepared: true })
     if (byId) return byId as unknown as CatalogRow
   }
-  const [byName] = await query(context, `SELECT * FROM tables_catalog WHERE bot_id = $1::text AND name = $2::text${lock}`, [botId, ref])
+  const [byName] = await query(context, `SELECT * FROM tables_catalog WHERE bot_id = $1::text AND name = $2::text${lock}`, [botId, ref], { prepared: true })
   return byName as unknown as CatalogRow | undefined
+}
+
+/**
+ * Locks a table's catalog row and takes the next `count` row ids in one statement (one round trip instead of a
+ * locking read and a later counter update): returns the row as it now is and the last id handed out before. The
+ * counter stops at the largest row id; the caller refuses the rows that would pass it, and its transaction's
+ * rollback gives the ids back.
+ *
+ * @example
+ * ```ts
+ * const taken = await reserveRowIds(tx, 'bot_1', 'ordersTable', 100) // { row, previousLastRowId: 41 }
+ * ```
+ */
+export async function reserveRowIds(context: PgTablesContext, botId: string, ref: string, count: number): Promise<{ row: CatalogRow; previousLastRowId: number } | undefined> {
+  const take = async (column: 'id' | 'name') => {
+    const [row] = await query(
+      context,
+      `UPDATE tables_catalog c SET last_row_id = least(o.previous::bigint + $3::int, ${tablesLimits.maxRowId})::int
+       FROM (SELECT id, last_row_id AS previous FROM tables_catalog WHERE bot_id = $1::text AND ${column} = $2::text FOR UPDATE) o
+       WHERE c.id = o.id RETURNING c.*, o.previous AS previous_last_row_id`,
+      [botId, ref, count],
+      { prepared: true },
+    )
+    return row ? { row: row as unknown as CatalogRow, previousLastRowId: row['previous_last_row_id'] as number } : undefined
+  }
+  return (isTableId(ref) ? await take('id') : undefined) ?? (await take('name'))
 }
 
 /**

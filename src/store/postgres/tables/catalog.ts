@@ -16,7 +16,7 @@ import {
 import { newTableSchema } from '../../tables/table-schema.js'
 import { tableToWire } from '../../tables/table-wire.js'
 import type { CreateTableInput, TableRecord, TableWithCounts } from '../../tables/types.js'
-import { findCatalogRow, insertRecord, isNameTaken, physicalTableName, saveRecord, toRecord, type CatalogRow } from './catalog-records.js'
+import { findCatalogRow, insertRecord, isNameTaken, physicalTableName, reserveRowIds, saveRecord, toRecord, type CatalogRow } from './catalog-records.js'
 import { atomically, query, quoteIdent, sqlState, UNIQUE_VIOLATION, type PgTablesContext } from './context.js'
 import { createRowsTable, dropRowsTable } from './ddl.js'
 import { SqlParams } from './params.js'
@@ -49,6 +49,20 @@ export async function lockTable(context: PgTablesContext, botId: string, ref: st
   const row = await findCatalogRow(context, botId, ref, true)
   if (!row) throw tableNotFound(ref)
   return { record: toRecord(row), lastRowId: row.last_row_id }
+}
+
+/**
+ * Like `lockTable`, taking the next `count` row ids in the same statement: the last id handed out before them.
+ *
+ * @example
+ * ```ts
+ * const { record, lastRowId } = await reserveIds(tx, 'bot_1', 'ordersTable', rows.length) // ids lastRowId + 1 ...
+ * ```
+ */
+export async function reserveIds(context: PgTablesContext, botId: string, ref: string, count: number): Promise<{ record: TableRecord; lastRowId: number }> {
+  const taken = await reserveRowIds(context, botId, ref, count)
+  if (!taken) throw tableNotFound(ref)
+  return { record: toRecord(taken.row), lastRowId: taken.previousLastRowId }
 }
 
 /**

@@ -37,14 +37,18 @@ export function tablesContext(sql: PgSql, now: Clock, vectors: VectorMode = 'exa
 
 /**
  * Runs one statement with positional parameters (`$1`, `$2`, … with their casts in the text) and returns its rows.
+ * With `prepared`, the statement is kept prepared on each connection and only bound and run on later calls (no
+ * parse, no plan): for the few fixed texts run on every call, such as the catalog lookups. Texts built from user
+ * input (finds, filters) stay unprepared, so a connection never holds an unbounded number of statements.
  *
  * @example
  * ```ts
  * const rows = await query(context, 'SELECT id FROM tables_catalog WHERE bot_id = $1::text', ['bot_1'])
+ * await query(context, 'SELECT * FROM tables_catalog WHERE bot_id = $1::text AND name = $2::text', ['bot_1', 'ordersTable'], { prepared: true })
  * ```
  */
-export async function query(context: PgTablesContext, text: string, params: readonly unknown[] = []): Promise<PgRows> {
-  return (await context.sql.unsafe(text, params as never[])) as unknown as PgRows
+export async function query(context: PgTablesContext, text: string, params: readonly unknown[] = [], options: { prepared?: boolean } = {}): Promise<PgRows> {
+  return (await context.sql.unsafe(text, params as never[], { prepare: options.prepared === true })) as unknown as PgRows
 }
 
 /** Whether `sql` is already a transaction (it can open savepoints, not transactions). */

@@ -55,7 +55,8 @@ export async function createRowsTable(context: PgTablesContext, rt: PgTableRunti
 }
 
 /**
- * Indexes one scalar column (objects and arrays are not indexed).
+ * Indexes one scalar column (objects and arrays are not indexed), `NULLS FIRST`: the order finds ask for (NULL first
+ * going up, last going down, as on SQLite), so both directions walk the index instead of sorting.
  *
  * @example
  * ```ts
@@ -64,7 +65,7 @@ export async function createRowsTable(context: PgTablesContext, rt: PgTableRunti
  */
 export async function createColumnIndex(context: PgTablesContext, physicalTable: string, column: TableColumn): Promise<void> {
   if (!scalarKinds.has(column.kind)) return
-  await query(context, `CREATE INDEX IF NOT EXISTS ${quoteIdent(columnIndexName(physicalTable, column.physical))} ON ${quoteIdent(physicalTable)} (${quoteIdent(column.physical)})`)
+  await query(context, `CREATE INDEX IF NOT EXISTS ${quoteIdent(columnIndexName(physicalTable, column.physical))} ON ${quoteIdent(physicalTable)} (${quoteIdent(column.physical)} NULLS FIRST)`)
 }
 
 /**

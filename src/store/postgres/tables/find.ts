@@ -12,7 +12,7 @@ import { compileFilterSql, hasRegex, type RegexMatches } from './filter-sql.js'
 import { SqlParams } from './params.js'
 import { matchRegexValues } from './regex-matches.js'
 import { foldDiacritics } from './search-folding.js'
-import { columnSqlOf, runtimeOf, SEARCH_COLUMN, type PgTableRuntime } from './runtime.js'
+import { columnSqlOf, runtimeOf, SEARCH_COLUMN, systemColumns, type PgTableRuntime } from './runtime.js'
 
 /** A compiled find: SQL (asking for limit + 1 rows to learn `hasMore`), its params, and the decoder of a result row. */
 export interface CompiledFind {
@@ -45,9 +45,14 @@ function searchQuery(words: readonly string[], params: SqlParams): string {
 }
 
 /**
- * Order: SQLite puts NULL first going up and last going down; PostgreSQL needs to be told.
+ * Order: SQLite puts NULL first going up and last going down; PostgreSQL needs to be told. The user columns' indexes
+ * are built `NULLS FIRST` (ddl.ts), so both directions walk them; `id`, `created_at` and `updated_at` are never NULL
+ * and take no NULLS clause, which would keep their indexes (the primary key's) from giving the order: measured on
+ * 1M rows, a first page by id went from a sort of every matching row to an index walk (bench/README.md).
  */
 const sqlDirection = (direction: SortDirection) => (direction === 'desc' ? 'DESC NULLS LAST' : 'ASC NULLS FIRST')
+const systemDirection = (direction: SortDirection) => (direction === 'desc' ? 'DESC' : 'ASC')
+const isSystemColumn = (column: string) => Object.hasOwn(systemColumns, column)
 
 /** The candidates of a hybrid search: only these rows are read, each with its fused `similarity`. */
 interface HybridCandidates {
@@ -63,7 +68,7 @@ function compileRows(rt: PgTableRuntime, plan: RowsFindPlan, matches: RegexMatch
   if (candidates) conditions.push(`${ALIAS}.id = ANY(${params.add(candidates.ids, 'int[]')})`)
   if (plan.search) conditions.push(`${ALIAS}.${SEARCH_COLUMN} @@ s.q`)
   const rank = `ts_rank(${ALIAS}.${SEARCH_COLUMN}, s.q, 1)`
-  let order = plan.order.by === 'similarity' ? `${rank} ${plan.order.direction === 'asc' ? 'ASC' : 'DESC'}` : `${columnSql(plan.order.column)} ${sqlDirection(plan.order.direction)}`
+  let order = plan.order.by === 'similarity' ? `${rank} ${plan.order.direction === 'asc' ? 'ASC' : 'DESC'}` : `${columnSql(plan.order.column)} ${(isSystemColumn(plan.order.column) ? systemDirection : sqlDirection)(plan.order.direction)}`
   if (!(plan.order.by === 'column' && plan.order.column === 'id')) order += `, ${ALIAS}.id ASC`
   const selected = plan.projection ? new Set(plan.projection.columns) : undefined
   const columns = selected ? rt.columns.filter((c) => selected.has(c.name)) : rt.columns

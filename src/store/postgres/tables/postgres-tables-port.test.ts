@@ -178,3 +178,56 @@ describe('array columns', () => {
     expect(await find({ l: { $size: 0 } })).toEqual([5])
   })
 })
+
+describe('the plans of finds', () => {
+  // The order of a find walks an index instead of sorting every matching row: `id` and the timestamps take no NULLS
+  // clause (never NULL), and the user columns' indexes are built NULLS FIRST, the order finds ask for both ways.
+  it('walks the primary key and the column indexes for the order, in both directions', async () => {
+    await tables.createTable(BOT, { name: 'bigTable', schema: { amount: 0, label: '' } })
+    const { physical, physicalMap } = await tables.loadTable(BOT, 'bigTable')
+    const [amount, label] = [physicalMap['amount']!, physicalMap['label']!]
+    await sql.unsafe(`INSERT INTO "${physical}" (id, created_at, updated_at, "${amount}", "${label}")
+      SELECT g, '2026-05-01T00:00:00.000Z', '2026-05-01T00:00:00.000Z', CASE WHEN g % 10 = 0 THEN NULL ELSE g % 1000 END, 'row ' || g
+      FROM generate_series(1, 20000) g`)
+    await sql.unsafe(`ANALYZE "${physical}"`)
+    const { compileFind } = await import('./find.js')
+    const { runtimeOf } = await import('./runtime.js')
+    const { planFind } = await import('../../tables/find/index.js')
+    const rt = runtimeOf(await tables.loadTable(BOT, 'bigTable'))
+    const planOf = async (request: Parameters<TablesPort['findRows']>[2]) => {
+      const compiled = compileFind(rt, planFind(rt, request))
+      const rows = await sql.unsafe(`EXPLAIN ${compiled.sql}`, compiled.params as never[])
+      return rows.map((row) => String(row['QUERY PLAN'])).join('\n')
+    }
+    for (const request of [
+      { filter: { amount: { $gte: 500 } }, limit: 20 },
+      { orderBy: 'id', orderDirection: 'desc' as const, limit: 20 },
+      { orderBy: 'amount', limit: 20 },
+      { orderBy: 'amount', orderDirection: 'desc' as const, limit: 100 },
+    ]) {
+      const plan = await planOf(request)
+      expect(plan, JSON.stringify(request)).toMatch(/Index Scan/)
+      expect(plan, JSON.stringify(request)).not.toMatch(/^\s*(->\s*)?Sort  \(/m)
+    }
+    // The answers keep SQLite's order: NULL first going up, last going down.
+    const up = await tables.findRows(BOT, 'bigTable', { orderBy: 'amount', limit: 3 })
+    expect(up.rows.map((row) => row['amount'])).toEqual([null, null, null])
+    const down = await tables.findRows(BOT, 'bigTable', { orderBy: 'amount', orderDirection: 'desc', limit: 2 })
+    expect(down.rows.map((row) => [row['amount'], row['id']])).toEqual([[999, 999], [999, 1999]])
+  })
+})
+
+describe('row ids taken with the catalog lock', () => {
+  it('hands out consecutive ids, refuses the rows past the last id, and gives refused ids back', async () => {
+    await tables.createTable(BOT, { name: 'idsTable', schema: { n: 0 } })
+    expect((await tables.createRows(BOT, 'idsTable', [{ n: 1 }, { n: 2 }])).rows.map((row) => row.id)).toEqual([1, 2])
+    const { id } = await tables.loadTable(BOT, 'idsTable')
+    await sql.unsafe('UPDATE tables_catalog SET last_row_id = 2147483645 WHERE id = $1', [id])
+    // Three rows, two ids left: refused as a whole, naming the first row that has no id, and nothing taken.
+    expect(await refusal(tables.createRows(BOT, 'idsTable', [{ n: 3 }, { n: 4 }, { n: 5 }]))).toMatchObject({ code: 'LIMIT_EXCEEDED', message: expect.stringContaining('rows.2:') })
+    const [counter] = await sql.unsafe('SELECT last_row_id FROM tables_catalog WHERE id = $1', [id])
+    expect(counter!['last_row_id']).toBe(2147483645)
+    expect((await tables.createRows(BOT, 'idsTable', [{ n: 6 }, { n: 7 }])).rows.map((row) => row.id)).toEqual([2147483646, 2147483647])
+    expect((await tables.getTable(BOT, 'idsTable')).rows).toBe(4)
+  })
+})

@@ -5,7 +5,7 @@ import { queryRegexBudget } from '../../tables/regex-budget.js'
 import { checkDeleteMode, checkRowBatch, keyConflict, missingRows, rowIdsExhausted, rowNotFound } from '../../tables/row-rules.js'
 import { rowProblemsError, validateRows } from '../../tables/row-validation.js'
 import type { RowsWriteResult, TableRecord } from '../../tables/types.js'
-import { loadTable, lockTable } from './catalog.js'
+import { loadTable, lockTable, reserveIds } from './catalog.js'
 import { castOf, encodeValue } from './columns.js'
 import { atomically, consistently, query, quoteIdent, type PgTablesContext } from './context.js'
 import { compileFilterSql, hasRegex } from './filter-sql.js'
@@ -75,12 +75,12 @@ async function firstInsertProblem(
 
 async function insertAll(context: PgTablesContext, botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): Promise<RowsWriteResult> {
   return atomically(context, async (tx) => {
-    const { record, lastRowId } = await lockTable(tx, botId, ref)
+    // The catalog row is locked and the ids taken at once; a refusal below rolls both back.
+    const { record, lastRowId } = await reserveIds(tx, botId, ref, input.length)
     const rt = runtimeOf(record)
     const validated = validateInsert(rt, record, input, firstRowIndex)
     const problem = await firstInsertProblem(tx, record, rt, validated.rows, lastRowId, firstRowIndex)
     if (problem) throw problem
-    await query(tx, 'UPDATE tables_catalog SET last_row_id = $2::int WHERE id = $1::text', [record.id, lastRowId + validated.rows.length])
     const rows = await insertRows(tx, rt, validated.rows, lastRowId + 1, tx.timestamp())
     return { rows, warnings: validated.warnings }
   })
