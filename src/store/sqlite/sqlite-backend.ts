@@ -20,6 +20,7 @@ import { jobQueueMethods, SqliteJobQueue } from './sqlite-job-queue.js'
 import { tablesMigrations } from './tables-migrations.js'
 import { SqliteTablesStore } from './tables-store.js'
 import { TransactionGate } from './transaction-gate.js'
+import { WalSync } from './wal-sync.js'
 
 /** Options of {@link openSqliteBackend}: a data folder, or an in-memory database. */
 export type SqliteBackendOptions =
@@ -62,6 +63,17 @@ export type SqliteBackendOptions =
        * ```
        */
       transactionWaitMs?: number
+      /**
+       * How the write-ahead log is flushed before a write is acknowledged (default: open, fsync, close on libuv's
+       * threads; decision 1210). Tests pass a spy to see that an answer waits for it.
+       *
+       * @example
+       * ```ts
+       * const synced: string[] = []
+       * await openSqliteBackend({ dataDir, fsyncFile: async (path) => { synced.push(path); await fsyncFile(path) } })
+       * ```
+       */
+      fsyncFile?: (path: string) => Promise<void>
       /**
        * Absent or false with a data folder (the other form of these options is `{ memory: true }`).
        *
@@ -180,6 +192,27 @@ const tablesMethods = [
 
 
 /**
+ * The methods of each store that never write: after them the root ports answer without waiting for the write-ahead
+ * log's fsync (decision 1210), unless the connection's change counter moved during the call all the same. Any method
+ * not named here waits for it.
+ */
+export const readOnlyMethods = {
+  auth: ['listBots', 'getBot', 'listTokens', 'authenticate'],
+  files: ['usage', 'getById', 'getAnyById', 'getByKey', 'blobInUse', 'list', 'listTagKeys', 'listTagValues'],
+  knowledgeBases: ['get', 'list'],
+  tables: ['loadTable', 'listTables', 'getTable', 'getRow', 'findRows', 'listJobs', 'getJob'],
+  jobs: ['get', 'list', 'nextDueAt'],
+  search: ['search', 'listPassages', 'passagesAround', 'usage', 'staleFiles', 'countStale'],
+} as const satisfies {
+  auth: ReadonlyArray<(typeof authMethods)[number]>
+  files: ReadonlyArray<(typeof filesMethods)[number]>
+  knowledgeBases: ReadonlyArray<(typeof knowledgeBaseMethods)[number]>
+  tables: ReadonlyArray<(typeof tablesMethods)[number]>
+  jobs: ReadonlyArray<(typeof jobQueueMethods)[number]>
+  search: ReadonlyArray<(typeof searchMethods)[number]>
+}
+
+/**
  * The migrations of every port of the SQLite backend, in order (each adapter owns its own).
  *
  * @example
@@ -220,11 +253,14 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
   }
   let db: Sqlite | undefined
   const gate = new TransactionGate(options.transactionWaitMs)
+  // File-backed: commits are made durable off the JavaScript thread, several sharing one fsync (decision 1210).
+  const walSync = databaseFile === ':memory:' ? undefined : new WalSync(`${databaseFile}-wal`, options.memory ? undefined : options.fsyncFile)
+  const durable = walSync ? () => walSync.durable() : () => Promise.resolve()
   const idle = () => gate.idle()
   let rootPorts: BackendPorts
   let txPorts: BackendPorts
   try {
-    db = openDatabase(databaseFile)
+    db = openDatabase(databaseFile, { groupCommit: walSync !== undefined })
     // Before the stores are built: they may prepare statements against their tables.
     runMigrations(db, sqliteMigrations)
     const sqlite: Sqlite = db
@@ -234,16 +270,26 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     const tables = new SqliteTablesStore(sqlite, { now })
     const jobs = new SqliteJobQueue(sqlite, now)
     const search = new SqliteSearchStore(sqlite, now)
-    const portsWith = (before?: () => Promise<void> | undefined): BackendPorts => ({
-      auth: asyncPort(auth, authMethods, before),
-      files: asyncPort(files, filesMethods, before),
-      knowledgeBases: asyncPort(knowledgeBases, knowledgeBaseMethods, before),
-      tables: asyncPort(tables, tablesMethods, before),
-      jobs: asyncPort(jobs, jobQueueMethods, before),
-      search: asyncPort(search, searchMethods, before),
-    })
-    rootPorts = portsWith(idle)
-    txPorts = portsWith()
+    // Root ports answer a write once it is durable; inside a transaction, the transaction's end waits instead.
+    const root = walSync !== undefined
+    const totalChanges = sqlite.prepare('SELECT total_changes()').pluck()
+    const changes = (): number => totalChanges.get() as number
+    rootPorts = {
+      auth: asyncPort(auth, authMethods, idle, root ? { readOnly: readOnlyMethods.auth, durable, changes } : undefined),
+      files: asyncPort(files, filesMethods, idle, root ? { readOnly: readOnlyMethods.files, durable, changes } : undefined),
+      knowledgeBases: asyncPort(knowledgeBases, knowledgeBaseMethods, idle, root ? { readOnly: readOnlyMethods.knowledgeBases, durable, changes } : undefined),
+      tables: asyncPort(tables, tablesMethods, idle, root ? { readOnly: readOnlyMethods.tables, durable, changes } : undefined),
+      jobs: asyncPort(jobs, jobQueueMethods, idle, root ? { readOnly: readOnlyMethods.jobs, durable, changes } : undefined),
+      search: asyncPort(search, searchMethods, idle, root ? { readOnly: readOnlyMethods.search, durable, changes } : undefined),
+    }
+    txPorts = {
+      auth: asyncPort(auth, authMethods),
+      files: asyncPort(files, filesMethods),
+      knowledgeBases: asyncPort(knowledgeBases, knowledgeBaseMethods),
+      tables: asyncPort(tables, tablesMethods),
+      jobs: asyncPort(jobs, jobQueueMethods),
+      search: asyncPort(search, searchMethods),
+    }
   } catch (error) {
     // Nothing half-open is left behind: not the database, not the folder lock, not the temporary content folder.
     db?.close()
@@ -269,11 +315,15 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
         try {
           const result = await fn(txPorts)
           sqlite.exec('COMMIT')
-          return result
+          // The gate opens for the next transaction now; this caller is answered once the commit is on the disk.
+          return { result }
         } catch (error) {
           if (sqlite.inTransaction) sqlite.exec('ROLLBACK')
           throw error
         }
+      }).then(async ({ result }) => {
+        await durable()
+        return result
       })
     },
     async ping() {
@@ -283,6 +333,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
       const wait = gate.idle()
       if (wait) await wait
       runMigrations(sqlite, sqliteMigrations)
+      await durable()
     },
     async close() {
       if (closed) return
