@@ -107,6 +107,9 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
+/** The listen backlog asked of the kernel; Linux caps it at `net.core.somaxconn` (4096 on recent kernels). */
+const LISTEN_BACKLOG = 4096
+
 /** How long an idle keep-alive connection stays open, in ms. */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000
 
@@ -223,7 +226,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
         created.off('error', reject)
         resolvePromise(created)
       })
-      created.listen(port, host)
+      // A deep accept queue (the kernel caps it at net.core.somaxconn): a burst of new connections waits to be
+      // accepted instead of having its SYNs dropped and retried a second later (decision 1211).
+      created.listen({ port, host, backlog: LISTEN_BACKLOG })
     })
   } catch (error) {
     await app.close()
