@@ -4,6 +4,7 @@ import { open, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, WrittenBlob } from './blob-store.js'
 import { BlobError, BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from './errors.js'
+import { GroupFsync } from '../data-folder/index.js'
 import { OverlappedWriter } from './overlapped-writer.js'
 
 /** Default ceiling of one blob: 1 GB (docs/wire-format.md §5). */
@@ -166,6 +167,8 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
   const tmpDir = join(options.root, 'tmp')
   mkdirSync(blobsDir, { recursive: true })
   mkdirSync(tmpDir, { recursive: true })
+  // Renames done while the folder's fsync runs share the next one (decision 1210).
+  const blobsDirSync = new GroupFsync(blobsDir, (path) => fsyncDirectory(fs, path))
 
   const pathOf = (blobId: string): string => {
     if (!BLOB_ID.test(blobId)) throw new BlobError('BLOB_BAD_ID', `not a blob id: ${JSON.stringify(blobId)}`)
@@ -199,7 +202,7 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
       await handle.close()
       handleOpen = false
       await fs.rename(tempPath, join(blobsDir, blobId))
-      await fsyncDirectory(fs, blobsDir)
+      await blobsDirSync.durable()
       return { blobId, size, sha256: hash.digest('hex') }
     } catch (error) {
       await writer.settle()

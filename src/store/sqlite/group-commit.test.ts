@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openSqliteBackend, type SqliteBackend } from './sqlite-backend.js'
-import { fsyncFile } from './wal-sync.js'
+import { fsyncFile } from '../../data-folder/index.js'
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 

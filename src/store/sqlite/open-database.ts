@@ -8,14 +8,14 @@ export type Sqlite = SqliteDatabase
 /** Options of {@link openDatabase}. */
 export interface OpenDatabaseOptions {
   /**
-   * The caller makes commits durable itself, off the JavaScript thread, before acknowledging them (a `WalSync`,
+   * The caller makes commits durable itself, off the JavaScript thread, before acknowledging them (a `GroupFsync`,
    * decision 1210): the connection then runs `synchronous = NORMAL` (in WAL mode a commit is written to the log but
    * not fsynced by SQLite). Default `false`: `synchronous = FULL`, SQLite fsyncs the log inside every `COMMIT`.
    *
    * @example
    * ```ts
    * const db = openDatabase(file, { groupCommit: true })
-   * const walSync = new WalSync(`${file}-wal`)
+   * const walSync = new GroupFsync(`${file}-wal`)
    * ```
    */
   groupCommit?: boolean

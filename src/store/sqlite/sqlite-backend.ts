@@ -20,7 +20,7 @@ import { jobQueueMethods, SqliteJobQueue } from './sqlite-job-queue.js'
 import { tablesMigrations } from './tables-migrations.js'
 import { SqliteTablesStore } from './tables-store.js'
 import { TransactionGate } from './transaction-gate.js'
-import { WalSync } from './wal-sync.js'
+import { GroupFsync } from '../../data-folder/index.js'
 
 /** Options of {@link openSqliteBackend}: a data folder, or an in-memory database. */
 export type SqliteBackendOptions =
@@ -254,7 +254,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
   let db: Sqlite | undefined
   const gate = new TransactionGate(options.transactionWaitMs)
   // File-backed: commits are made durable off the JavaScript thread, several sharing one fsync (decision 1210).
-  const walSync = databaseFile === ':memory:' ? undefined : new WalSync(`${databaseFile}-wal`, options.memory ? undefined : options.fsyncFile)
+  const walSync = databaseFile === ':memory:' ? undefined : new GroupFsync(`${databaseFile}-wal`, options.memory ? undefined : options.fsyncFile)
   const durable = walSync ? () => walSync.durable() : () => Promise.resolve()
   const idle = () => gate.idle()
   let rootPorts: BackendPorts

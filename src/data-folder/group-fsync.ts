@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises'
 
 /**
- * Flushes one file to the disk (`fsync`); a missing file has nothing to flush.
+ * Flushes one file or folder to the disk (`fsync`); a missing one has nothing to flush.
  *
  * @example
  * ```ts
@@ -24,32 +24,30 @@ export async function fsyncFile(path: string): Promise<void> {
 }
 
 /**
- * Group commit for the embedded database (decision 1210). The connection runs WAL with `synchronous = NORMAL`, so a
- * `COMMIT` writes its frames to the write-ahead log (safe from a crash of the process at once) without waiting for
- * the disk on the JavaScript thread; before a write is acknowledged, its caller awaits {@link WalSync.durable},
- * which fsyncs the log on libuv's threads. Commits made while an fsync runs share the next one, so N concurrent
- * requests pay one or two fsyncs, not N, and the event loop keeps serving meanwhile.
- *
- * `durable()` resolves once everything committed before the call is on the disk; it rejects with the fsync's error.
+ * Group fsync of one file or folder (decision 1210): `durable()` resolves once an fsync that *started after* the
+ * call has finished, and every caller arriving while an fsync runs shares the next one, so N concurrent writers pay
+ * one or two fsyncs, not N, all on libuv's threads. Used for the embedded database's write-ahead log (the connection
+ * runs `synchronous = NORMAL`; a write is answered after `durable()`) and for the content folder after a blob's
+ * rename. It rejects with the fsync's error.
  *
  * @example
  * ```ts
- * const walSync = new WalSync(`${databaseFile}-wal`)
+ * const walSync = new GroupFsync(`${databaseFile}-wal`)
  * db.exec('COMMIT')
  * await walSync.durable() // now the commit survives a power cut
  * ```
  */
-export class WalSync {
+export class GroupFsync {
   private inFlight: Promise<void> | undefined
   private queued: Promise<void> | undefined
   private syncs = 0
 
   /**
-   * @param walPath the write-ahead log (`<database>-wal`)
+   * @param path the file or folder to fsync (e.g. `<database>-wal`)
    * @param sync how to flush it (default {@link fsyncFile}; tests pass a spy)
    */
   constructor(
-    private readonly walPath: string,
+    private readonly path: string,
     private readonly sync: (path: string) => Promise<void> = fsyncFile,
   ) {}
 
@@ -89,7 +87,7 @@ export class WalSync {
 
   private start(): Promise<void> {
     this.syncs += 1
-    const run: Promise<void> = this.sync(this.walPath).finally(() => {
+    const run: Promise<void> = this.sync(this.path).finally(() => {
       if (this.inFlight === run) this.inFlight = undefined
     })
     this.inFlight = run

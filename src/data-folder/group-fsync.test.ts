@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { fsyncFile, WalSync } from './wal-sync.js'
+import { fsyncFile, GroupFsync } from './group-fsync.js'
 
 /** An fsync that finishes when the test says so, and records each call. */
 function heldSync() {
@@ -16,10 +16,10 @@ function heldSync() {
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
-describe('WalSync (group commit)', () => {
+describe('GroupFsync (group commit)', () => {
   it('a caller is answered only after an fsync that started after its call', async () => {
     const held = heldSync()
-    const wal = new WalSync('/db-wal', held.sync)
+    const wal = new GroupFsync('/db-wal', held.sync)
     let first = false
     let second = false
     void wal.durable().then(() => (first = true))
@@ -38,7 +38,7 @@ describe('WalSync (group commit)', () => {
 
   it('callers arriving while an fsync runs share the next one: 40 commits, 2 fsyncs', async () => {
     const held = heldSync()
-    const wal = new WalSync('/db-wal', held.sync)
+    const wal = new GroupFsync('/db-wal', held.sync)
     const answered: Array<Promise<void>> = [wal.durable()]
     for (let i = 0; i < 39; i++) answered.push(wal.durable())
     await tick()
@@ -53,7 +53,7 @@ describe('WalSync (group commit)', () => {
 
   it('a failed fsync rejects the callers it covered; the next caller gets a fresh fsync', async () => {
     const held = heldSync()
-    const wal = new WalSync('/db-wal', held.sync)
+    const wal = new GroupFsync('/db-wal', held.sync)
     const failed = wal.durable()
     held.started[0]!.finish(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }))
     await expect(failed).rejects.toThrow('EIO')
