@@ -14,6 +14,7 @@ import {
   type InFlightRequest,
   refusalResponse,
 } from './connections/index.js'
+import { attachNodeBody } from './files/upload-body.js'
 
 /** Options of `createServer`: the app's options plus where to listen. */
 export interface ServerOptions extends AppOptions {
@@ -160,6 +161,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     if (incoming.httpVersion === '1.1' && incoming.headers.host === undefined) return refuseRequest('HTTP/1.1 requests must carry a Host header', socket.remoteAddress)
     const flight: InFlightRequest = { method: incoming.method ?? 'GET', path: (incoming.url ?? '/').split('?')[0] ?? '/', startedAt: Date.now() }
     inFlight.start(socket, flight)
+    // An upload's route reads the socket stream directly (the same bytes, without two web-stream layers).
+    if (incoming.method === 'PUT') attachNodeBody(request, incoming)
     outgoing.once('close', () => inFlight.end(socket, flight))
     handlersRunning += 1
     try {
