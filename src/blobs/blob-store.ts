@@ -102,7 +102,11 @@ export interface PresignedReadOptions {
  * ```
  */
 export interface BlobStore {
-  /** Streams content into a new blob, atomically: either the whole blob exists afterwards, or nothing does. */
+  /**
+   * Streams content into a new blob, atomically: either the whole blob exists afterwards, or nothing does. The store
+   * may still hold a chunk after taking the next one (its disk write overlaps the reading), so a source must not
+   * change a chunk once it has yielded it.
+   */
   write(source: AsyncIterable<Uint8Array>, options?: BlobWriteOptions): Promise<WrittenBlob>
   /** Opens a blob for reading, optionally one inclusive byte range. The stream keeps working if the blob is deleted meanwhile. */
   read(blobId: string, range?: ByteRange): Promise<OpenedBlob>

@@ -94,6 +94,19 @@ describe('local folder blob store: durability order (what a crash test cannot se
     ])
   })
 
+  it('concurrent writes share the folder fsync, and every rename is followed by one', async () => {
+    const calls: string[] = []
+    const blobs = createLocalFolderBlobStore({ root, fs: recordingFileSystem(calls) })
+    await Promise.all(Array.from({ length: 12 }, (_, i) => blobs.write(chunks(`blob ${i}`), { expectedBytes: `blob ${i}`.length })))
+    const folderSyncs = calls.flatMap((call, index) => (call === 'fsync blobs-folder' ? [index] : []))
+    const renames = calls.flatMap((call, index) => (call === 'rename temp → blob' ? [index] : []))
+    expect(renames).toHaveLength(12)
+    expect(folderSyncs.length).toBeGreaterThanOrEqual(1)
+    expect(folderSyncs.length).toBeLessThan(12)
+    // Every rename is followed by a folder fsync.
+    for (const rename of renames) expect(folderSyncs.some((sync) => sync > rename)).toBe(true)
+  })
+
   it('an empty blob is fsynced and renamed the same way', async () => {
     const calls: string[] = []
     const blobs = createLocalFolderBlobStore({ root, fs: recordingFileSystem(calls) })

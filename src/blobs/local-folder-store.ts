@@ -4,6 +4,8 @@ import { open, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, WrittenBlob } from './blob-store.js'
 import { BlobError, BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from './errors.js'
+import { GroupFsync } from '../data-folder/index.js'
+import { OverlappedWriter } from './overlapped-writer.js'
 
 /** Default ceiling of one blob: 1 GB (docs/wire-format.md §5). */
 export const DEFAULT_MAX_BLOB_BYTES = 1024 * 1024 * 1024
@@ -23,6 +25,8 @@ const READ_CHUNK_BYTES = 256 * 1024
  */
 export interface BlobFileHandle {
   write(buffer: Uint8Array, offset: number, length: number): Promise<{ bytesWritten: number }>
+  /** Optional: writes several buffers in one call (`writev`) at the current position; may write fewer bytes. */
+  writev?(buffers: Uint8Array[]): Promise<{ bytesWritten: number }>
   read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>
   /** Flushes the file's data and metadata to the disk (`fsync`). */
   sync(): Promise<void>
@@ -163,6 +167,8 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
   const tmpDir = join(options.root, 'tmp')
   mkdirSync(blobsDir, { recursive: true })
   mkdirSync(tmpDir, { recursive: true })
+  // Renames done while the folder's fsync runs share the next one (decision 1210).
+  const blobsDirSync = new GroupFsync(blobsDir, (path) => fsyncDirectory(fs, path))
 
   const pathOf = (blobId: string): string => {
     if (!BLOB_ID.test(blobId)) throw new BlobError('BLOB_BAD_ID', `not a blob id: ${JSON.stringify(blobId)}`)
@@ -178,17 +184,17 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
     let size = 0
     const handle = await fs.open(tempPath, 'wx')
     let handleOpen = true
+    const writer = new OverlappedWriter(handle)
     try {
       for await (const chunk of source) {
         size += chunk.byteLength
         if (size > limit) throw new BlobTooLargeError(limit)
+        // The chunk goes to the disk (libuv's threads) while this thread hashes it and reads the next one.
+        const backlog = writer.push(chunk)
         hash.update(chunk)
-        let offset = 0
-        while (offset < chunk.byteLength) {
-          const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset)
-          offset += bytesWritten
-        }
+        if (backlog) await backlog
       }
+      await writer.drain()
       if (writeOptions.expectedBytes !== undefined && size !== writeOptions.expectedBytes) {
         throw new BlobSizeMismatchError(writeOptions.expectedBytes, size)
       }
@@ -196,9 +202,10 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
       await handle.close()
       handleOpen = false
       await fs.rename(tempPath, join(blobsDir, blobId))
-      await fsyncDirectory(fs, blobsDir)
+      await blobsDirSync.durable()
       return { blobId, size, sha256: hash.digest('hex') }
     } catch (error) {
+      await writer.settle()
       if (handleOpen) await handle.close().catch(() => undefined)
       await fs.rm(tempPath, { force: true })
       throw error

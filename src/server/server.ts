@@ -14,6 +14,7 @@ import {
   type InFlightRequest,
   refusalResponse,
 } from './connections/index.js'
+import { attachNodeBody } from './files/upload-body.js'
 
 /** Options of `createServer`: the app's options plus where to listen. */
 export interface ServerOptions extends AppOptions {
@@ -107,6 +108,9 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
+/** The listen backlog asked of the kernel; Linux caps it at `net.core.somaxconn` (4096 on recent kernels). */
+const LISTEN_BACKLOG = 4096
+
 /** How long an idle keep-alive connection stays open, in ms. */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000
 
@@ -157,6 +161,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     if (incoming.httpVersion === '1.1' && incoming.headers.host === undefined) return refuseRequest('HTTP/1.1 requests must carry a Host header', socket.remoteAddress)
     const flight: InFlightRequest = { method: incoming.method ?? 'GET', path: (incoming.url ?? '/').split('?')[0] ?? '/', startedAt: Date.now() }
     inFlight.start(socket, flight)
+    // An upload's route reads the socket stream directly (the same bytes, without two web-stream layers).
+    if (incoming.method === 'PUT') attachNodeBody(request, incoming)
     outgoing.once('close', () => inFlight.end(socket, flight))
     handlersRunning += 1
     try {
@@ -223,7 +229,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
         created.off('error', reject)
         resolvePromise(created)
       })
-      created.listen(port, host)
+      // A deep accept queue (the kernel caps it at net.core.somaxconn): a burst of new connections waits to be
+      // accepted instead of having its SYNs dropped and retried a second later (decision 1211).
+      created.listen({ port, host, backlog: LISTEN_BACKLOG })
     })
   } catch (error) {
     await app.close()

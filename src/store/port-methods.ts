@@ -81,6 +81,26 @@ export const portMethods = {
   ] as const satisfies ReadonlyArray<keyof TablesPort>,
 }
 
+/**
+ * The methods of each port that never write. SQLite's root ports answer them without waiting for the write-ahead
+ * log's fsync (decision 1210, unless the connection's change counter moved during the call all the same); PostgreSQL
+ * runs them once more when the connection was lost under them (decision 0902). Any method not named here is a write.
+ *
+ * @example
+ * ```ts
+ * readOnlyPortMethods.files.includes('list') // true
+ * ```
+ */
+export const readOnlyPortMethods = {
+  auth: ['listBots', 'getBot', 'listTokens', 'authenticate'],
+  files: ['usage', 'getById', 'getAnyById', 'getByKey', 'blobInUse', 'list', 'listTagKeys', 'listTagValues'],
+  knowledgeBases: ['get', 'list'],
+  tables: ['loadTable', 'listTables', 'getTable', 'getRow', 'findRows', 'listJobs', 'getJob', 'rowVectorCounts', 'tablesWithStaleRows'],
+  jobs: ['get', 'list', 'nextDueAt'],
+  search: ['search', 'listPassages', 'passagesAround', 'usage', 'staleFiles', 'countStale'],
+  dataset: ['readPage', 'count', 'isEmpty'],
+} as const satisfies { [Port in keyof typeof portMethods]: ReadonlyArray<(typeof portMethods)[Port][number]> }
+
 // Fails to compile when a port gains a method its list does not name.
 type OnlyNever<T extends never> = T
 export type UnlistedPortMethods = OnlyNever<

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { UploadAbortedError, uploadBody } from './upload-body.js'
+import { Readable } from 'node:stream'
+import { attachNodeBody, UploadAbortedError, uploadBody } from './upload-body.js'
 
 function requestWith(chunks: Uint8Array[], failWith?: Error): { request: Request; cancelled: () => boolean } {
   let index = 0
@@ -50,5 +51,49 @@ describe('uploadBody', () => {
     const chunks: Uint8Array[] = []
     for await (const chunk of uploadBody(new Request('http://x/', { method: 'PUT' }))) chunks.push(chunk)
     expect(chunks).toEqual([])
+  })
+})
+
+describe('uploadBody over the socket stream (attachNodeBody)', () => {
+  it('reads the attached node stream, not the Request body, while nothing has read it', async () => {
+    const { request } = requestWith([new Uint8Array([9, 9, 9])])
+    attachNodeBody(request, Readable.from([Buffer.from([1, 2]), Buffer.from([3])], { objectMode: false }))
+    const seen: number[] = []
+    for await (const chunk of uploadBody(request)) seen.push(...chunk)
+    expect(seen).toEqual([1, 2, 3])
+  })
+
+  it('falls back to the Request body when the stream was already read', async () => {
+    const { request } = requestWith([new Uint8Array([7])])
+    const incoming = Readable.from([Buffer.from([1])], { objectMode: false })
+    incoming.read()
+    attachNodeBody(request, incoming)
+    const seen: number[] = []
+    for await (const chunk of uploadBody(request)) seen.push(...chunk)
+    expect(seen).toEqual([7])
+  })
+
+  it('turns a failing socket stream into UploadAbortedError with the bytes received', async () => {
+    const { request } = requestWith([])
+    const incoming = new Readable({ read() {} })
+    attachNodeBody(request, incoming)
+    incoming.push(Buffer.from([1, 2, 3, 4]))
+    setImmediate(() => incoming.destroy(new Error('aborted')))
+    const failure = await (async () => {
+      for await (const chunk of uploadBody(request)) void chunk
+    })().catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(UploadAbortedError)
+    expect((failure as UploadAbortedError).bytesReceived).toBe(4)
+  })
+
+  it('drops the rest of the socket stream when the consumer stops early', async () => {
+    const { request } = requestWith([])
+    const incoming = Readable.from([Buffer.from([1]), Buffer.from([2]), Buffer.from([3])], { objectMode: false })
+    attachNodeBody(request, incoming)
+    for await (const chunk of uploadBody(request)) {
+      expect([...chunk]).toEqual([1])
+      break
+    }
+    expect(incoming.destroyed).toBe(true)
   })
 })

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto'
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv, AppServices } from '../env.js'
 import { routeLabel } from '../metrics/route-label.js'
+import { newRequestId } from '../connections/refusal.js'
 import { handleError } from './error-handler.js'
 import { requestLogLevel } from './log-level.js'
 
@@ -23,7 +23,7 @@ import { requestLogLevel } from './log-level.js'
 export function requestContext(services: AppServices): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now()
-    const requestId = `req_${randomBytes(8).toString('hex')}`
+    const requestId = newRequestId()
     c.set('services', services)
     c.set('requestId', requestId)
     try {
@@ -31,7 +31,7 @@ export function requestContext(services: AppServices): MiddlewareHandler<AppEnv>
     } catch (error) {
       c.res = handleError(error, c)
     }
-    c.header('x-request-id', requestId)
+    setHeader(c, 'x-request-id', requestId)
     const principal = c.get('principal')
     const elapsed = performance.now() - started
     const ms = Math.round(elapsed * 10) / 10
@@ -48,7 +48,13 @@ export function requestContext(services: AppServices): MiddlewareHandler<AppEnv>
     if (metrics) {
       const operation = routeLabel(c)
       metrics.observeRequest({ operation, status, seconds: elapsed / 1000, bytesIn: contentLength(c.req.header('content-length')), bytesOut: 0 })
-      // JSON answers carry no Content-Length and downloads stream: count the bytes as they leave.
+      // A JSON answer of the operations says its length (register-operation.ts): counted without touching the body,
+      // so the answer keeps @hono/node-server's direct write. Other answers (downloads stream) are counted as they leave.
+      const knownLength = jsonLength(c.res.headers)
+      if (knownLength !== undefined) {
+        if (c.req.method !== 'HEAD') metrics.observeResponseBytes(operation, knownLength)
+        return
+      }
       const body = c.res.body
       if (body) {
         const counted = body.pipeThrough(
@@ -67,6 +73,30 @@ export function requestContext(services: AppServices): MiddlewareHandler<AppEnv>
 
 /** Requests slower than this are logged at `warn` unless the app says otherwise (`slowRequestMs`). */
 export const DEFAULT_SLOW_REQUEST_MS = 1000
+
+
+/**
+ * Sets a header on the finished answer in place when its headers can change (ours can), instead of Hono's
+ * `c.header`, which after the handler rebuilds the Response from its body: that turns @hono/node-server's
+ * lightweight answer (written to the socket directly) into a web stream piped out chunk by chunk.
+ */
+function setHeader(c: Context<AppEnv>, name: string, value: string): void {
+  try {
+    c.res.headers.set(name, value)
+  } catch {
+    // Immutable headers (a Response from fetch): let Hono copy the answer.
+    c.header(name, value)
+  }
+}
+
+/** The byte length of a JSON answer that states it, else undefined. */
+function jsonLength(headers: Headers): number | undefined {
+  const type = headers.get('content-type')
+  if (type === null || !type.startsWith('application/json')) return undefined
+  const length = headers.get('content-length')
+  if (length === null || !/^\d+$/.test(length)) return undefined
+  return Number(length)
+}
 
 function contentLength(header: string | null | undefined): number {
   const value = Number(header ?? 0)

@@ -1,22 +1,14 @@
+import { readOnlyPortMethods } from '../port-methods.js'
+
 export { portMethods } from '../port-methods.js'
 
 /**
  * The methods that only read: run again once when the connection was lost under them (a restarted database),
  * since running a read twice changes nothing.
  */
-export const readOnlyMethods: ReadonlySet<string> = new Set([
-  'listBots',
-  'getBot',
-  'authenticate',
-  'listTokens',
-  'getById',
-  'getAnyById',
-  'getByKey',
-  'blobInUse',
-  'usage',
-  'list',
-  'listTagKeys',
-  'listTagValues',
-  'get',
-  'nextDueAt',
+export const readOnlyMethods: ReadonlySet<string> = new Set<string>([
+  ...readOnlyPortMethods.auth,
+  ...readOnlyPortMethods.files,
+  ...readOnlyPortMethods.knowledgeBases,
+  ...readOnlyPortMethods.jobs,
 ])

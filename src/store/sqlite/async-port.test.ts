@@ -99,3 +99,54 @@ describe('asyncPort', () => {
     }>()
   })
 })
+
+describe('asyncPort with writes (decision 1210)', () => {
+  function store() {
+    let changes = 0
+    return {
+      impl: {
+        read: () => 'read',
+        sneakyRead: () => ((changes += 1), 'changed'),
+        write: () => ((changes += 1), 'written'),
+        failingWrite: (): string => {
+          changes += 1
+          throw new Error('refused after a statement')
+        },
+      },
+      changes: () => changes,
+    }
+  }
+
+  it('waits for durable() after a write, after a failing write, and after a read-only method that changed rows; not after a plain read', async () => {
+    const { impl, changes } = store()
+    const durableCalls: string[] = []
+    let last = ''
+    const port = asyncPort(impl, ['read', 'sneakyRead', 'write', 'failingWrite'], undefined, {
+      readOnly: ['read', 'sneakyRead'],
+      durable: async () => void durableCalls.push(last),
+      changes,
+    })
+    last = 'read'
+    expect(await port.read()).toBe('read')
+    last = 'write'
+    expect(await port.write()).toBe('written')
+    last = 'failingWrite'
+    await expect(port.failingWrite()).rejects.toThrow('refused after a statement')
+    last = 'sneakyRead'
+    expect(await port.sneakyRead()).toBe('changed')
+    expect(durableCalls).toEqual(['write', 'failingWrite', 'sneakyRead'])
+  })
+
+  it('answers a write only once durable() resolved', async () => {
+    const { impl, changes } = store()
+    let release!: () => void
+    const port = asyncPort(impl, ['write'], undefined, { readOnly: [], durable: () => new Promise<void>((resolve) => (release = resolve)), changes })
+    let answered = false
+    const done = port.write().then(() => (answered = true))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(answered).toBe(false)
+    release()
+    await done
+    expect(answered).toBe(true)
+  })
+})

@@ -13,9 +13,46 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
+ * What {@link asyncPort} does after a method that may write (decision 1210): await `durable()` before answering,
+ * unless the method is one of `readOnly` and the connection's change counter did not move during it. A method left
+ * out of `readOnly` is treated as a write (the safe default: DDL, which the counter does not see, is only there).
+ */
+export interface AsyncPortWrites<T> {
+  /**
+   * Methods that never write (no fsync wait after them).
+   *
+   * @example
+   * ```ts
+   * asyncPort(files, filesMethods, idle, { readOnly: ['getById', 'list'], durable: () => walSync.durable(), changes })
+   * ```
+   */
+  readOnly: ReadonlyArray<keyof T>
+  /**
+   * Resolves once every commit so far is on the disk.
+   *
+   * @example
+   * ```ts
+   * asyncPort(files, filesMethods, idle, { readOnly: [], durable: () => walSync.durable(), changes })
+   * ```
+   */
+  durable: () => Promise<void>
+  /**
+   * The connection's count of changed rows so far (SQLite `total_changes()`).
+   *
+   * @example
+   * ```ts
+   * const totalChanges = db.prepare('SELECT total_changes()').pluck()
+   * asyncPort(files, filesMethods, idle, { readOnly: ['list'], durable, changes: () => totalChanges.get() as number })
+   * ```
+   */
+  changes: () => number
+}
+
+/**
  * Turns a synchronous store (SQLite) into its async port: each listed method calls `before` first (awaited only when
  * it returns a promise, so a plain call still runs the store in the same tick), then the store method with `this`
  * bound, and returns a promise; a thrown error becomes a rejected promise. Methods not listed are absent at runtime.
+ * With `writes`, a method not named read-only answers only once its commits are durable.
  *
  * @example
  * ```ts
@@ -27,6 +64,7 @@ export function asyncPort<T extends object>(
   impl: T,
   methods: ReadonlyArray<keyof T>,
   before?: () => Promise<void> | void,
+  writes?: AsyncPortWrites<T>,
 ): Promisified<T> {
   const port: Record<PropertyKey, (...args: unknown[]) => Promise<unknown>> = {}
   for (const name of methods) {
@@ -37,7 +75,20 @@ export function asyncPort<T extends object>(
         const ready = before()
         if (isPromiseLike(ready)) await ready
       }
-      return (method as (...args: unknown[]) => unknown).apply(impl, args)
+      if (!writes) return (method as (...args: unknown[]) => unknown).apply(impl, args)
+      if (writes.readOnly.includes(name)) {
+        const changesBefore = writes.changes()
+        const result = (method as (...args: unknown[]) => unknown).apply(impl, args)
+        // A method named read-only that changed rows all the same is made durable too.
+        if (writes.changes() !== changesBefore) await writes.durable()
+        return result
+      }
+      try {
+        return (method as (...args: unknown[]) => unknown).apply(impl, args)
+      } finally {
+        // Also after a failure: statements that committed before it are made durable too.
+        await writes.durable()
+      }
     }
   }
   return port as Promisified<T>

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Sqlite } from './open-database.js'
+import { StatementCache } from './tables-statements.js'
 import { AuthStoreError } from '../auth/errors.js'
 import { tokenRowToRecord, type TokenRow } from '../auth/token-row.js'
 import { checkTokenFor, checkTokenInput, hashToken, mintToken } from '../auth/token-rules.js'
@@ -19,10 +20,15 @@ import type { BotRecord, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord
  * ```
  */
 export class AuthStore {
+  /** The two statements of `authenticate` (every authenticated request), compiled once (decision 1201). */
+  private readonly statements: StatementCache
+
   constructor(
     private readonly db: Sqlite,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.statements = new StatementCache(db, 16)
+  }
 
   /**
    * The workspace id, creating the single workspace on first call.
@@ -175,10 +181,10 @@ export class AuthStore {
    * ```
    */
   authenticate(token: string, botId: string): TokenCheck {
-    const row = this.db.prepare('SELECT * FROM tokens WHERE hash = ? AND revoked_at IS NULL').get(hashToken(token)) as TokenRow | undefined
+    const row = this.statements.prepare('SELECT * FROM tokens WHERE hash = ? AND revoked_at IS NULL').get(hashToken(token)) as TokenRow | undefined
     if (!row) return { ok: false, reason: 'unknown_token' }
     const inWorkspace =
-      row.workspace_id !== null && this.db.prepare('SELECT 1 FROM bots WHERE id = ? AND workspace_id = ?').pluck().get(botId, row.workspace_id) !== undefined
+      row.workspace_id !== null && this.statements.prepare('SELECT 1 FROM bots WHERE id = ? AND workspace_id = ?').get(botId, row.workspace_id) !== undefined
     return checkTokenFor(tokenRowToRecord(row), botId, inWorkspace)
   }
 

@@ -5,9 +5,26 @@ import * as sqliteVec from 'sqlite-vec'
 /** A better-sqlite3 connection. */
 export type Sqlite = SqliteDatabase
 
+/** Options of {@link openDatabase}. */
+export interface OpenDatabaseOptions {
+  /**
+   * The caller makes commits durable itself, off the JavaScript thread, before acknowledging them (a `GroupFsync`,
+   * decision 1210): the connection then runs `synchronous = NORMAL` (in WAL mode a commit is written to the log but
+   * not fsynced by SQLite). Default `false`: `synchronous = FULL`, SQLite fsyncs the log inside every `COMMIT`.
+   *
+   * @example
+   * ```ts
+   * const db = openDatabase(file, { groupCommit: true })
+   * const walSync = new GroupFsync(`${file}-wal`)
+   * ```
+   */
+  groupCommit?: boolean
+}
+
 /**
  * Opens the embedded database with the settings botshelf relies on: WAL, foreign keys,
- * a busy timeout, `synchronous = FULL` so a committed row survives a power cut, and the sqlite-vec functions
+ * a busy timeout, `synchronous = FULL` so a committed row survives a power cut (or `NORMAL` when the caller makes
+ * commits durable itself: `groupCommit`), and the sqlite-vec functions
  * (`vec_distance_cosine`) the search index ranks vectors with.
  * Pass `':memory:'` for a throwaway store (tests).
  *
@@ -16,12 +33,12 @@ export type Sqlite = SqliteDatabase
  * const db = openDatabase('./.botshelf/botshelf.db')
  * ```
  */
-export function openDatabase(filename: string): Sqlite {
+export function openDatabase(filename: string, options: OpenDatabaseOptions = {}): Sqlite {
   const db = new Database(filename)
   if (filename !== ':memory:') db.pragma('journal_mode = WAL')
   db.pragma('foreign_keys = ON')
   db.pragma('busy_timeout = 5000')
-  db.pragma('synchronous = FULL')
+  db.pragma(options.groupCommit === true && filename !== ':memory:' ? 'synchronous = NORMAL' : 'synchronous = FULL')
   sqliteVec.load(db)
   return db
 }
