@@ -104,6 +104,26 @@ describe('the fast path for common ISO 8601 shapes', () => {
     expect(read.filter((ms) => !Number.isNaN(ms)).length).toBeGreaterThan(10_000)
   })
 
+  it('never reads a string the pattern refuses (near misses: one character replaced, removed or added)', () => {
+    const random = seeded(1202)
+    const alphabet = '0123456789-:+.TZtz _/x'
+    const accepted: string[] = []
+    const misread: string[] = []
+    for (const base of [...edgeCases, ...generated.slice(0, 20_000)]) {
+      const at = Math.floor(random() * (base.length + 1))
+      const char = alphabet[Math.floor(random() * alphabet.length)]!
+      const roll = random()
+      const value =
+        roll < 0.4 ? base.slice(0, at) + char + base.slice(at + 1) : roll < 0.7 ? base.slice(0, at) + base.slice(at + 1) : base.slice(0, at) + char + base.slice(at)
+      const read = readCommonIsoDateTime(value)
+      if (read === undefined) continue
+      if (PATTERN.test(value)) accepted.push(value)
+      else misread.push(value)
+    }
+    expect(misread.slice(0, 10)).toEqual([])
+    expect(accepted.length).toBeGreaterThan(1000)
+  })
+
   it('leaves lowercase separators and two-digit years to the general parser', () => {
     expect(readCommonIsoDateTime('2024-05-01t10:20:30Z')).toBeUndefined()
     expect(readCommonIsoDateTime('2024-05-01T10:20:30z')).toBeUndefined()
