@@ -124,6 +124,22 @@ describe('the fast path for common ISO 8601 shapes', () => {
     expect(accepted.length).toBeGreaterThan(1000)
   })
 
+  it('counts days as Date.UTC does, for every month of every year it reads (100 to 9999)', () => {
+    const mismatches: string[] = []
+    for (let year = 100; year <= 9999; year++) {
+      for (let month = 1; month <= 12; month++) {
+        for (const day of [1, 28, 29, 30, 31]) {
+          const value = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T00:00Z`
+          const expected = Date.UTC(year, month - 1, day)
+          const exists = new Date(expected).getUTCDate() === day
+          const actual = readCommonIsoDateTime(value)
+          if (exists ? actual !== expected : !Number.isNaN(actual)) mismatches.push(`${value}: ${actual}, Date.UTC ${expected}`)
+        }
+      }
+    }
+    expect(mismatches.slice(0, 10)).toEqual([])
+  })
+
   it('leaves lowercase separators and two-digit years to the general parser', () => {
     expect(readCommonIsoDateTime('2024-05-01t10:20:30Z')).toBeUndefined()
     expect(readCommonIsoDateTime('2024-05-01T10:20:30z')).toBeUndefined()

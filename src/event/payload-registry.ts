@@ -31,6 +31,21 @@ export function registeredTypeNames(): string[] {
   return [...registry.keys()]
 }
 
+/**
+ * True when the payload passes its type's schema (or the type has none): the same answer as `payloadIssues`
+ * being empty, without building issues.
+ *
+ * @example
+ * ```ts
+ * payloadIsValid('text', { text: 'hi' }) // true
+ * payloadIsValid('text', {}) // false
+ * ```
+ */
+export function payloadIsValid(type: string, payload: unknown): boolean {
+  const schema = registry.get(type)
+  return schema === undefined || schema.safeParse(payload).success
+}
+
 /** Checks a payload against its type's schema; issues carry paths relative to the event (`payload.text`). */
 export function payloadIssues(type: unknown, payload: unknown): z.core.$ZodRawIssue[] {
   if (typeof type !== 'string') return []
