@@ -54,42 +54,43 @@ export function readValidEvent(input: unknown): Plain | undefined {
   const { botId, id, preview, type, direction } = input
   if (typeof botId !== 'string' || typeof id !== 'string' || typeof preview !== 'string' || typeof type !== 'string') return undefined
   if (direction !== 'incoming' && direction !== 'outgoing') return undefined
-  const conversationId = optionalString(input, 'conversationId')
-  const integration = optionalString(input, 'integration')
-  const messageId = optionalString(input, 'messageId')
-  const userId = optionalString(input, 'userId')
-  if (conversationId === undefined || integration === undefined || messageId === undefined || userId === undefined) return undefined
+  // An optional string is either a string or absent (not even present as `undefined`, which zod keeps as a key).
+  const { conversationId, integration, messageId, userId } = input
+  if (conversationId !== undefined ? typeof conversationId !== 'string' : 'conversationId' in input) return undefined
+  if (integration !== undefined ? typeof integration !== 'string' : 'integration' in input) return undefined
+  if (messageId !== undefined ? typeof messageId !== 'string' : 'messageId' in input) return undefined
+  if (userId !== undefined ? typeof userId !== 'string' : 'userId' in input) return undefined
   const createdOn = parseEventDate(input.createdOn)
   if (!createdOn) return undefined
   const payload = copyRecord(input.payload)
   const state = copyRecord(input.state)
   if (!payload || !state) return undefined
   const kbValue = input.kb
-  const kb = kbValue === undefined ? absentOrInvalid(input, 'kb') : readKb(kbValue)
+  const kb = kbValue !== undefined ? readKb(kbValue) : 'kb' in input ? undefined : ABSENT
   const tagsValue = input.tags
-  const tags = tagsValue === undefined ? absentOrInvalid(input, 'tags') : readTags(tagsValue)
+  const tags = tagsValue !== undefined ? readTags(tagsValue) : 'tags' in input ? undefined : ABSENT
   const triggerValue = input.trigger
-  const trigger = triggerValue === undefined ? absentOrInvalid(input, 'trigger') : readTrigger(triggerValue)
+  const trigger = triggerValue !== undefined ? readTrigger(triggerValue) : 'trigger' in input ? undefined : ABSENT
   if (kb === undefined || tags === undefined || trigger === undefined) return undefined
   if (!payloadIsValid(type, input.payload)) return undefined
 
   // zod's output: the typed keys in shape order (an absent optional key stays absent), then the extra keys.
   const output: Plain = {}
   output.botId = botId
-  if (conversationId !== ABSENT) output.conversationId = conversationId
+  if (conversationId !== undefined) output.conversationId = conversationId
   output.createdOn = createdOn
   output.direction = direction
   output.id = id
-  if (integration !== ABSENT) output.integration = integration
+  if (integration !== undefined) output.integration = integration
   if (kb !== ABSENT) output.kb = kb
-  if (messageId !== ABSENT) output.messageId = messageId
+  if (messageId !== undefined) output.messageId = messageId
   output.payload = payload
   output.preview = preview
   output.state = state
   if (tags !== ABSENT) output.tags = tags
   if (trigger !== ABSENT) output.trigger = trigger
   output.type = type
-  if (userId !== ABSENT) output.userId = userId
+  if (userId !== undefined) output.userId = userId
   for (const key in input) if (!SHAPE_KEYS.has(key)) output[key] = input[key]
   return output
 }
@@ -116,15 +117,23 @@ function isSimpleObject(value: unknown): value is Plain {
   )
 }
 
+/**
+ * A record (zod's `z.record(z.string(), …)`) as the fast path accepts it: a plain object without symbol keys
+ * (zod reads symbol keys too and refuses them as keys that are not strings; the schema then explains).
+ */
+function isSimpleRecord(value: unknown): value is Plain {
+  return isSimpleObject(value) && Object.getOwnPropertySymbols(value).length === 0
+}
+
 function copyRecord(value: unknown): Plain | undefined {
-  if (!isSimpleObject(value)) return undefined
+  if (!isSimpleRecord(value)) return undefined
   const output: Plain = {}
   for (const key of Object.keys(value)) output[key] = value[key]
   return output
 }
 
 function copyStringRecord(value: unknown): Plain | undefined {
-  if (!isSimpleObject(value)) return undefined
+  if (!isSimpleRecord(value)) return undefined
   const output: Plain = {}
   for (const key of Object.keys(value)) {
     const entry = value[key]
