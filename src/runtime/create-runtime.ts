@@ -18,6 +18,17 @@ import { isBeforePoint, pointsFor, type HookPoint } from './hook-points.js'
 import { createJsonLogger, type Logger } from './logger.js'
 import { runWithDeadline } from './run-with-deadline.js'
 
+/**
+ * The runtime's own entry for an event its caller has just validated with `parseEvent`/`safeParseEvent` (the
+ * webhook handler), so that it is not validated twice. Internal: not exported from the package.
+ */
+export const dispatchValidatedEvent: unique symbol = Symbol('botshelf.dispatchValidatedEvent')
+
+/** A runtime that takes already-validated events through `dispatchValidatedEvent`. */
+export interface ValidatedDispatch {
+  [dispatchValidatedEvent]?: (event: BotEvent) => Promise<DispatchReport>
+}
+
 /** Default deadline of a hook or action: 10 seconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000
 
@@ -172,8 +183,8 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
   const buildClient = clientBuilder(options)
   const actionsByName = new Map(actions.map((a) => [a.name, a]))
 
-  // The client is a getter so that it is built only when a handler reads it; never spread this object (that
-  // would read the getter).
+  // The client and the logger are getters so that they are built only when a handler reads them; never spread
+  // this object (that would read the getters).
   const contextFor = <X extends object>(
     event: BotEvent,
     bindings: Record<string, string>,
@@ -181,11 +192,15 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
     signal: AbortSignal,
     extra: X,
   ): HandlerContext & X => {
-    const logger = rootLogger.child({ eventId: event.id, ...bindings })
+    // The logger, like the client, is made when a handler first reads it: most hooks never log.
+    let logger: Logger | undefined
     return Object.assign(
       {
         event,
-        logger,
+        get logger(): Logger {
+          logger ??= rootLogger.child({ eventId: event.id, ...bindings })
+          return logger
+        },
         signal,
         get client(): Client {
           clientCache.client ??= buildClient(event)
@@ -201,9 +216,19 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
     rootLogger.child({ eventId: event.id, hook, point }).error(error.message, { code: error.code })
   }
 
-  async function dispatch(rawEvent: unknown): Promise<DispatchReport> {
+  function dispatch(rawEvent: unknown): Promise<DispatchReport> {
     const started = performance.now()
-    let event = parseEvent(rawEvent)
+    let event: BotEvent
+    try {
+      event = parseEvent(rawEvent)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return dispatchValid(event, started)
+  }
+
+  async function dispatchValid(validEvent: BotEvent, started: number): Promise<DispatchReport> {
+    let event = validEvent
     const direction = event.direction
     const clientCache: { client?: Client } = {}
     const reports: HookReport[] = []
@@ -297,6 +322,7 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
 
   return Object.freeze({
     dispatch,
+    [dispatchValidatedEvent]: (event: BotEvent) => dispatchValid(event, performance.now()),
     runAction: runAction as Runtime<A>['runAction'],
     hookNames: Object.freeze(hooks.map((h) => h.name)),
     actionNames: Object.freeze(actions.map((a) => a.name)),
