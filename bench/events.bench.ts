@@ -9,7 +9,7 @@
  * 3. The same webhook requests beside their primitives (the issue's baseline): read the body, HMAC-SHA256 it with
  *    node:crypto, `JSON.parse`, `parseEvent`, answer.
  * Each measurement runs for a fixed time; rounds alternate the order and the median round is kept. Prints a
- * Markdown table for bench/README.md.
+ * Markdown table for bench/README.md and `RATIO` lines for `npm run bench`.
  */
 import { createHmac } from 'node:crypto'
 import { cpus } from 'node:os'
@@ -18,6 +18,7 @@ import AjvModule from 'ajv'
 import { z } from 'zod'
 import { builtInPayloadSchemas, createRuntime, createWebhookHandler, defineHook, EventSchema, parseEvent, safeParseEvent } from '../src/index.js'
 import { createMemoryLogger, fakeEvent, fakeImageEvent, fakeTextEvent, signWebhookRequest } from '../src/testing/index.js'
+import { printRatio } from './report/index.js'
 
 const argValue = (name: string, fallback: number) => {
   const index = process.argv.indexOf(name)
@@ -178,3 +179,9 @@ console.log(`| valid events validated per second (safeParseEvent: direct check o
 console.log(`| invalid events refused per second (same pair) | ${fmt(zodInvalid)} | ${fmt(ajvInvalid)} | ${(zodInvalid / ajvInvalid).toFixed(3)} |`)
 console.log(`| webhook requests handled per second in process (createWebhookHandler vs bare read + JSON.parse) | ${fmt(hook)} | ${fmt(bareRate)} | ${(hook / bareRate).toFixed(3)} |`)
 console.log(`| webhook requests handled per second in process (createWebhookHandler vs its primitives: read, node:crypto HMAC, JSON.parse, parseEvent) | ${fmt(hook)} | ${fmt(primitiveRate)} | ${(hook / primitiveRate).toFixed(3)} |`)
+
+printRatio({ bench: 'events', row: 'valid events validated (safeParseEvent) vs ajv-compiled JSON Schema', botshelf: parseRate, baseline: ajvRate, unit: 'events/s', goal: 0.2 })
+printRatio({ bench: 'events', row: 'valid events validated (zod EventSchema alone) vs ajv', botshelf: zod, baseline: ajvRate, unit: 'events/s' })
+printRatio({ bench: 'events', row: 'invalid events refused (zod, with issues) vs ajv', botshelf: zodInvalid, baseline: ajvInvalid, unit: 'events/s' })
+printRatio({ bench: 'events', row: 'webhook request in process vs its primitives', botshelf: hook, baseline: primitiveRate, unit: 'req/s', goal: 0.5 })
+printRatio({ bench: 'events', row: 'webhook request in process vs bare read + JSON.parse', botshelf: hook, baseline: bareRate, unit: 'req/s' })
