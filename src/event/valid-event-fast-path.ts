@@ -91,7 +91,7 @@ export function readValidEvent(input: unknown): Plain | undefined {
   if (trigger !== ABSENT) output.trigger = trigger
   output.type = type
   if (userId !== undefined) output.userId = userId
-  for (const key in input) if (!SHAPE_KEYS.has(key)) output[key] = input[key]
+  for (const key in input) if (!isShapeKey(key)) output[key] = input[key]
   return output
 }
 
@@ -105,6 +105,30 @@ function optionalString(input: Plain, key: string): string | typeof ABSENT | und
 /** For a field read as `undefined`: `ABSENT` when the key is missing, `undefined` (not valid) when it is present. */
 function absentOrInvalid(input: Plain, key: string): typeof ABSENT | undefined {
   return key in input ? undefined : ABSENT
+}
+
+/** Whether a key is one of the typed fields (a `switch` on literals: cheaper here than a `Set` lookup). */
+function isShapeKey(key: string): boolean {
+  switch (key) {
+    case 'botId':
+    case 'conversationId':
+    case 'createdOn':
+    case 'direction':
+    case 'id':
+    case 'integration':
+    case 'kb':
+    case 'messageId':
+    case 'payload':
+    case 'preview':
+    case 'state':
+    case 'tags':
+    case 'trigger':
+    case 'type':
+    case 'userId':
+      return true
+    default:
+      return false
+  }
 }
 
 /** A plain `{}` object (prototype `Object.prototype`) without an own `__proto__` key. */
@@ -125,21 +149,19 @@ function isSimpleRecord(value: unknown): value is Plain {
   return isSimpleObject(value) && Object.getOwnPropertySymbols(value).length === 0
 }
 
+/**
+ * A copy of a record's own enumerable keys, in their order. Spread is a single built-in copy (several times
+ * cheaper than a loop over `Object.keys`) and defines properties, so no key can reach a prototype setter.
+ */
 function copyRecord(value: unknown): Plain | undefined {
   if (!isSimpleRecord(value)) return undefined
-  const output: Plain = {}
-  for (const key of Object.keys(value)) output[key] = value[key]
-  return output
+  return { ...value }
 }
 
 function copyStringRecord(value: unknown): Plain | undefined {
   if (!isSimpleRecord(value)) return undefined
-  const output: Plain = {}
-  for (const key of Object.keys(value)) {
-    const entry = value[key]
-    if (typeof entry !== 'string') return undefined
-    output[key] = entry
-  }
+  const output: Plain = { ...value }
+  for (const key in output) if (typeof output[key] !== 'string') return undefined
   return output
 }
 
