@@ -16,7 +16,7 @@ import {
 } from './errors.js'
 import { isBeforePoint, pointsFor, type HookPoint } from './hook-points.js'
 import { createJsonLogger, type Logger } from './logger.js'
-import { runWithDeadline } from './run-with-deadline.js'
+import { runWithDeadline, type DeadlineSignal } from './run-with-deadline.js'
 
 /**
  * The runtime's own entry for an event its caller has just validated with `parseEvent`/`safeParseEvent` (the
@@ -189,7 +189,7 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
     event: BotEvent,
     bindings: Record<string, string>,
     clientCache: { client?: Client },
-    signal: AbortSignal,
+    deadline: DeadlineSignal,
     extra: X,
   ): HandlerContext & X => {
     // The logger, like the client, is made when a handler first reads it: most hooks never log.
@@ -201,7 +201,9 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
           logger ??= rootLogger.child({ eventId: event.id, ...bindings })
           return logger
         },
-        signal,
+        get signal(): AbortSignal {
+          return deadline.signal
+        },
         get client(): Client {
           clientCache.client ??= buildClient(event)
           return clientCache.client
@@ -253,7 +255,7 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
         const timeoutMs = hook.timeoutMs ?? defaultTimeoutMs
         const current = event
         const outcome = await runWithDeadline(
-          (signal) => hook.handler(contextFor(current, { hook: hook.name, point }, clientCache, signal, {}) as never),
+          (deadline) => hook.handler(contextFor(current, { hook: hook.name, point }, clientCache, deadline, {}) as never),
           timeoutMs,
         )
         const base = { hook: hook.name, point, durationMs: outcome.durationMs }
@@ -310,7 +312,7 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
     const timeoutMs = action.timeoutMs ?? defaultTimeoutMs
     const clientCache: { client?: Client } = {}
     const outcome = await runWithDeadline(
-      (signal) => action.handler(contextFor(event, { action: name }, clientCache, signal, { input: parsedInput.data }) as never),
+      (deadline) => action.handler(contextFor(event, { action: name }, clientCache, deadline, { input: parsedInput.data }) as never),
       timeoutMs,
     )
     if (outcome.status === 'timeout') throw new ActionTimeoutError(name, event.id, timeoutMs)

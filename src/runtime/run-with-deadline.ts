@@ -13,8 +13,33 @@ export class DeadlineExceeded extends Error {
 }
 
 /**
- * Runs `fn` with an `AbortSignal` that aborts after `timeoutMs`. A handler that does not settle by then is
- * reported as `timeout`; its late result or rejection is ignored (JavaScript cannot stop it; the aborted signal
+ * The cancellation of one handler run. Its `signal` is made on first read: building an `AbortController` was a
+ * noticeable share of a webhook request, and most handlers never read their signal. A signal first read after the
+ * deadline passed is already aborted, with the same reason.
+ */
+export class DeadlineSignal {
+  private controller: AbortController | undefined
+  private reason: DeadlineExceeded | undefined
+
+  /** The handler's signal: aborted with `DeadlineExceeded` when the deadline passes. */
+  public get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController()
+      if (this.reason) this.controller.abort(this.reason)
+    }
+    return this.controller.signal
+  }
+
+  /** Aborts the signal (now if it exists, at its first read otherwise). */
+  public abort(reason: DeadlineExceeded): void {
+    this.reason ??= reason
+    this.controller?.abort(reason)
+  }
+}
+
+/**
+ * Runs `fn` with a `DeadlineSignal` whose signal aborts after `timeoutMs`. A handler that does not settle by then
+ * is reported as `timeout`; its late result or rejection is ignored (JavaScript cannot stop it; the aborted signal
  * is how it learns to stop).
  *
  * A handler that answers synchronously (a value or a throw) is done before any timer could fire, so it gets no
@@ -22,27 +47,27 @@ export class DeadlineExceeded extends Error {
  *
  * @example
  * ```ts
- * const outcome = await runWithDeadline((signal) => fetch(url, { signal }), 2_000)
+ * const outcome = await runWithDeadline((deadline) => fetch(url, { signal: deadline.signal }), 2_000)
  * if (outcome.status === 'timeout') console.warn('gave up after', outcome.durationMs, 'ms')
  * ```
  */
-export function runWithDeadline<T>(fn: (signal: AbortSignal) => T | Promise<T>, timeoutMs: number): Promise<DeadlineOutcome<T>> {
+export function runWithDeadline<T>(fn: (deadline: DeadlineSignal) => T | Promise<T>, timeoutMs: number): Promise<DeadlineOutcome<T>> {
   const started = performance.now()
   const elapsed = (): number => Math.round((performance.now() - started) * 1000) / 1000
-  const controller = new AbortController()
+  const deadline = new DeadlineSignal()
   let result: T | Promise<T>
   try {
-    result = fn(controller.signal)
+    result = fn(deadline)
   } catch (error) {
     return Promise.resolve({ status: 'error', error, durationMs: elapsed() })
   }
   if (!isThenable(result)) return Promise.resolve({ status: 'ok', value: result, durationMs: elapsed() })
-  return raceDeadline(Promise.resolve(result), controller, timeoutMs - (performance.now() - started), timeoutMs, elapsed)
+  return raceDeadline(Promise.resolve(result), deadline, timeoutMs - (performance.now() - started), timeoutMs, elapsed)
 }
 
 async function raceDeadline<T>(
   work: Promise<T>,
-  controller: AbortController,
+  cancellation: DeadlineSignal,
   remainingMs: number,
   timeoutMs: number,
   elapsed: () => number,
@@ -51,7 +76,7 @@ async function raceDeadline<T>(
   const deadline = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(
       () => {
-        controller.abort(new DeadlineExceeded(timeoutMs))
+        cancellation.abort(new DeadlineExceeded(timeoutMs))
         resolve('timeout')
       },
       Math.max(0, remainingMs),
