@@ -3,8 +3,8 @@
  *
  * Calls per second of a small `getFile` and of a `findTableRows` (indexed equality filter, 20 rows of a
  * 1000-row table), with botshelf's client beside `@botpress/client` (the baseline) against the same
- * botshelf server on a real port, in the same run. Each measurement runs for a fixed time, sequentially
- * (one call in flight) and with 8 calls in flight; rounds alternate the order of the two clients and the
+ * botshelf server on a real port, in the same run, sequentially (one call in flight) and with 8 calls in flight.
+ * In each round the clients take turns in 250 ms slices (rotating order) until each has run `--seconds`; the
  * median round is kept. botshelf's client over `fetch` (`fetch: globalThis.fetch`, the transport browsers use;
  * under Node the default is node:http, decision 1203) and in process (`fetch: app.fetch`, no socket) are shown for
  * reference. Prints a Markdown table for bench/README.md and one `RATIO` line per row for `npm run bench`.
@@ -61,10 +61,11 @@ const calls: Record<string, Call> = {
 /** Failed calls per client name (a loaded machine can reset kept-alive connections); reported, not hidden. */
 const failures: Record<string, number> = {}
 
-/** Calls per second over `SECONDS`, with `concurrency` calls in flight; failed calls do not count. */
-async function measure(name: string, call: Call, concurrency: number): Promise<number> {
+/** Calls done and milliseconds spent in one slice of `sliceMs`, with `concurrency` calls in flight. */
+async function slice(name: string, call: Call, concurrency: number, sliceMs: number): Promise<{ done: number; ms: number }> {
   const client = clients[name]!
-  const deadline = performance.now() + SECONDS * 1000
+  const started = performance.now()
+  const deadline = started + sliceMs
   let done = 0
   const worker = async () => {
     while (performance.now() < deadline) {
@@ -77,9 +78,28 @@ async function measure(name: string, call: Call, concurrency: number): Promise<n
       }
     }
   }
-  const started = performance.now()
   await Promise.all(Array.from({ length: concurrency }, worker))
-  return done / ((performance.now() - started) / 1000)
+  return { done, ms: performance.now() - started }
+}
+
+/**
+ * Calls per second of every client over `SECONDS` each: the clients take turns in slices of 250 ms (the order
+ * rotating every cycle) and each one's calls and time are summed, so that a change of the shared machine's load
+ * hits all of them alike; failed calls do not count.
+ */
+async function measureInterleaved(call: Call, concurrency: number): Promise<Record<string, number>> {
+  const names = Object.keys(clients)
+  const done: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]))
+  const spent: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]))
+  for (let cycle = 0; Math.min(...names.map((n) => spent[n]!)) < SECONDS * 1000; cycle++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + cycle) % names.length]!
+      const result = await slice(name, call, concurrency, 250)
+      done[name]! += result.done
+      spent[name]! += result.ms
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, done[n]! / (spent[n]! / 1000)]))
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
@@ -92,8 +112,8 @@ for (const [callName, call] of Object.entries(calls)) {
   for (const concurrency of [1, CONCURRENCY]) {
     const samples: Record<string, number[]> = Object.fromEntries(Object.keys(clients).map((n) => [n, []]))
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? Object.keys(clients) : Object.keys(clients).reverse()
-      for (const name of order) samples[name]!.push(await measure(name, call, concurrency))
+      const rates = await measureInterleaved(call, concurrency)
+      for (const name of Object.keys(clients)) samples[name]!.push(rates[name]!)
     }
     const perClient = Object.fromEntries(Object.entries(samples).map(([n, s]) => [n, median(s)]))
     results.push({ call: callName, concurrency, perClient })
