@@ -8,29 +8,6 @@ import { payloadIsValid } from './payload-registry.js'
  * the caller runs `EventSchema`, which also builds every issue. `valid-event-fast-path.test.ts` compares both.
  */
 
-/** The typed fields in `EventSchema`'s shape order: zod writes its output in this order, then the extra keys. */
-const SHAPE_ORDER = [
-  'botId',
-  'conversationId',
-  'createdOn',
-  'direction',
-  'id',
-  'integration',
-  'kb',
-  'messageId',
-  'payload',
-  'preview',
-  'state',
-  'tags',
-  'trigger',
-  'type',
-  'userId',
-] as const
-const SHAPE_KEYS = new Set<string>(SHAPE_ORDER)
-const TRIGGER_KEYS = new Set(['conversationId', 'eventName', 'flowId', 'integration', 'nodeId', 'userId'])
-const TAG_SCOPE_KEYS = new Set(['conversation', 'message', 'user'])
-const KB_KEYS = new Set(['included', 'results'])
-
 type Plain = Record<string, unknown>
 
 /** Marks an optional field that is absent, as opposed to one present with a bad value (`undefined` here). */
@@ -107,7 +84,10 @@ function absentOrInvalid(input: Plain, key: string): typeof ABSENT | undefined {
   return key in input ? undefined : ABSENT
 }
 
-/** Whether a key is one of the typed fields (a `switch` on literals: cheaper here than a `Set` lookup). */
+/**
+ * Whether a key is one of the typed fields of `EventSchema` (a `switch` on literals: cheaper here than a `Set`
+ * lookup). zod writes the typed fields in shape order, then the extra keys; `readValidEvent` does the same.
+ */
 function isShapeKey(key: string): boolean {
   switch (key) {
     case 'botId':
@@ -124,6 +104,20 @@ function isShapeKey(key: string): boolean {
     case 'tags':
     case 'trigger':
     case 'type':
+    case 'userId':
+      return true
+    default:
+      return false
+  }
+}
+
+function isTriggerKey(key: string): boolean {
+  switch (key) {
+    case 'conversationId':
+    case 'eventName':
+    case 'flowId':
+    case 'integration':
+    case 'nodeId':
     case 'userId':
       return true
     default:
@@ -185,7 +179,7 @@ function readKb(value: unknown): Plain | undefined {
   if (results === undefined) return undefined
   const output: Plain = { included }
   if (results !== ABSENT) output.results = results
-  for (const key in value) if (!KB_KEYS.has(key)) output[key] = value[key]
+  for (const key in value) if (key !== 'included' && key !== 'results') output[key] = value[key]
   return output
 }
 
@@ -202,7 +196,7 @@ function readTags(value: unknown): Plain | undefined {
   if (conversation !== ABSENT) output.conversation = conversation
   if (message !== ABSENT) output.message = message
   if (user !== ABSENT) output.user = user
-  for (const key in value) if (!TAG_SCOPE_KEYS.has(key)) output[key] = value[key]
+  for (const key in value) if (key !== 'conversation' && key !== 'message' && key !== 'user') output[key] = value[key]
   return output
 }
 
@@ -222,6 +216,6 @@ function readTrigger(value: unknown): Plain | undefined {
   if (integration !== ABSENT) output.integration = integration
   output.nodeId = nodeId
   if (userId !== ABSENT) output.userId = userId
-  for (const key in value) if (!TRIGGER_KEYS.has(key)) output[key] = value[key]
+  for (const key in value) if (!isTriggerKey(key)) output[key] = value[key]
   return output
 }
