@@ -140,6 +140,24 @@ describe('the fast path for common ISO 8601 shapes', () => {
     expect(mismatches.slice(0, 10)).toEqual([])
   })
 
+  it('reads seconds with a fraction exactly as parseFloat does (every millisecond, and long fractions)', () => {
+    const random = seeded(1204)
+    const mismatches: string[] = []
+    const check = (text: string) => {
+      const value = `2024-05-01T10:20:${text}Z`
+      const expected = Date.UTC(2024, 4, 1) + (10 * 3_600_000 + 20 * 60_000 + Number.parseFloat(text) * 1000)
+      if (!Object.is(readCommonIsoDateTime(value), expected)) mismatches.push(`${value}: ${readCommonIsoDateTime(value)}, expected ${expected}`)
+    }
+    for (let second = 0; second < 60; second++) for (let ms = 0; ms < 1000; ms++) check(`${pad(second, 2)}.${pad(ms, 3)}`)
+    for (let i = 0; i < 20_000; i++) {
+      const digits = 1 + Math.floor(random() * 18)
+      let fraction = ''
+      for (let d = 0; d < digits; d++) fraction += String(Math.floor(random() * 10))
+      check(`${pad(Math.floor(random() * 60), 2)}.${fraction}`)
+    }
+    expect(mismatches.slice(0, 10)).toEqual([])
+  })
+
   it('leaves lowercase separators and two-digit years to the general parser', () => {
     expect(readCommonIsoDateTime('2024-05-01t10:20:30Z')).toBeUndefined()
     expect(readCommonIsoDateTime('2024-05-01T10:20:30z')).toBeUndefined()

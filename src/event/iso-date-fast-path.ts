@@ -49,9 +49,18 @@ export function readCommonIsoDateTime(value: string): number | undefined {
     if (value.charCodeAt(end) === 46 /* . */) {
       end++
       const firstDigit = end
-      while (isDigit(value.charCodeAt(end))) end++
+      let fraction = 0
+      let scale = 1
+      for (let code = value.charCodeAt(end); isDigit(code); code = value.charCodeAt(++end)) {
+        fraction = fraction * 10 + (code - 48)
+        scale *= 10
+      }
       if (end === firstDigit) return NOT_A_FAST_SHAPE
-      seconds = Number.parseFloat(value.slice(index + 1, end)) || 0
+      const digits = end - firstDigit
+      // `ss.fff…` as parseFloat reads it: with up to 13 digits, seconds × 10^digits + fraction and 10^digits are
+      // exact integers, and IEEE division rounds their exact quotient (the decimal itself) correctly, as parseFloat
+      // does. Longer fractions are parsed as the general parser does.
+      seconds = digits <= 13 ? (digits2(value, index + 1) * scale + fraction) / scale : Number.parseFloat(value.slice(index + 1, end)) || 0
     } else {
       seconds = digits2(value, index + 1)
     }
