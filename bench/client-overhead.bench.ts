@@ -11,6 +11,7 @@ import { createRequire } from 'node:module'
 import { cpus } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { Client } from '../src/client/index.js'
+import { printRatio } from './report/index.js'
 
 const argValue = (name: string, fallback: number) => {
   const index = process.argv.indexOf(name)
@@ -88,6 +89,7 @@ for (const [name, call] of Object.entries(calls)) {
   const a = median(samples['official']!)
   const b = median(samples['botshelf']!)
   console.error(name, { official: a, botshelf: b })
+  printRatio({ bench: 'client-overhead', row: `${name}, canned response, botshelf client vs @botpress/client`, botshelf: b, baseline: a, unit: 'calls/s' })
   rows.push(`| ${name} | ${Math.round(a).toLocaleString('en-US')} | ${Math.round(b).toLocaleString('en-US')} | ${(b / a).toFixed(2)} |`)
 }
 console.log(`Machine: ${cpus().length} cores, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; ${SECONDS} s per measurement, median of ${ROUNDS} rounds.\n`)

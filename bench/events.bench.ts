@@ -8,8 +8,9 @@
  *    parses the JSON body (the baseline).
  * 3. The same webhook requests beside their primitives (the issue's baseline): read the body, HMAC-SHA256 it with
  *    node:crypto, `JSON.parse`, `parseEvent`, answer.
- * Each measurement runs for a fixed time; rounds alternate the order and the median round is kept. Prints a
- * Markdown table for bench/README.md.
+ * In each round the contenders take turns in short slices for `--seconds` each (order rotating), and the median
+ * over the rounds is kept. Prints a
+ * Markdown table for bench/README.md and `RATIO` lines for `npm run bench`.
  */
 import { createHmac } from 'node:crypto'
 import { cpus } from 'node:os'
@@ -18,6 +19,7 @@ import AjvModule from 'ajv'
 import { z } from 'zod'
 import { builtInPayloadSchemas, createRuntime, createWebhookHandler, defineHook, EventSchema, parseEvent, safeParseEvent } from '../src/index.js'
 import { createMemoryLogger, fakeEvent, fakeImageEvent, fakeTextEvent, signWebhookRequest } from '../src/testing/index.js'
+import { printRatio } from './report/index.js'
 
 const argValue = (name: string, fallback: number) => {
   const index = process.argv.indexOf(name)
@@ -80,52 +82,81 @@ const invalid = { ...(inputs[0] as object), direction: 'sideways' }
 if (EventSchema.safeParse(invalid).success || ajvValidate(invalid)) throw new Error('both validators must refuse the invalid input')
 
 // --- measurement -------------------------------------------------------------------------------------------------
-function rateSync(fn: (i: number) => void): number {
-  for (let i = 0; i < 2000; i++) fn(i) // warm-up
-  let count = 0
-  const end = performance.now() + SECONDS * 1000
-  const started = performance.now()
-  while (performance.now() < end) {
-    for (let i = 0; i < 200; i++) fn(count++)
+// The contenders of a measurement take turns in slices of about 50 ms (the order rotating every cycle) for the
+// whole measurement, and each one's time is summed: a change of the machine's load then hits all of them alike,
+// where one long run after another let a busy second favour one side (this machine is shared). A slice is long
+// enough for each contender to run hot, as in a tight loop: slices of a fraction of a millisecond made the ajv
+// baseline 4 times slower (its code and data no longer stayed in the CPU caches), which would flatter botshelf.
+
+const SLICE_MS = 50
+const ASYNC_BATCH = 500
+
+/** Rates per second of synchronous contenders, interleaved in slices. */
+function interleavedSync(contenders: Record<string, (i: number) => void>): Record<string, number> {
+  const names = Object.keys(contenders)
+  for (const name of names) for (let i = 0; i < 2000; i++) contenders[name]!(i) // warm-up
+  const spent: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]))
+  const done: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]))
+  for (let cycle = 0; Object.values(spent).reduce((x, y) => x + y, 0) < SECONDS * 1000 * names.length; cycle++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + cycle) % names.length]!
+      const fn = contenders[name]!
+      const started = performance.now()
+      let calls = 0
+      while (performance.now() - started < SLICE_MS) for (let i = 0; i < 200; i++) fn(calls++)
+      spent[name]! += performance.now() - started
+      done[name]! += calls
+    }
   }
-  return count / ((performance.now() - started) / 1000)
+  return Object.fromEntries(names.map((n) => [n, done[n]! / (spent[n]! / 1000)]))
 }
 
-async function rateAsync(prepare: (n: number) => Promise<Request[]>, handle: (r: Request) => Promise<Response>): Promise<number> {
-  const warm = await prepare(300)
-  for (const request of warm) await handle(request)
-  const batch = 500
-  let count = 0
-  let spent = 0
-  while (spent < SECONDS * 1000) {
-    const requests = await prepare(batch) // signing is the sender's cost: not timed
-    const started = performance.now()
-    for (const request of requests) {
-      const response = await handle(request)
-      if (response.status !== 200) throw new Error(`unexpected ${response.status}: ${await response.text()}`)
+/** Rates per second of request handlers, interleaved in batches (signing the requests is not timed). */
+async function interleavedAsync(
+  prepare: (n: number) => Promise<Request[]>,
+  contenders: Record<string, (r: Request) => Promise<Response>>,
+): Promise<Record<string, number>> {
+  const names = Object.keys(contenders)
+  for (const name of names) for (const request of await prepare(300)) await contenders[name]!(request)
+  const spent: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]))
+  const done: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]))
+  for (let cycle = 0; Object.values(spent).reduce((x, y) => x + y, 0) < SECONDS * 1000 * names.length; cycle++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + cycle) % names.length]!
+      const handle = contenders[name]!
+      const requests = await prepare(ASYNC_BATCH)
+      const started = performance.now()
+      for (const request of requests) {
+        const response = await handle(request)
+        if (response.status !== 200) throw new Error(`unexpected ${response.status}: ${await response.text()}`)
+      }
+      spent[name]! += performance.now() - started
+      done[name]! += ASYNC_BATCH
     }
-    spent += performance.now() - started
-    count += batch
   }
-  return count / (spent / 1000)
+  return Object.fromEntries(names.map((n) => [n, done[n]! / (spent[n]! / 1000)]))
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
-const zodRates: number[] = []
-const ajvRates: number[] = []
-const parseRates: number[] = []
-for (let round = 0; round < ROUNDS; round++) {
-  const runs = [
-    () => zodRates.push(rateSync((i) => void EventSchema.safeParse(inputs[i % inputs.length]))),
-    () => ajvRates.push(rateSync((i) => void ajvValidate(inputs[i % inputs.length]))),
-    () => parseRates.push(rateSync((i) => void safeParseEvent(inputs[i % inputs.length]))),
-  ]
-  if (round % 2 === 1) runs.reverse()
-  for (const run of runs) run()
+/** Per round: rates, and the ratio of each contender to the baseline in that round; medians over the rounds. */
+function medians(rounds: Array<Record<string, number>>): Record<string, number> {
+  return Object.fromEntries(Object.keys(rounds[0]!).map((name) => [name, median(rounds.map((round) => round[name]!))]))
 }
-const zodInvalid = rateSync(() => void EventSchema.safeParse(invalid))
-const ajvInvalid = rateSync(() => void ajvValidate(invalid))
+
+const validRounds: Array<Record<string, number>> = []
+for (let round = 0; round < ROUNDS; round++) {
+  validRounds.push(
+    interleavedSync({
+      zod: (i) => void EventSchema.safeParse(inputs[i % inputs.length]),
+      ajv: (i) => void ajvValidate(inputs[i % inputs.length]),
+      parse: (i) => void safeParseEvent(inputs[i % inputs.length]),
+    }),
+  )
+}
+const invalidRates = interleavedSync({ zod: () => void EventSchema.safeParse(invalid), ajv: () => void ajvValidate(invalid) })
+const zodInvalid = invalidRates['zod']!
+const ajvInvalid = invalidRates['ajv']!
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 const runtime = createRuntime({
@@ -150,26 +181,18 @@ const primitives = async (request: Request) => {
 }
 const body = JSON.stringify(inputs[0])
 const prepare = async (n: number) => Array.from({ length: n }, () => signWebhookRequest({ payload: body, secret }))
-const webhookRates: number[] = []
-const bareRates: number[] = []
-const primitiveRates: number[] = []
-for (let round = 0; round < ROUNDS; round++) {
-  const runs = [
-    async () => webhookRates.push(await rateAsync(prepare, webhook)),
-    async () => bareRates.push(await rateAsync(prepare, bare)),
-    async () => primitiveRates.push(await rateAsync(prepare, primitives)),
-  ]
-  if (round % 2 === 1) runs.reverse()
-  for (const run of runs) await run()
-}
+const webhookRounds: Array<Record<string, number>> = []
+for (let round = 0; round < ROUNDS; round++) webhookRounds.push(await interleavedAsync(prepare, { webhook, bare, primitives }))
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
-const zod = median(zodRates)
-const ajvRate = median(ajvRates)
-const parseRate = median(parseRates)
-const hook = median(webhookRates)
-const bareRate = median(bareRates)
-const primitiveRate = median(primitiveRates)
+const valid = medians(validRounds)
+const hooks = medians(webhookRounds)
+const zod = valid['zod']!
+const ajvRate = valid['ajv']!
+const parseRate = valid['parse']!
+const hook = hooks['webhook']!
+const bareRate = hooks['bare']!
+const primitiveRate = hooks['primitives']!
 console.log(`Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${new Date().toISOString().slice(0, 10)}, ${SECONDS} s x ${ROUNDS} rounds, median\n`)
 console.log('| measurement | botshelf | baseline | ratio (botshelf / baseline) |')
 console.log('|---|---:|---:|---:|')
@@ -178,3 +201,9 @@ console.log(`| valid events validated per second (safeParseEvent: direct check o
 console.log(`| invalid events refused per second (same pair) | ${fmt(zodInvalid)} | ${fmt(ajvInvalid)} | ${(zodInvalid / ajvInvalid).toFixed(3)} |`)
 console.log(`| webhook requests handled per second in process (createWebhookHandler vs bare read + JSON.parse) | ${fmt(hook)} | ${fmt(bareRate)} | ${(hook / bareRate).toFixed(3)} |`)
 console.log(`| webhook requests handled per second in process (createWebhookHandler vs its primitives: read, node:crypto HMAC, JSON.parse, parseEvent) | ${fmt(hook)} | ${fmt(primitiveRate)} | ${(hook / primitiveRate).toFixed(3)} |`)
+
+printRatio({ bench: 'events', row: 'valid events validated (safeParseEvent) vs ajv-compiled JSON Schema', botshelf: parseRate, baseline: ajvRate, unit: 'events/s', goal: 0.2 })
+printRatio({ bench: 'events', row: 'valid events validated (zod EventSchema alone) vs ajv', botshelf: zod, baseline: ajvRate, unit: 'events/s' })
+printRatio({ bench: 'events', row: 'invalid events refused (zod, with issues) vs ajv', botshelf: zodInvalid, baseline: ajvInvalid, unit: 'events/s' })
+printRatio({ bench: 'events', row: 'webhook request in process vs its primitives', botshelf: hook, baseline: primitiveRate, unit: 'req/s', goal: 0.5 })
+printRatio({ bench: 'events', row: 'webhook request in process vs bare read + JSON.parse', botshelf: hook, baseline: bareRate, unit: 'req/s' })

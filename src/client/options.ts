@@ -116,6 +116,22 @@ export interface ResolvedClientConfig {
 }
 
 /**
+ * The `fetch` of a client given none: the runtime's global `fetch`. The transport recognizes it, and under Node
+ * sends JSON calls through `node:http` instead (decision 1203); a `fetch` passed in options is always used as is.
+ *
+ * @example
+ * ```ts
+ * new Client({}).config.fetch === defaultFetch // true
+ * ```
+ */
+export const defaultFetch: FetchLike = (request) => {
+  if (typeof globalThis.fetch !== 'function') {
+    throw new TypeError('fetch: no global fetch in this runtime; pass the `fetch` option')
+  }
+  return globalThis.fetch(request)
+}
+
+/**
  * Applies environment fallbacks and defaults to client options.
  *
  * @example
@@ -133,15 +149,7 @@ export function resolveClientConfig(options: ClientOptions = {}): ResolvedClient
   if (!Number.isInteger(retries) || retries < 0) {
     throw new TypeError(`retry.retries: expected a non-negative integer, received ${String(retries)}`)
   }
-  const userFetch = options.fetch
-  const fetchFn: FetchLike =
-    userFetch ??
-    ((request) => {
-      if (typeof globalThis.fetch !== 'function') {
-        throw new TypeError('fetch: no global fetch in this runtime; pass the `fetch` option')
-      }
-      return globalThis.fetch(request)
-    })
+  const fetchFn: FetchLike = options.fetch ?? defaultFetch
   const token = options.token ?? readEnv('BP_TOKEN')
   const botId = options.botId ?? readEnv('BP_BOT_ID')
   const integrationId = options.integrationId ?? readEnv('BP_INTEGRATION_ID')

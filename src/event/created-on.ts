@@ -22,10 +22,13 @@ const EXPECTED = 'an ISO 8601 date-time with an offset (2024-05-01T10:20:30Z) or
  */
 export function parseEventDate(value: unknown): Date | undefined {
   if (value instanceof Date) return isValid(value) ? new Date(value.getTime()) : undefined
-  if (typeof value !== 'string' || !ISO_DATE_TIME_WITH_OFFSET.test(value)) return undefined
-  // The common shapes are read by position; anything else (and every doubt) goes to the general parser.
+  if (typeof value !== 'string') return undefined
+  // The common shapes are read (and their every character checked) by position; anything else goes to the
+  // pattern and the general parser.
   const fast = readCommonIsoDateTime(value)
-  const parsed = fast === undefined ? parseISO(value) : new Date(fast)
+  if (fast !== undefined) return Number.isNaN(fast) ? undefined : new Date(fast)
+  if (!ISO_DATE_TIME_WITH_OFFSET.test(value)) return undefined
+  const parsed = parseISO(value)
   return Number.isNaN(parsed.getTime()) ? undefined : parsed
 }
 

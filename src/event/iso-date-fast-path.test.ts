@@ -104,6 +104,60 @@ describe('the fast path for common ISO 8601 shapes', () => {
     expect(read.filter((ms) => !Number.isNaN(ms)).length).toBeGreaterThan(10_000)
   })
 
+  it('never reads a string the pattern refuses (near misses: one character replaced, removed or added)', () => {
+    const random = seeded(1202)
+    const alphabet = '0123456789-:+.TZtz _/x'
+    const accepted: string[] = []
+    const misread: string[] = []
+    for (const base of [...edgeCases, ...generated.slice(0, 20_000)]) {
+      const at = Math.floor(random() * (base.length + 1))
+      const char = alphabet[Math.floor(random() * alphabet.length)]!
+      const roll = random()
+      const value =
+        roll < 0.4 ? base.slice(0, at) + char + base.slice(at + 1) : roll < 0.7 ? base.slice(0, at) + base.slice(at + 1) : base.slice(0, at) + char + base.slice(at)
+      const read = readCommonIsoDateTime(value)
+      if (read === undefined) continue
+      if (PATTERN.test(value)) accepted.push(value)
+      else misread.push(value)
+    }
+    expect(misread.slice(0, 10)).toEqual([])
+    expect(accepted.length).toBeGreaterThan(1000)
+  })
+
+  it('counts days as Date.UTC does, for every month of every year it reads (100 to 9999)', () => {
+    const mismatches: string[] = []
+    for (let year = 100; year <= 9999; year++) {
+      for (let month = 1; month <= 12; month++) {
+        for (const day of [1, 28, 29, 30, 31]) {
+          const value = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T00:00Z`
+          const expected = Date.UTC(year, month - 1, day)
+          const exists = new Date(expected).getUTCDate() === day
+          const actual = readCommonIsoDateTime(value)
+          if (exists ? actual !== expected : !Number.isNaN(actual)) mismatches.push(`${value}: ${actual}, Date.UTC ${expected}`)
+        }
+      }
+    }
+    expect(mismatches.slice(0, 10)).toEqual([])
+  })
+
+  it('reads seconds with a fraction exactly as parseFloat does (every millisecond, and long fractions)', () => {
+    const random = seeded(1204)
+    const mismatches: string[] = []
+    const check = (text: string) => {
+      const value = `2024-05-01T10:20:${text}Z`
+      const expected = Date.UTC(2024, 4, 1) + (10 * 3_600_000 + 20 * 60_000 + Number.parseFloat(text) * 1000)
+      if (!Object.is(readCommonIsoDateTime(value), expected)) mismatches.push(`${value}: ${readCommonIsoDateTime(value)}, expected ${expected}`)
+    }
+    for (let second = 0; second < 60; second++) for (let ms = 0; ms < 1000; ms++) check(`${pad(second, 2)}.${pad(ms, 3)}`)
+    for (let i = 0; i < 20_000; i++) {
+      const digits = 1 + Math.floor(random() * 18)
+      let fraction = ''
+      for (let d = 0; d < digits; d++) fraction += String(Math.floor(random() * 10))
+      check(`${pad(Math.floor(random() * 60), 2)}.${fraction}`)
+    }
+    expect(mismatches.slice(0, 10)).toEqual([])
+  })
+
   it('leaves lowercase separators and two-digit years to the general parser', () => {
     expect(readCommonIsoDateTime('2024-05-01t10:20:30Z')).toBeUndefined()
     expect(readCommonIsoDateTime('2024-05-01T10:20:30z')).toBeUndefined()

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { builtInPayloadSchemas } from './built-in-payloads.js'
 import type { OpenRecord } from './open-record.js'
+import { compilePayloadCheck, type PayloadCheck } from './payload-check.js'
 
 // The store of payload schemas by event type. It sits apart from `event-type-registry.ts` (the public API, which
 // needs the `BotEvent` type) so that `event-schema.ts` can check payloads without an import cycle.
@@ -10,6 +11,8 @@ export type PayloadSchema = z.ZodType<OpenRecord>
 
 const registry = new Map<string, PayloadSchema>(Object.entries(builtInPayloadSchemas))
 const builtInNames = new Set(Object.keys(builtInPayloadSchemas))
+/** Compiled checks by type, made on first use (a type's schema never changes once stored). */
+const checks = new Map<string, PayloadCheck>()
 
 /** True for the names of the built-in message types (`text`, `image`, ...). */
 export function isBuiltInType(type: string): boolean {
@@ -24,11 +27,34 @@ export function lookupPayloadSchema(type: string): PayloadSchema | undefined {
 /** Records a schema; the caller has checked that the type is new. */
 export function storePayloadSchema(type: string, schema: PayloadSchema): void {
   registry.set(type, schema)
+  checks.delete(type)
 }
 
 /** Every registered type name, built-in first, then in definition order. */
 export function registeredTypeNames(): string[] {
   return [...registry.keys()]
+}
+
+/**
+ * True when the payload passes its type's schema (or the type has none): the same answer as `payloadIssues`
+ * being empty, without building issues.
+ *
+ * @example
+ * ```ts
+ * payloadIsValid('text', { text: 'hi' }) // true
+ * payloadIsValid('text', {}) // false
+ * ```
+ */
+export function payloadIsValid(type: string, payload: unknown): boolean {
+  let check = checks.get(type)
+  if (check === undefined) {
+    const schema = registry.get(type)
+    if (schema === undefined) return true
+    check = compilePayloadCheck(schema)
+    checks.set(type, check)
+  }
+  // A compiled check may answer false where the schema accepts (a part it cannot read in detail): ask the schema.
+  return check(payload) || registry.get(type)!.safeParse(payload).success
 }
 
 /** Checks a payload against its type's schema; issues carry paths relative to the event (`payload.text`). */

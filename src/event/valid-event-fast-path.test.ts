@@ -35,6 +35,7 @@ const oddValues = (): unknown[] => [
   '2024-02-30T00:00:00Z', '2024-05-01T10:00:00Z', 'incoming', 'sideways', Object.create(null), new Map(),
   JSON.parse('{"__proto__": {"x": 1}}'), [{ id: 1 }], [{ id: 1 }, 'no'], { flowId: 'f' }, { flowId: 'f', nodeId: 'n' },
   { included: [] }, { included: [{}], results: 'no' }, { conversation: { a: 1 } }, { user: { a: 'b' }, other: 2 },
+  { [Symbol('key')]: 1 }, { a: 'b', [Symbol('key')]: 'c' }, { conversation: { a: 'b', [Symbol('key')]: 'c' } }, [{ [Symbol('key')]: 1 }],
 ]
 const fields = ['botId', 'conversationId', 'createdOn', 'direction', 'id', 'integration', 'kb', 'messageId', 'payload', 'preview', 'state', 'tags', 'trigger', 'type', 'userId', 'extra', '__proto__']
 

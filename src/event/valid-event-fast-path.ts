@@ -1,5 +1,5 @@
 import { parseEventDate } from './created-on.js'
-import { payloadIssues } from './payload-registry.js'
+import { payloadIsValid } from './payload-registry.js'
 
 /**
  * A direct check of the common, valid event, building the very output `EventSchema` builds. Why: zod's generic
@@ -8,39 +8,18 @@ import { payloadIssues } from './payload-registry.js'
  * the caller runs `EventSchema`, which also builds every issue. `valid-event-fast-path.test.ts` compares both.
  */
 
-const REQUIRED_STRINGS = ['botId', 'id', 'preview', 'type'] as const
-const OPTIONAL_STRINGS = ['conversationId', 'integration', 'messageId', 'userId'] as const
-/** The typed fields in `EventSchema`'s shape order: zod writes its output in this order, then the extra keys. */
-const SHAPE_ORDER = [
-  'botId',
-  'conversationId',
-  'createdOn',
-  'direction',
-  'id',
-  'integration',
-  'kb',
-  'messageId',
-  'payload',
-  'preview',
-  'state',
-  'tags',
-  'trigger',
-  'type',
-  'userId',
-] as const
-const SHAPE_KEYS = new Set<string>(SHAPE_ORDER)
-const TRIGGER_ORDER = ['conversationId', 'eventName', 'flowId', 'integration', 'nodeId', 'userId'] as const
-const TRIGGER_KEYS = new Set<string>(TRIGGER_ORDER)
-const TAG_SCOPES = ['conversation', 'message', 'user'] as const
-const TAG_SCOPE_KEYS = new Set<string>(TAG_SCOPES)
-const KB_ORDER = ['included', 'results'] as const
-const KB_KEYS = new Set<string>(KB_ORDER)
-
 type Plain = Record<string, unknown>
+
+/** Marks an optional field that is absent, as opposed to one present with a bad value (`undefined` here). */
+const ABSENT = null
 
 /**
  * The validated event when `input` is a valid event of the common kind, else `undefined` (the caller then asks
  * `EventSchema`, which decides and explains).
+ *
+ * Written field by field, with literal property names, rather than as a loop over the shape: V8 then reads and
+ * writes each field through an inline cache, and the output objects share one hidden class (a profile put the
+ * generic loop at a third of the time of a valid event).
  *
  * @example
  * ```ts
@@ -49,21 +28,101 @@ type Plain = Record<string, unknown>
  */
 export function readValidEvent(input: unknown): Plain | undefined {
   if (!isSimpleObject(input)) return undefined
-  for (const key of REQUIRED_STRINGS) if (typeof input[key] !== 'string') return undefined
-  for (const key of OPTIONAL_STRINGS) if (key in input && typeof input[key] !== 'string') return undefined
-  const direction = input.direction
+  const { botId, id, preview, type, direction } = input
+  if (typeof botId !== 'string' || typeof id !== 'string' || typeof preview !== 'string' || typeof type !== 'string') return undefined
   if (direction !== 'incoming' && direction !== 'outgoing') return undefined
+  // An optional string is either a string or absent (not even present as `undefined`, which zod keeps as a key).
+  const { conversationId, integration, messageId, userId } = input
+  if (conversationId !== undefined ? typeof conversationId !== 'string' : 'conversationId' in input) return undefined
+  if (integration !== undefined ? typeof integration !== 'string' : 'integration' in input) return undefined
+  if (messageId !== undefined ? typeof messageId !== 'string' : 'messageId' in input) return undefined
+  if (userId !== undefined ? typeof userId !== 'string' : 'userId' in input) return undefined
   const createdOn = parseEventDate(input.createdOn)
   if (!createdOn) return undefined
   const payload = copyRecord(input.payload)
   const state = copyRecord(input.state)
   if (!payload || !state) return undefined
-  const converted: Plain = { createdOn, payload, state }
-  if ('kb' in input && !(converted.kb = readKb(input.kb))) return undefined
-  if ('tags' in input && !(converted.tags = readTags(input.tags))) return undefined
-  if ('trigger' in input && !(converted.trigger = readTrigger(input.trigger))) return undefined
-  if (payloadIssues(input.type, input.payload).length > 0) return undefined
-  return assemble(input, SHAPE_ORDER, SHAPE_KEYS, converted)
+  const kbValue = input.kb
+  const kb = kbValue !== undefined ? readKb(kbValue) : 'kb' in input ? undefined : ABSENT
+  const tagsValue = input.tags
+  const tags = tagsValue !== undefined ? readTags(tagsValue) : 'tags' in input ? undefined : ABSENT
+  const triggerValue = input.trigger
+  const trigger = triggerValue !== undefined ? readTrigger(triggerValue) : 'trigger' in input ? undefined : ABSENT
+  if (kb === undefined || tags === undefined || trigger === undefined) return undefined
+  if (!payloadIsValid(type, input.payload)) return undefined
+
+  // zod's output: the typed keys in shape order (an absent optional key stays absent), then the extra keys.
+  const output: Plain = {}
+  output.botId = botId
+  if (conversationId !== undefined) output.conversationId = conversationId
+  output.createdOn = createdOn
+  output.direction = direction
+  output.id = id
+  if (integration !== undefined) output.integration = integration
+  if (kb !== ABSENT) output.kb = kb
+  if (messageId !== undefined) output.messageId = messageId
+  output.payload = payload
+  output.preview = preview
+  output.state = state
+  if (tags !== ABSENT) output.tags = tags
+  if (trigger !== ABSENT) output.trigger = trigger
+  output.type = type
+  if (userId !== undefined) output.userId = userId
+  for (const key in input) if (!isShapeKey(key)) output[key] = input[key]
+  return output
+}
+
+/** A present string, `ABSENT`, or `undefined` for anything else (including a present `undefined`). */
+function optionalString(input: Plain, key: string): string | typeof ABSENT | undefined {
+  const value = input[key]
+  if (typeof value === 'string') return value
+  return value === undefined && !(key in input) ? ABSENT : undefined
+}
+
+/** For a field read as `undefined`: `ABSENT` when the key is missing, `undefined` (not valid) when it is present. */
+function absentOrInvalid(input: Plain, key: string): typeof ABSENT | undefined {
+  return key in input ? undefined : ABSENT
+}
+
+/**
+ * Whether a key is one of the typed fields of `EventSchema` (a `switch` on literals: cheaper here than a `Set`
+ * lookup). zod writes the typed fields in shape order, then the extra keys; `readValidEvent` does the same.
+ */
+function isShapeKey(key: string): boolean {
+  switch (key) {
+    case 'botId':
+    case 'conversationId':
+    case 'createdOn':
+    case 'direction':
+    case 'id':
+    case 'integration':
+    case 'kb':
+    case 'messageId':
+    case 'payload':
+    case 'preview':
+    case 'state':
+    case 'tags':
+    case 'trigger':
+    case 'type':
+    case 'userId':
+      return true
+    default:
+      return false
+  }
+}
+
+function isTriggerKey(key: string): boolean {
+  switch (key) {
+    case 'conversationId':
+    case 'eventName':
+    case 'flowId':
+    case 'integration':
+    case 'nodeId':
+    case 'userId':
+      return true
+    default:
+      return false
+  }
 }
 
 /** A plain `{}` object (prototype `Object.prototype`) without an own `__proto__` key. */
@@ -76,34 +135,27 @@ function isSimpleObject(value: unknown): value is Plain {
   )
 }
 
-/** Known keys in shape order (converted or copied), then the other keys as `for…in` gives them. */
-function assemble(input: Plain, order: readonly string[], known: ReadonlySet<string>, converted: Plain): Plain {
-  const output: Plain = {}
-  for (const key of order) {
-    const value = input[key]
-    if (value !== undefined || key in input) output[key] = value
-  }
-  for (const key in input) if (!known.has(key)) output[key] = input[key]
-  // Converted keys are present in the input, so they already hold their place: replacing keeps the order.
-  for (const key of Object.keys(converted)) output[key] = converted[key]
-  return output
+/**
+ * A record (zod's `z.record(z.string(), …)`) as the fast path accepts it: a plain object without symbol keys
+ * (zod reads symbol keys too and refuses them as keys that are not strings; the schema then explains).
+ */
+function isSimpleRecord(value: unknown): value is Plain {
+  return isSimpleObject(value) && Object.getOwnPropertySymbols(value).length === 0
 }
 
+/**
+ * A copy of a record's own enumerable keys, in their order. Spread is a single built-in copy (several times
+ * cheaper than a loop over `Object.keys`) and defines properties, so no key can reach a prototype setter.
+ */
 function copyRecord(value: unknown): Plain | undefined {
-  if (!isSimpleObject(value)) return undefined
-  const output: Plain = {}
-  for (const key of Object.keys(value)) output[key] = value[key]
-  return output
+  if (!isSimpleRecord(value)) return undefined
+  return { ...value }
 }
 
 function copyStringRecord(value: unknown): Plain | undefined {
-  if (!isSimpleObject(value)) return undefined
-  const output: Plain = {}
-  for (const key of Object.keys(value)) {
-    const entry = value[key]
-    if (typeof entry !== 'string') return undefined
-    output[key] = entry
-  }
+  if (!isSimpleRecord(value)) return undefined
+  const output: Plain = { ...value }
+  for (const key in output) if (typeof output[key] !== 'string') return undefined
   return output
 }
 
@@ -122,23 +174,48 @@ function readKb(value: unknown): Plain | undefined {
   if (!isSimpleObject(value)) return undefined
   const included = copyRecordArray(value.included)
   if (!included) return undefined
-  const converted: Plain = { included }
-  if ('results' in value && !(converted.results = copyRecordArray(value.results))) return undefined
-  return assemble(value, KB_ORDER, KB_KEYS, converted)
+  const resultsValue = value.results
+  const results = resultsValue === undefined ? absentOrInvalid(value, 'results') : copyRecordArray(resultsValue)
+  if (results === undefined) return undefined
+  const output: Plain = { included }
+  if (results !== ABSENT) output.results = results
+  for (const key in value) if (key !== 'included' && key !== 'results') output[key] = value[key]
+  return output
 }
 
 function readTags(value: unknown): Plain | undefined {
   if (!isSimpleObject(value)) return undefined
-  const converted: Plain = {}
-  for (const scope of TAG_SCOPES) {
-    if (scope in value && !(converted[scope] = copyStringRecord(value[scope]))) return undefined
-  }
-  return assemble(value, TAG_SCOPES, TAG_SCOPE_KEYS, converted)
+  const conversationValue = value.conversation
+  const conversation = conversationValue === undefined ? absentOrInvalid(value, 'conversation') : copyStringRecord(conversationValue)
+  const messageValue = value.message
+  const message = messageValue === undefined ? absentOrInvalid(value, 'message') : copyStringRecord(messageValue)
+  const userValue = value.user
+  const user = userValue === undefined ? absentOrInvalid(value, 'user') : copyStringRecord(userValue)
+  if (conversation === undefined || message === undefined || user === undefined) return undefined
+  const output: Plain = {}
+  if (conversation !== ABSENT) output.conversation = conversation
+  if (message !== ABSENT) output.message = message
+  if (user !== ABSENT) output.user = user
+  for (const key in value) if (key !== 'conversation' && key !== 'message' && key !== 'user') output[key] = value[key]
+  return output
 }
 
 function readTrigger(value: unknown): Plain | undefined {
   if (!isSimpleObject(value)) return undefined
-  if (typeof value.flowId !== 'string' || typeof value.nodeId !== 'string') return undefined
-  for (const key of TRIGGER_ORDER) if (key in value && typeof value[key] !== 'string') return undefined
-  return assemble(value, TRIGGER_ORDER, TRIGGER_KEYS, {})
+  const { flowId, nodeId } = value
+  if (typeof flowId !== 'string' || typeof nodeId !== 'string') return undefined
+  const conversationId = optionalString(value, 'conversationId')
+  const eventName = optionalString(value, 'eventName')
+  const integration = optionalString(value, 'integration')
+  const userId = optionalString(value, 'userId')
+  if (conversationId === undefined || eventName === undefined || integration === undefined || userId === undefined) return undefined
+  const output: Plain = {}
+  if (conversationId !== ABSENT) output.conversationId = conversationId
+  if (eventName !== ABSENT) output.eventName = eventName
+  output.flowId = flowId
+  if (integration !== ABSENT) output.integration = integration
+  output.nodeId = nodeId
+  if (userId !== ABSENT) output.userId = userId
+  for (const key in value) if (!isTriggerKey(key)) output[key] = value[key]
+  return output
 }

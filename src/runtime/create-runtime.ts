@@ -16,7 +16,18 @@ import {
 } from './errors.js'
 import { isBeforePoint, pointsFor, type HookPoint } from './hook-points.js'
 import { createJsonLogger, type Logger } from './logger.js'
-import { runWithDeadline } from './run-with-deadline.js'
+import { runWithDeadline, type DeadlineSignal } from './run-with-deadline.js'
+
+/**
+ * The runtime's own entry for an event its caller has just validated with `parseEvent`/`safeParseEvent` (the
+ * webhook handler), so that it is not validated twice. Internal: not exported from the package.
+ */
+export const dispatchValidatedEvent: unique symbol = Symbol('botshelf.dispatchValidatedEvent')
+
+/** A runtime that takes already-validated events through `dispatchValidatedEvent`. */
+export interface ValidatedDispatch {
+  [dispatchValidatedEvent]?: (event: BotEvent) => Promise<DispatchReport>
+}
 
 /** Default deadline of a hook or action: 10 seconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000
@@ -172,21 +183,27 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
   const buildClient = clientBuilder(options)
   const actionsByName = new Map(actions.map((a) => [a.name, a]))
 
-  // The client is a getter so that it is built only when a handler reads it; never spread this object (that
-  // would read the getter).
+  // The client and the logger are getters so that they are built only when a handler reads them; never spread
+  // this object (that would read the getters).
   const contextFor = <X extends object>(
     event: BotEvent,
     bindings: Record<string, string>,
     clientCache: { client?: Client },
-    signal: AbortSignal,
+    deadline: DeadlineSignal,
     extra: X,
   ): HandlerContext & X => {
-    const logger = rootLogger.child({ eventId: event.id, ...bindings })
+    // The logger, like the client, is made when a handler first reads it: most hooks never log.
+    let logger: Logger | undefined
     return Object.assign(
       {
         event,
-        logger,
-        signal,
+        get logger(): Logger {
+          logger ??= rootLogger.child({ eventId: event.id, ...bindings })
+          return logger
+        },
+        get signal(): AbortSignal {
+          return deadline.signal
+        },
         get client(): Client {
           clientCache.client ??= buildClient(event)
           return clientCache.client
@@ -201,9 +218,19 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
     rootLogger.child({ eventId: event.id, hook, point }).error(error.message, { code: error.code })
   }
 
-  async function dispatch(rawEvent: unknown): Promise<DispatchReport> {
+  function dispatch(rawEvent: unknown): Promise<DispatchReport> {
     const started = performance.now()
-    let event = parseEvent(rawEvent)
+    let event: BotEvent
+    try {
+      event = parseEvent(rawEvent)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return dispatchValid(event, started)
+  }
+
+  async function dispatchValid(validEvent: BotEvent, started: number): Promise<DispatchReport> {
+    let event = validEvent
     const direction = event.direction
     const clientCache: { client?: Client } = {}
     const reports: HookReport[] = []
@@ -228,7 +255,7 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
         const timeoutMs = hook.timeoutMs ?? defaultTimeoutMs
         const current = event
         const outcome = await runWithDeadline(
-          (signal) => hook.handler(contextFor(current, { hook: hook.name, point }, clientCache, signal, {}) as never),
+          (deadline) => hook.handler(contextFor(current, { hook: hook.name, point }, clientCache, deadline, {}) as never),
           timeoutMs,
         )
         const base = { hook: hook.name, point, durationMs: outcome.durationMs }
@@ -285,7 +312,7 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
     const timeoutMs = action.timeoutMs ?? defaultTimeoutMs
     const clientCache: { client?: Client } = {}
     const outcome = await runWithDeadline(
-      (signal) => action.handler(contextFor(event, { action: name }, clientCache, signal, { input: parsedInput.data }) as never),
+      (deadline) => action.handler(contextFor(event, { action: name }, clientCache, deadline, { input: parsedInput.data }) as never),
       timeoutMs,
     )
     if (outcome.status === 'timeout') throw new ActionTimeoutError(name, event.id, timeoutMs)
@@ -297,6 +324,7 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
 
   return Object.freeze({
     dispatch,
+    [dispatchValidatedEvent]: (event: BotEvent) => dispatchValid(event, performance.now()),
     runAction: runAction as Runtime<A>['runAction'],
     hookNames: Object.freeze(hooks.map((h) => h.name)),
     actionNames: Object.freeze(actions.map((a) => a.name)),

@@ -1,6 +1,7 @@
 import { safeParseEvent } from '../event/index.js'
 import type { ReadableIssue } from '../issues/index.js'
 import type { DispatchReport, Runtime } from '../runtime/index.js'
+import { dispatchValidatedEvent, type ValidatedDispatch } from '../runtime/create-runtime.js'
 import { createMemoryDedupeStore, type WebhookDedupeStore } from './dedupe-store.js'
 import { WebhookConfigError, WebhookVerificationError, type WebhookErrorBody } from './errors.js'
 import { readBodyWithLimit } from './read-body.js'
@@ -115,6 +116,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): FetchHandl
   const verifier = createVerifier({ secret: options.secret, toleranceSeconds, ...(options.now ? { now: options.now } : {}) })
   const dedupe = options.dedupe === false ? undefined : (options.dedupe ?? createMemoryDedupeStore(options.now ? { now: options.now } : {}))
   const dedupeTtlMs = toleranceSeconds * 2 * 1000
+  // A runtime from createRuntime takes the event validated here as it is; any other `dispatch` validates again.
+  const dispatchValid = (runtime as ValidatedDispatch)[dispatchValidatedEvent]
+  const dispatch = dispatchValid ?? ((event: unknown) => runtime.dispatch(event))
 
   return async function handleWebhook(request: Request): Promise<Response> {
     if (request.method !== 'POST') {
@@ -161,7 +165,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): FetchHandl
       return fail(400, parsed.error.code, parsed.error.message, [...parsed.error.issues])
     }
     try {
-      return json(200, summarize(webhookId, await runtime.dispatch(parsed.event)))
+      return json(200, summarize(webhookId, await dispatch(parsed.event)))
     } catch (error) {
       await release()
       const detail = error instanceof Error ? error.message : String(error)

@@ -59,14 +59,14 @@ export function createVerifier(options: { secret: WebhookSecret; toleranceSecond
       const id = readHeader(headers, 'webhook-id')
       const timestamp = readHeader(headers, 'webhook-timestamp')
       const signature = readHeader(headers, 'webhook-signature')
-      const missing = [
-        ['webhook-id', id],
-        ['webhook-timestamp', timestamp],
-        ['webhook-signature', signature],
-      ]
-        .filter(([, value]) => value === undefined || value === '')
-        .map(([name]) => name)
-      if (missing.length > 0 || id === undefined || timestamp === undefined || signature === undefined) {
+      if (!id || !timestamp || !signature) {
+        const missing = [
+          ['webhook-id', id],
+          ['webhook-timestamp', timestamp],
+          ['webhook-signature', signature],
+        ]
+          .filter(([, value]) => value === undefined || value === '')
+          .map(([name]) => name)
         throw new WebhookVerificationError('missing_header', `Missing webhook header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`)
       }
       // The keys are imported once; later requests use them without awaiting the import again.

@@ -262,6 +262,27 @@ describe('createWebhookHandler requests', () => {
     ])
     expect(dispatched).toHaveLength(0)
   })
+
+  it('validates the event once for a runtime from createRuntime, and hands any other runtime the validated event', async () => {
+    const clock = createFakeClock('2024-05-01T10:00:00Z')
+    const received: unknown[] = []
+    const plain = {
+      dispatch: async (event: unknown) => {
+        received.push(event)
+        return createRuntime({ logger: createMemoryLogger() }).dispatch(event)
+      },
+    }
+    const handler = createWebhookHandler({ runtime: plain, secret, now: clock.now })
+    const response = await handler(signWebhookRequest({ payload: fakeTextEvent('hi', { id: 'evt_plain' }), secret, timestamp: clock.now() }))
+    expect(response.status).toBe(200)
+    expect(received).toHaveLength(1)
+    expect((received[0] as BotEvent).createdOn).toBeInstanceOf(Date)
+
+    const { handler: direct, sign, dispatched } = setup()
+    const runtimeResponse = await direct(sign(fakeTextEvent('hi', { id: 'evt_direct', createdOn: '2024-05-01T12:00:00+02:00' })))
+    expect(runtimeResponse.status).toBe(200)
+    expect(dispatched[0]?.createdOn.toISOString()).toBe('2024-05-01T10:00:00.000Z')
+  })
 })
 
 describe('verifyWebhook', () => {

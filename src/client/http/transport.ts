@@ -1,22 +1,35 @@
 import { errorFromResponseBody } from '../errors/error-from.js'
 import { AbortError, InvalidInputError, InvalidResponseError, NetworkError } from '../errors/client-errors.js'
-import type { ResolvedClientConfig } from '../options.js'
+import { defaultFetch, type ResolvedClientConfig } from '../options.js'
 import { abortableBody, AttemptSignal, sleep } from './abort.js'
 import type { CallOptions } from './call-options.js'
+import { loadNodeJsonExchange, nodeJsonExchange, type JsonExchange } from './node-json-exchange.js'
 import { encodeQuery } from './query-string.js'
 import type { RequestPlan } from './request-plan.js'
 import { parseRetryAfter, retryDelay } from './retry-delay.js'
 
 const idempotentMethods: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'])
 
+/** What the transport reads of an answer: a `Response`, or the buffered answer of the Node exchange. */
+export interface ResponseLike {
+  readonly ok: boolean
+  readonly status: number
+  readonly url: string
+  readonly headers: { get(name: string): string | null }
+  readonly body: { cancel(): Promise<void> } | null
+  text(): Promise<string>
+}
+
 /** What `Transport.send` needs to make one attempt and read its answer. */
-export interface SendRequest<T> {
+export interface SendRequest<T, R extends ResponseLike = Response> {
   method: string
   url: string
-  /** Builds a fresh request for each attempt, bound to that attempt's signal. */
-  build: (signal: AbortSignal) => Request
+  /** Builds a fresh request for each attempt, bound to that attempt's signal; sent with the client's `fetch`. */
+  build?: (signal: AbortSignal) => Request
+  /** Instead of `build`: makes one attempt itself under that attempt's signal (the Node JSON exchange). */
+  exchange?: (signal: AbortSignal) => Promise<R>
   /** Reads a 2xx response. Runs inside the attempt's time limit. */
-  read: (response: Response) => Promise<T>
+  read: (response: R) => Promise<T>
   /** Whether this request may be retried (idempotent method and a replayable body). */
   retryable: boolean
   /**
@@ -46,6 +59,12 @@ export class Transport {
    * ```
    */
   public requestJson(plan: RequestPlan, options: CallOptions = {}): Promise<unknown> {
+    if (this.config.fetch === defaultFetch) {
+      // No `fetch` of the caller's: under Node, JSON calls go through node:http (loaded once, on the first call).
+      const exchange = nodeJsonExchange()
+      if (exchange === undefined) return loadNodeJsonExchange().then(() => this.requestJson(plan, options))
+      if (exchange !== null) return this.requestJsonThrough(exchange, plan, options)
+    }
     const queryString = encodeQuery(plan.query)
     const url = `${this.config.apiUrl}${plan.path}${queryString ? `?${queryString}` : ''}`
     const headers = new Headers({ accept: 'application/json' })
@@ -67,6 +86,31 @@ export class Transport {
     )
   }
 
+  /** `requestJson` over an exchange: the same headers, in lower case, in a plain object. */
+  private requestJsonThrough(exchange: JsonExchange, plan: RequestPlan, options: CallOptions): Promise<unknown> {
+    const queryString = encodeQuery(plan.query)
+    const url = `${this.config.apiUrl}${plan.path}${queryString ? `?${queryString}` : ''}`
+    const body = plan.body === undefined ? undefined : JSON.stringify(plan.body)
+    const headers: Record<string, string> = { accept: 'application/json' }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    for (const name of Object.keys(plan.headers)) headers[name.toLowerCase()] = plan.headers[name]!
+    for (const name of Object.keys(this.config.headers)) headers[name] = this.config.headers[name]!
+    if (options.headers) for (const name of Object.keys(options.headers)) headers[name.toLowerCase()] = options.headers[name]!
+    exchange.checkHeaders(headers)
+    return this.send(
+      {
+        method: plan.method,
+        url,
+        retryable: idempotentMethods.has(plan.method),
+        replayableBody: true,
+        // Each attempt gets its own copy: the exchange may add headers to it.
+        exchange: (signal) => exchange({ method: plan.method, url, headers: { ...headers }, body, signal }),
+        read: (response) => readJson(response),
+      },
+      options,
+    )
+  }
+
   /**
    * Sends a request built by the caller (used for uploads and downloads, which do not carry the
    * client's auth headers) with the same time limit, abort, retry and error rules.
@@ -76,7 +120,7 @@ export class Transport {
    * await transport.send({ method: 'GET', url, retryable: true, build: (signal) => new Request(url, { signal }), read: (r) => r.text() }, {})
    * ```
    */
-  public async send<T>(request: SendRequest<T>, options: CallOptions): Promise<T> {
+  public async send<T, R extends ResponseLike = Response>(request: SendRequest<T, R>, options: CallOptions): Promise<T> {
     const timeoutMs = options.timeout ?? this.config.timeout
     if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
       throw new InvalidInputError(`timeout: expected a positive number of milliseconds, received ${String(timeoutMs)}`)
@@ -91,9 +135,9 @@ export class Transport {
       const started = Date.now()
       let keepLinked = false
       try {
-        let response: Response
+        let response: R
         try {
-          response = await attemptSignal.race(Promise.resolve().then(() => this.config.fetch(request.build(attemptSignal.signal))))
+          response = await attemptSignal.race(Promise.resolve().then(() => this.attempt(request, attemptSignal.signal)))
         } catch (error) {
           this.debug(`${request.method} ${request.url} failed after ${Date.now() - started} ms: ${String(error)}`)
           if (attemptSignal.signal.aborted) throw attemptSignal.reasonError()
@@ -116,7 +160,8 @@ export class Transport {
           if (request.streamBody) {
             attemptSignal.stopTimer()
             keepLinked = true
-            return await attemptSignal.race(request.read(abortableBody(response, options.signal)))
+            // Streamed bodies come from `build` (a fetch `Response`), never from an exchange.
+            return await attemptSignal.race(request.read(abortableBody(response as unknown as Response, options.signal) as unknown as R))
           }
           return await attemptSignal.race(request.read(response))
         }
@@ -134,6 +179,12 @@ export class Transport {
         else attemptSignal.dispose()
       }
     }
+  }
+
+  private attempt<T, R extends ResponseLike>(request: SendRequest<T, R>, signal: AbortSignal): Promise<R> {
+    if (request.exchange) return request.exchange(signal)
+    if (!request.build) throw new TypeError('send: expected build or exchange')
+    return Promise.resolve(this.config.fetch(request.build(signal))) as unknown as Promise<R>
   }
 
   private debug(line: string): void {
@@ -159,7 +210,7 @@ function isConnectionReset(error: unknown): boolean {
   return false
 }
 
-async function readJson(response: Response): Promise<unknown> {
+async function readJson(response: ResponseLike): Promise<unknown> {
   const text = await response.text()
   if (text.trim() === '') return {}
   try {
