@@ -47,6 +47,11 @@ export const BENCHES: readonly BenchEntry[] = [
   { file: 'postgres-client.bench.ts', args: [], env: { BOTSHELF_BENCH_N: '2000' } },
   { file: 's3-upload.bench.ts', args: ['--size', '64MB', '--part-size', '8MB', '--rounds', '1'] },
   { file: 'console.bench.ts', args: ['--files', '500', '--rounds', '1'] },
+  { file: 'backends.bench.ts', args: ['--backend', 'both', '--rows', '10000', '--samples', '50'] },
+  { file: 'small-files.bench.ts', args: ['--files', '2000', '--rounds', '2'] },
+  { file: 'http-overhead.bench.ts', args: ['--seconds', '5', '--rounds', '2'] },
+  { file: 'health-under-load.bench.ts', args: ['--clients', '200', '--seconds', '10'] },
+  { file: 'dataset.bench.ts', args: ['--rows', '20000', '--files', '10'] },
 ]
 
 /** What one bench did: its status, its time and the ratios it printed. */
