@@ -15,15 +15,31 @@ import { jobsMigrations } from './jobs-migrations.js'
 import { runMigrations } from './migrations.js'
 import { searchMigrations } from './search-migrations.js'
 import { SqliteSearchStore } from './search-store.js'
+import { SqliteVectorLists } from './search-vector-lists.js'
+import type { VectorListsSettings } from '../search/vector-lists.js'
 import { openDatabase, type Sqlite } from './open-database.js'
 import { jobQueueMethods, SqliteJobQueue } from './sqlite-job-queue.js'
 import { tablesMigrations } from './tables-migrations.js'
 import { SqliteTablesStore } from './tables-store.js'
 import { TransactionGate } from './transaction-gate.js'
 
+/** Options of {@link openSqliteBackend} that both forms share. */
+export interface SqliteBackendCommonOptions {
+  /**
+   * The approximate vector stage's knobs (decision 0821; defaults in `VECTOR_LISTS_DEFAULTS`): from how many vectors
+   * of one bot and embedder lists are trained, and the share of lists a query probes. Tests lower `minVectors`.
+   *
+   * @example
+   * ```ts
+   * await openSqliteBackend({ memory: true, vectorLists: { minVectors: 2_000 } })
+   * ```
+   */
+  vectorLists?: Partial<VectorListsSettings>
+}
+
 /** Options of {@link openSqliteBackend}: a data folder, or an in-memory database. */
-export type SqliteBackendOptions =
-  | {
+export type SqliteBackendOptions = SqliteBackendCommonOptions &
+  ({
       /**
        * The data folder: `botshelf.db` and `content/`, created when missing, locked against a second server.
        *
@@ -120,7 +136,7 @@ export type SqliteBackendOptions =
        * ```
        */
       lock?: undefined
-    }
+    })
 
 /** The embedded backend: the backend object plus the SQLite handle, for tests and the SQLite-only tools. */
 export interface SqliteBackend extends Backend {
@@ -130,6 +146,8 @@ export interface SqliteBackend extends Backend {
   readonly dataDir: string | null
   /** Where content lives: `<dataDir>/content`, or a temporary folder removed by `close()`. */
   readonly contentDir: string
+  /** The search index's vector lists (decision 0821): `idle()` waits for trainings, `rebuildAll()` retrains. */
+  readonly vectorLists: SqliteVectorLists
 }
 
 const authMethods = ['ensureWorkspace', 'createBot', 'listBots', 'getBot', 'createToken', 'listTokens', 'revokeToken', 'authenticate', 'signingKey'] as const
@@ -223,6 +241,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
   const idle = () => gate.idle()
   let rootPorts: BackendPorts
   let txPorts: BackendPorts
+  let vectorLists: SqliteVectorLists
   try {
     db = openDatabase(databaseFile)
     // Before the stores are built: they may prepare statements against their tables.
@@ -233,7 +252,8 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     const knowledgeBases = new KnowledgeBasesRepository(sqlite, now)
     const tables = new SqliteTablesStore(sqlite, { now })
     const jobs = new SqliteJobQueue(sqlite, now)
-    const search = new SqliteSearchStore(sqlite, now)
+    vectorLists = new SqliteVectorLists(sqlite, options.vectorLists, idle)
+    const search = new SqliteSearchStore(sqlite, now, vectorLists)
     const portsWith = (before?: () => Promise<void> | undefined): BackendPorts => ({
       auth: asyncPort(auth, authMethods, before),
       files: asyncPort(files, filesMethods, before),
@@ -254,6 +274,9 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
 
   const sqlite: Sqlite = db
   let closed = false
+  // The process that owns the folder trains lists a database upgraded from the exact-only schema lacks (a tool
+  // opening it beside a running server does not).
+  if (options.lock !== false) vectorLists.considerAll()
 
   const backend: SqliteBackend = {
     kind: options.memory ? 'sqlite-memory' : 'sqlite',
@@ -261,6 +284,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     dataDir,
     contentDir,
     now,
+    vectorLists,
     blobs: createLocalFolderBlobStore({ root: join(contentDir, 'files') }),
     ...rootPorts,
     transaction(fn) {
@@ -292,6 +316,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
       if (wait) await wait
       if (closed) return
       closed = true
+      await vectorLists.stop()
       sqlite.close()
       lock?.release()
       if (options.memory) rmSync(contentDir, { recursive: true, force: true })
