@@ -66,6 +66,7 @@ export const searchMigrations: ReadonlyArray<Migration> = [
           trained_vectors INTEGER NOT NULL,
           version INTEGER NOT NULL,
           centroids BLOB NOT NULL,
+          measured_recall REAL NOT NULL,
           trained_at TEXT NOT NULL,
           PRIMARY KEY (bot_id, embedder_id)
         );

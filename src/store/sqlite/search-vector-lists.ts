@@ -1,6 +1,6 @@
 import type { Sqlite } from './open-database.js'
 import { listCountFor, nearestList, probeCountFor, rankLists, VECTOR_LISTS_DEFAULTS, type VectorListsSettings } from '../search/vector-lists.js'
-import { trainListsInWorker, type RunningTraining } from './search-lists-training.js'
+import { trainListsInWorker, type RunningTraining, type TrainedLists } from './search-lists-training.js'
 
 /** The trained lists of one bot and embedder, as cached in memory. */
 interface ListsState {
@@ -76,13 +76,13 @@ export class SqliteVectorLists {
    *
    * @example
    * ```ts
-   * lists.probe('bot_1', 'offline:x', query) // { order: Int32Array [...], first: 26 }
+   * lists.probe('bot_1', 'offline:x', query) // { order: Int32Array [...], first: 28 }
    * ```
    */
   probe(botId: string, embedderId: string, query: Float32Array): ListsProbe | undefined {
     const state = this.state(botId, embedderId)
     if (!state || state.dimensions !== query.length) return undefined
-    return { order: rankLists(state.centroids, state.dimensions, query), first: probeCountFor(state.lists, this.settings.probeShare) }
+    return { order: rankLists(state.centroids, state.dimensions, query), first: probeCountFor(state.lists, this.settings.probes) }
   }
 
   /**
@@ -193,13 +193,13 @@ export class SqliteVectorLists {
       return undefined
     }
     const cached = this.cache.get(key)
-    if (cached?.version === row.version) return cached
+    if (cached?.version === row.version) return cached.lists > 0 ? cached : undefined
     const full = this.db
       .prepare('SELECT version, dimensions, lists, centroids FROM search_vector_lists WHERE bot_id = ? AND embedder_id = ?')
       .get(botId, embedderId) as { version: number; dimensions: number; lists: number; centroids: Buffer }
     const state: ListsState = { version: full.version, dimensions: full.dimensions, lists: full.lists, centroids: floats(full.centroids) }
     this.cache.set(key, state)
-    return state
+    return state.lists > 0 ? state : undefined
   }
 
   private async quiet(): Promise<void> {
@@ -249,9 +249,10 @@ export class SqliteVectorLists {
     const snapshot = await this.readVectors(botId, embedderId)
     if (!snapshot || this.stopped) return
     const lists = listCountFor(snapshot.ids.length)
-    const training = trainListsInWorker({ vectors: snapshot.vectors, dimensions: snapshot.dimensions, lists, seed: 1 })
+    const probes = probeCountFor(lists, this.settings.probes)
+    const training = trainListsInWorker({ vectors: snapshot.vectors, dimensions: snapshot.dimensions, lists, probes, seed: 1 })
     this.training = training
-    let result: { centroids: Float32Array; assignment: Int32Array }
+    let result: TrainedLists
     try {
       result = await training.result
     } finally {
@@ -260,7 +261,7 @@ export class SqliteVectorLists {
     if (this.stopped) return
     await this.quiet()
     if (this.stopped || this.db.inTransaction) return
-    this.commit(botId, embedderId, snapshot, result.centroids, result.assignment)
+    this.commit(botId, embedderId, snapshot, result)
   }
 
   /** Reads the bot's vectors of this embedder in chunks, letting other work run between them. */
@@ -302,16 +303,15 @@ export class SqliteVectorLists {
   /**
    * Stores the centroids and every passage's list in one transaction. Passages written since the snapshot (or
    * restored by a rolled-back deletion) are assigned here, so no vector of the bot and embedder is left without a
-   * list; passages deleted since are skipped (the rowid and id must both match).
+   * list; passages deleted since are skipped (the rowid and id must both match). Lists whose estimated recall is
+   * under `minRecall` are not kept: the row records the attempt (no centroids, so search stays exact) and no
+   * training is tried again before the vectors double or halve.
    */
-  private commit(
-    botId: string,
-    embedderId: string,
-    snapshot: { rowids: number[]; ids: string[]; dimensions: number },
-    centroids: Float32Array,
-    assignment: Int32Array,
-  ): void {
+  private commit(botId: string, embedderId: string, snapshot: { rowids: number[]; ids: string[]; dimensions: number }, trained: TrainedLists): void {
     const { dimensions } = snapshot
+    const kept = trained.recall >= this.settings.minRecall
+    const centroids = kept ? trained.centroids : new Float32Array(0)
+    const assignment = trained.assignment
     const lists = centroids.length / dimensions
     const set = this.db.prepare('UPDATE search_passages SET list_id = ? WHERE rowid = ? AND id = ?')
     const leftovers = this.db.prepare(
@@ -320,17 +320,18 @@ export class SqliteVectorLists {
     const setRow = this.db.prepare('UPDATE search_passages SET list_id = ? WHERE rowid = ?')
     this.db.transaction(() => {
       this.db.prepare('UPDATE search_passages SET list_id = NULL WHERE bot_id = ? AND embedder_id = ? AND list_id IS NOT NULL').run(botId, embedderId)
-      for (let i = 0; i < snapshot.ids.length; i++) set.run(assignment[i]!, snapshot.rowids[i]!, snapshot.ids[i]!)
-      for (const row of leftovers.all(botId, embedderId) as Array<{ rowid: number; embedding: Buffer }>) {
+      if (kept) for (let i = 0; i < snapshot.ids.length; i++) set.run(assignment[i]!, snapshot.rowids[i]!, snapshot.ids[i]!)
+      for (const row of kept ? (leftovers.all(botId, embedderId) as Array<{ rowid: number; embedding: Buffer }>) : []) {
         const vector = floats(row.embedding)
         setRow.run(vector.length === dimensions ? nearestList(centroids, dimensions, vector) : null, row.rowid)
       }
       this.db
         .prepare(
-          `INSERT INTO search_vector_lists (bot_id, embedder_id, dimensions, lists, trained_vectors, version, centroids, trained_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO search_vector_lists (bot_id, embedder_id, dimensions, lists, trained_vectors, version, centroids, measured_recall, trained_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (bot_id, embedder_id) DO UPDATE SET dimensions = excluded.dimensions, lists = excluded.lists,
-             trained_vectors = excluded.trained_vectors, version = excluded.version, centroids = excluded.centroids, trained_at = excluded.trained_at`,
+             trained_vectors = excluded.trained_vectors, version = excluded.version, centroids = excluded.centroids,
+             measured_recall = excluded.measured_recall, trained_at = excluded.trained_at`,
         )
         .run(
           botId,
@@ -340,6 +341,7 @@ export class SqliteVectorLists {
           snapshot.ids.length,
           Math.floor(Math.random() * 2 ** 48),
           Buffer.from(centroids.buffer, centroids.byteOffset, centroids.byteLength),
+          trained.recall,
           new Date().toISOString(),
         )
     })()

@@ -27,7 +27,7 @@ import { TransactionGate } from './transaction-gate.js'
 export interface SqliteBackendCommonOptions {
   /**
    * The approximate vector stage's knobs (decision 0821; defaults in `VECTOR_LISTS_DEFAULTS`): from how many vectors
-   * of one bot and embedder lists are trained, and the share of lists a query probes. Tests lower `minVectors`.
+   * of one bot and embedder lists are trained, and how many lists a query probes. Tests lower `minVectors`.
    *
    * @example
    * ```ts
