@@ -13,7 +13,7 @@ import type {
   StaleFile,
 } from '../search/types.js'
 import type { Sqlite } from './open-database.js'
-import { fuseByReciprocalRank, keepLexicalTop, RRF_K } from '../../search-ranking/index.js'
+import { fuseByReciprocalRank, keepLexicalTop, RRF_K, STOP_WORDS } from '../../search-ranking/index.js'
 import { tagConditionsSql } from './tag-sql.js'
 import { SqliteVectorLists } from './search-vector-lists.js'
 
@@ -49,11 +49,16 @@ function vectorBytes(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)
 }
 
-/** FTS5 query of the user's words: each quoted (no operator leaks in), any of them matching; BM25 ranks. */
+/**
+ * FTS5 query of the user's content words: each quoted (no operator leaks in), any of them matching; BM25 ranks.
+ * Stop words are dropped (decision 0812: better hybrid quality, and a word found in every passage would make BM25
+ * rank every passage of the bot); a query of stop words alone keeps them, so it still finds its phrase.
+ */
 function ftsQuery(text: string): string | undefined {
   const words = searchWords(text)
   if (words.length === 0) return undefined
-  return words.map((word) => `"${word.replaceAll('"', '""')}"`).join(' OR ')
+  const content = words.filter((word) => !STOP_WORDS.has(word.toLowerCase()))
+  return (content.length > 0 ? content : words).map((word) => `"${word.replaceAll('"', '""')}"`).join(' OR ')
 }
 
 function scopeSql(scope: FilesAccessScope): { sql: string; params: unknown[] } {
