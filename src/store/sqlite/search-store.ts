@@ -106,6 +106,7 @@ export class SqliteSearchStore {
     )
     const previous = this.embeddersOf(input.fileId)
     this.db.transaction(() => {
+      const place = this.lists.assigner(input.botId, input.embedderId)
       this.db.prepare('DELETE FROM search_passages WHERE file_id = ?').run(input.fileId)
       input.passages.forEach((passage, position) => {
         const embedderId = passage.vector ? input.embedderId : null
@@ -120,7 +121,7 @@ export class SqliteSearchStore {
           JSON.stringify(passage.breadcrumb),
           embedderId,
           passage.vector ? vectorBytes(passage.vector) : null,
-          this.lists.listFor(input.botId, embedderId, passage.vector),
+          embedderId === null ? null : place(passage.vector),
         )
       })
     })()
@@ -270,11 +271,9 @@ export class SqliteSearchStore {
     const botId = previous[0]?.botId
     if (botId === undefined) return 0
     const updated = this.db.transaction(() => {
+      const place = this.lists.assigner(botId, input.embedderId)
       let count = 0
-      for (const entry of input.vectors) {
-        const list = this.lists.listFor(botId, input.embedderId, entry.vector)
-        count += update.run(input.embedderId, vectorBytes(entry.vector), list, entry.passageId, input.fileId).changes
-      }
+      for (const entry of input.vectors) count += update.run(input.embedderId, vectorBytes(entry.vector), place(entry.vector), entry.passageId, input.fileId).changes
       return count
     })()
     for (const embedderId of new Set([...previous.map((row) => row.embedderId), input.embedderId])) this.lists.changed(botId, embedderId)

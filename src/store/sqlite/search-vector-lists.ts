@@ -65,10 +65,23 @@ export class SqliteVectorLists {
    * ```
    */
   listFor(botId: string, embedderId: string | null, vector: Float32Array | null): number | null {
-    if (embedderId === null || vector === null) return null
-    const state = this.state(botId, embedderId)
-    if (!state || state.dimensions !== vector.length) return null
-    return nearestList(state.centroids, state.dimensions, vector)
+    return this.assigner(botId, embedderId)(vector)
+  }
+
+  /**
+   * A function placing vectors of this bot and embedder in their lists (`null` while untrained), reading the lists'
+   * state once: for the passages of one write.
+   *
+   * @example
+   * ```ts
+   * const place = lists.assigner('bot_1', 'offline:x')
+   * passages.map((passage) => place(passage.vector))
+   * ```
+   */
+  assigner(botId: string, embedderId: string | null): (vector: Float32Array | null) => number | null {
+    const state = embedderId === null ? undefined : this.state(botId, embedderId)
+    if (!state) return () => null
+    return (vector) => (vector !== null && vector.length === state.dimensions ? nearestList(state.centroids, state.dimensions, vector) : null)
   }
 
   /**
