@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
-import { createOfflineEmbedder } from '../../src/embeddings/index.js'
+import { createOfflineEmbedder, STOP_WORDS } from '../../src/embeddings/index.js'
 import { openSqliteBackend, type SqliteBackend } from '../../src/store/sqlite/sqlite-backend.js'
 import type { PassageInput } from '../../src/store/index.js'
 import { randomVectors, realisticTexts, recallAtK, seededRandom } from '../../src/store/sqlite/search-vector-lists.test-support.js'
@@ -35,7 +35,6 @@ const timedQueries = Number(option('queries', '40'))
 const recallQueries = Number(option('recall-queries', '200'))
 const perFile = 50
 const botId = 'bot_bench'
-const docsFolder = join(import.meta.dirname, '../../docs')
 
 const bytes = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)
 
@@ -63,7 +62,7 @@ interface DataSet {
 
 async function proseSet(size: number): Promise<DataSet> {
   const embedder = await createOfflineEmbedder()
-  const { passages, queries } = realisticTexts(docsFolder, size, Math.max(recallQueries, 50), 3)
+  const { passages, queries } = realisticTexts(size, Math.max(recallQueries, 50), 3)
   const vectors = await embedder.embed(passages)
   const queryVectors = await embedder.embed(queries, { purpose: 'query' })
   return { texts: passages, vectors, queries: queries.map((text, i) => ({ text, vector: queryVectors[i]! })) }
@@ -99,6 +98,9 @@ async function load(backend: SqliteBackend, data: DataSet): Promise<string[]> {
 async function portMeasurements(backend: SqliteBackend, data: DataSet, label: string): Promise<Record<string, { p50: number; p95: number }>> {
   const query = (i: number) => data.queries[i % data.queries.length]!
   return {
+    [`port: vector search alone (no words), ${label}`]: await latency((i) =>
+      backend.search.search({ botId, scope: { kind: 'all' }, text: '', vector: { embedderId: 'bench', values: query(i).vector }, limit: 20 }),
+    ),
     [`port: hybrid search, ${label}`]: await latency((i) =>
       backend.search.search({ botId, scope: { kind: 'all' }, text: query(i).text, vector: { embedderId: 'bench', values: query(i).vector }, limit: 20 }),
     ),
@@ -142,7 +144,12 @@ for (const set of sets) {
     const query = (i: number) => data.queries[i % data.queries.length]!
     const bareFts = exactBackend.db.prepare(`SELECT rowid FROM search_passages_fts WHERE search_passages_fts MATCH ? ORDER BY bm25(search_passages_fts) LIMIT 100`)
     const bareScan = exactBackend.db.prepare(`SELECT rowid, vec_distance_cosine(embedding, ?) AS d FROM search_passages ORDER BY d LIMIT 100`)
-    const ftsMatch = (text: string) => (text.match(/[\p{L}\p{N}_]+/gu) ?? ['none']).map((word) => `"${word}"`).join(' OR ')
+    // The words the port sends: stop words dropped unless nothing else is left.
+    const ftsMatch = (text: string) => {
+      const words = text.match(/[\p{L}\p{N}_]+/gu) ?? ['none']
+      const content = words.filter((word) => !STOP_WORDS.has(word.toLowerCase()))
+      return (content.length > 0 ? content : words).map((word) => `"${word}"`).join(' OR ')
+    }
     const measured: Record<string, { p50: number; p95: number }> = {
       'bare FTS5 BM25 query (raw SQL)': await latency((i) => bareFts.all(ftsMatch(query(i).text))),
       'bare vec_distance_cosine scan of every vector (raw SQL)': await latency((i) => bareScan.all(bytes(query(i).vector))),

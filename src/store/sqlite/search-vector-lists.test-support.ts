@@ -1,9 +1,9 @@
 /**
- * Test and bench support of the approximate vector stage: realistic passages (sentence windows of the project's own
- * docs) and queries (short word windows of those sentences), random unit vectors with queries near the data, and
+ * Test and bench support of the approximate vector stage: realistic passages (sentence windows of the retrieval-quality
+ * set's frozen corpus, real prose taken from the project's docs) and queries (short word windows of those sentences), random unit vectors with queries near the data, and
  * recall@10 of a ranking against exact search, counting ties (a result as close as the tenth exact one is a hit).
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** A small deterministic generator, so the sets are the same at every run. */
@@ -15,35 +15,29 @@ export function seededRandom(seed: number): () => number {
   }
 }
 
-function markdownFiles(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? markdownFiles(join(folder, entry.name)) : entry.name.endsWith('.md') ? [join(folder, entry.name)] : [],
-  )
-}
+/** Where the frozen corpus of the retrieval-quality set lives (bench/search/corpus.json). */
+export const FROZEN_CORPUS = join(import.meta.dirname, '../../../bench/search/corpus.json')
 
-/** The sentences of each markdown file under `docsFolder` (code fences and table rows dropped). */
-export function docSentences(docsFolder: string): string[][] {
-  return markdownFiles(docsFolder)
-    .sort()
-    .map((file) =>
-      readFileSync(file, 'utf8')
-        .replace(/```[\s\S]*?```/g, ' ')
-        .split('\n')
-        .filter((line) => !line.startsWith('|'))
-        .join(' ')
-        .split(/(?<=[.!?])\s+/)
-        .map((sentence) => sentence.replace(/[#*`>_]+/g, ' ').replace(/\s+/g, ' ').trim())
-        .filter((sentence) => sentence.split(' ').length >= 6),
-    )
-    .filter((sentences) => sentences.length > 0)
+/** The sentences of each source document of a corpus file (`{ passages: [{ source, title, text }] }`), in order. */
+export function corpusSentences(corpusFile: string): string[][] {
+  const { passages } = JSON.parse(readFileSync(corpusFile, 'utf8')) as { passages: Array<{ source: string; title: string; text: string }> }
+  const bySource = new Map<string, string[]>()
+  for (const passage of passages) {
+    const sentences = `${passage.title}. ${passage.text}`
+      .split(/(?<=[.!?])\s+|\n+/)
+      .map((sentence) => sentence.replace(/[#*`>_|]+/g, ' ').replace(/\s+/g, ' ').trim())
+      .filter((sentence) => sentence.split(' ').length >= 6)
+    bySource.set(passage.source, [...(bySource.get(passage.source) ?? []), ...sentences])
+  }
+  return [...bySource.values()].filter((sentences) => sentences.length > 0)
 }
 
 /**
  * `count` passages of real prose: one to three consecutive sentences of one document; and `queries` queries of four
  * to eight consecutive words of a sentence (what a user types about a passage, not random noise).
  */
-export function realisticTexts(docsFolder: string, count: number, queries: number, seed = 3): { passages: string[]; queries: string[] } {
-  const documents = docSentences(docsFolder)
+export function realisticTexts(count: number, queries: number, seed = 3, corpusFile = FROZEN_CORPUS): { passages: string[]; queries: string[] } {
+  const documents = corpusSentences(corpusFile)
   const random = seededRandom(seed)
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!
   const passages = Array.from({ length: count }, () => {

@@ -11,7 +11,6 @@ import { openDatabase } from './open-database.js'
 import { openSqliteBackend, type SqliteBackend } from './sqlite-backend.js'
 import { randomVectors, realisticTexts, recallAtK } from './search-vector-lists.test-support.js'
 
-const docsFolder = join(import.meta.dirname, '../../../docs')
 const BOT = 'bot_lists'
 const PER_FILE = 50
 
@@ -84,7 +83,7 @@ async function meanRecall(backend: SqliteBackend, fileIds: readonly string[], ve
 
 describe('the approximate vector stage on SQLite (decision 0821)', () => {
   it('keeps recall@10 ≥ 0.95 against exact search on real prose embedded by the offline embedder (200 queries)', async () => {
-    const { passages, queries } = realisticTexts(docsFolder, 12_000, 200)
+    const { passages, queries } = realisticTexts(12_000, 200)
     const vectors = await embedder.embed(passages)
     const queryVectors = await embedder.embed(queries, { purpose: 'query' })
     const backend = await open({ memory: true, vectorLists: { minVectors: 3_000 } })
@@ -174,7 +173,7 @@ describe('the approximate vector stage on SQLite (decision 0821)', () => {
 
   it('upgrades a database made by the exact-only schema in place and trains its lists at open', async () => {
     const dataDir = join(folder, 'upgrade')
-    const texts = realisticTexts(docsFolder, 2_000, 50, 21)
+    const texts = realisticTexts(2_000, 50, 21)
     const vectors = await embedder.embed(texts.passages)
     const queries = await embedder.embed(texts.queries, { purpose: 'query' })
     // Passages written through a backend that never trains, then the schema taken back to what the previous version
