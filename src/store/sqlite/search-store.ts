@@ -292,9 +292,29 @@ export class SqliteSearchStore {
     return { sql: where.join(' AND '), params }
   }
 
+  /**
+   * BM25 order first, filter second, same answer as one joined statement: FTS5 ranks its matches alone (cheap), the
+   * first `2 × CANDIDATES` go through the bot, scope, tag and expiry filter in one statement, and the window grows ×4
+   * until it holds `CANDIDATES` allowed passages or every match was seen; past 16 × CANDIDATES (a narrow filter over
+   * frequent words) one statement joins every match to the filter, as before. Joining every match of a frequent word
+   * to the files table before ranking was the larger half of hybrid search at 100,000 passages (bench/README.md).
+   */
   private lexicalRanking(text: string, filter: { sql: string; params: unknown[] }): string[] {
     const match = ftsQuery(text)
     if (match === undefined) return []
+    const ranked = this.db.prepare(
+      `SELECT rowid FROM search_passages_fts WHERE search_passages_fts MATCH ? ORDER BY bm25(search_passages_fts), rowid LIMIT ?`,
+    )
+    const allowed = this.db.prepare(
+      `SELECT p.rowid FROM search_passages p JOIN files f ON f.id = p.file_id
+       WHERE p.rowid IN (SELECT value FROM json_each(?)) AND ${filter.sql}`,
+    )
+    for (let window = CANDIDATES * 2; window <= CANDIDATES * 16; window *= 4) {
+      const rowids = ranked.pluck().all(match, window) as number[]
+      const kept = new Set(allowed.pluck().all(JSON.stringify(rowids), ...filter.params) as number[])
+      const result = rowids.filter((rowid) => kept.has(rowid))
+      if (result.length >= CANDIDATES || rowids.length < window) return result.slice(0, CANDIDATES).map(String)
+    }
     const rows = this.db
       .prepare(
         `SELECT p.rowid AS rowid FROM search_passages_fts

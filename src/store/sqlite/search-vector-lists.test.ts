@@ -209,4 +209,23 @@ describe('the approximate vector stage on SQLite (decision 0821)', () => {
     await backend.vectorLists.idle()
     expect(listsOf(backend)).toEqual({ trained: 0, missing: 400, lists: undefined })
   })
+
+  it('ranks words in FTS5 first, then filters, with the answer of one joined statement however many better matches the filter hides', async () => {
+    for (const better of [300, 1_950]) {
+      const backend = await open({ memory: true })
+      const texts = (count: number, content: string) => Array.from({ length: count }, () => content)
+      for (let start = 0; start < better; start += PER_FILE) {
+        const { file } = await backend.files.upsert({ botId: BOT, key: `common${start}`, ownerScope: '', owner: { type: 'bot', id: BOT }, size: 1, contentType: 'text/plain', tags: { shard: 'common' }, metadata: {}, accessPolicies: [], index: true, expiresAt: null })
+        await backend.search.replacePassages({ fileId: file.id, botId: BOT, embedderId: null, passages: texts(Math.min(PER_FILE, better - start), 'refund refund refund').map((content) => ({ content, subtype: 'paragraph', breadcrumb: [], vector: null })) })
+      }
+      const { file } = await backend.files.upsert({ botId: BOT, key: 'rare', ownerScope: '', owner: { type: 'bot', id: BOT }, size: 1, contentType: 'text/plain', tags: { shard: 'rare' }, metadata: {}, accessPolicies: [], index: true, expiresAt: null })
+      await backend.search.replacePassages({ fileId: file.id, botId: BOT, embedderId: null, passages: texts(PER_FILE, 'a refund is described in this long passage among many other words of little weight').map((content) => ({ content, subtype: 'paragraph', breadcrumb: [], vector: null })) })
+      const hits = await backend.search.search({ botId: BOT, scope: { kind: 'all' }, text: 'the refund', tags: [{ key: 'shard', anyOf: ['rare'] }], limit: 100 })
+      expect(hits.map((hit) => hit.passage.position)).toEqual(Array.from({ length: PER_FILE }, (_, i) => i))
+      expect(hits.every((hit) => hit.passage.fileId === file.id)).toBe(true)
+      const unfiltered = await backend.search.search({ botId: BOT, scope: { kind: 'all' }, text: 'refund', limit: 100 })
+      expect(unfiltered).toHaveLength(100)
+      expect(unfiltered.every((hit) => hit.passage.fileId !== file.id)).toBe(true)
+    }
+  })
 })
