@@ -4,6 +4,7 @@ import { parseCommandArgs } from './args.js'
 import { embedderArgOptions, embedderFlagsHelp, embedderFromCli } from './embedder-options.js'
 import { UsageError, type CliIo } from './io.js'
 import { openAuthStore } from './open-store.js'
+import type { SqliteBackend } from '../store/open-backend.js'
 
 /**
  * Help text of `botshelf reindex`.
@@ -19,7 +20,8 @@ Re-embeds every indexed file whose passages were embedded by another embedder th
 none): run it after changing the embeddings model or service. Give it the same --embeddings-* flags (or
 BOTSHELF_EMBEDDINGS_* variables) as "botshelf serve". The passages' text is kept; only their vectors are made
 again, file by file. Until a file is done, search finds it by its words. Stopping it (Ctrl-C) loses nothing:
-the next run goes on with the files left. Works while the server runs.
+the next run goes on with the files left. Works while the server runs. On the embedded database it then
+rebuilds the vector lists (the approximate search stage) of bots holding 20,000 vectors or more.
 
 Options:
   --data <dir>        data folder (default ./.botshelf)
@@ -68,6 +70,11 @@ export async function reindexCommand(args: string[], io: CliIo, env: Readonly<Re
         ? `nothing to do: every indexed passage already has vectors of ${done.embedderId}\n`
         : `re-embedded ${done.passages} passage(s) of ${done.files} file(s) with ${done.embedderId}\n`,
     )
+    if (done.files > 0 && 'vectorLists' in backend) {
+      // The embedded index's approximate stage (decision 0821): lists of the new vectors, trained before exiting.
+      io.stderr.write('rebuilding the vector lists of bots past the approximate search threshold\n')
+      await (backend as SqliteBackend).vectorLists.rebuildAll()
+    }
     return 0
   } finally {
     report.stop()

@@ -8,5 +8,5 @@ export {
   type ConvertWinkResult,
   type WordVectors,
 } from './word-vectors-file.js'
-export { STOP_WORDS } from './stop-words.js'
+export { STOP_WORDS } from '../../search-ranking/stop-words.js'
 export { wordsOf } from './words-of.js'

@@ -3,7 +3,7 @@ import { EmbedderError } from '../embedder-errors.js'
 import { normalizeInPlace } from '../vector-math.js'
 import { addCharNgrams } from './char-ngrams.js'
 import { defaultWordVectorsPath } from './default-word-vectors-path.js'
-import { STOP_WORDS } from './stop-words.js'
+import { STOP_WORDS } from '../../search-ranking/stop-words.js'
 import { readWordVectorsFile, type WordVectors } from './word-vectors-file.js'
 import { wordsOf } from './words-of.js'
 

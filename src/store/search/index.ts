@@ -1,2 +1,15 @@
 export type { SearchIndexPort } from './search-port.js'
 export type { PassageInput, PassageListQuery, PassageRecord, PassageSubtype, PassageVectorsInput, ReplacePassagesInput, SearchHit, SearchQuery, SearchUsage, StaleFile } from './types.js'
+export {
+  assignLists,
+  estimateRecall,
+  listCountFor,
+  nearestList,
+  probeCountFor,
+  rankLists,
+  trainLists,
+  VECTOR_LISTS_DEFAULTS,
+  type EstimateRecallOptions,
+  type TrainListsOptions,
+  type VectorListsSettings,
+} from './vector-lists.js'

@@ -48,4 +48,29 @@ export const searchMigrations: ReadonlyArray<Migration> = [
       `)
     },
   },
+  {
+    // The approximate vector stage (decision 0821): a passage's list, written with the passage; the trained
+    // centroids of each bot and embedder. Existing passages start without a list (exact search) and the lists are
+    // trained after open when a bot holds enough vectors.
+    id: 'search-0002-vector-lists',
+    up(db) {
+      db.exec(`
+        ALTER TABLE search_passages ADD COLUMN list_id INTEGER;
+        DROP INDEX search_passages_bot_embedder;
+        CREATE INDEX search_passages_lists ON search_passages (bot_id, embedder_id, list_id);
+        CREATE TABLE search_vector_lists (
+          bot_id TEXT NOT NULL,
+          embedder_id TEXT NOT NULL,
+          dimensions INTEGER NOT NULL,
+          lists INTEGER NOT NULL,
+          trained_vectors INTEGER NOT NULL,
+          version INTEGER NOT NULL,
+          centroids BLOB NOT NULL,
+          measured_recall REAL NOT NULL,
+          trained_at TEXT NOT NULL,
+          PRIMARY KEY (bot_id, embedder_id)
+        );
+      `)
+    },
+  },
 ]

@@ -13,8 +13,9 @@ import type {
   StaleFile,
 } from '../search/types.js'
 import type { Sqlite } from './open-database.js'
-import { fuseByReciprocalRank, keepLexicalTop, RRF_K } from '../../search-ranking/index.js'
+import { fuseByReciprocalRank, keepLexicalTop, RRF_K, STOP_WORDS } from '../../search-ranking/index.js'
 import { tagConditionsSql } from './tag-sql.js'
+import { SqliteVectorLists } from './search-vector-lists.js'
 
 interface PassageRow {
   rowid: number
@@ -48,11 +49,16 @@ function vectorBytes(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)
 }
 
-/** FTS5 query of the user's words: each quoted (no operator leaks in), any of them matching; BM25 ranks. */
+/**
+ * FTS5 query of the user's content words: each quoted (no operator leaks in), any of them matching; BM25 ranks.
+ * Stop words are dropped (decision 0812: better hybrid quality, and a word found in every passage would make BM25
+ * rank every passage of the bot); a query of stop words alone keeps them, so it still finds its phrase.
+ */
 function ftsQuery(text: string): string | undefined {
   const words = searchWords(text)
   if (words.length === 0) return undefined
-  return words.map((word) => `"${word.replaceAll('"', '""')}"`).join(' OR ')
+  const content = words.filter((word) => !STOP_WORDS.has(word.toLowerCase()))
+  return (content.length > 0 ? content : words).map((word) => `"${word.replaceAll('"', '""')}"`).join(' OR ')
 }
 
 function scopeSql(scope: FilesAccessScope): { sql: string; params: unknown[] } {
@@ -74,10 +80,16 @@ function scopeSql(scope: FilesAccessScope): { sql: string; params: unknown[] } {
  * ```
  */
 export class SqliteSearchStore {
+  /** The approximate vector stage: lists per bot and embedder past a size, probed by queries (decision 0821). */
+  readonly lists: SqliteVectorLists
+
   constructor(
     private readonly db: Sqlite,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    lists?: SqliteVectorLists,
+  ) {
+    this.lists = lists ?? new SqliteVectorLists(db)
+  }
 
   /**
    * Replaces every passage of a file in one transaction.
@@ -89,12 +101,15 @@ export class SqliteSearchStore {
    */
   replacePassages(input: ReplacePassagesInput): void {
     const insert = this.db.prepare(
-      `INSERT INTO search_passages (id, file_id, bot_id, position, content, subtype, page_number, breadcrumb_json, embedder_id, embedding)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO search_passages (id, file_id, bot_id, position, content, subtype, page_number, breadcrumb_json, embedder_id, embedding, list_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
+    const previous = this.embeddersOf(input.fileId)
     this.db.transaction(() => {
+      const place = this.lists.assigner(input.botId, input.embedderId)
       this.db.prepare('DELETE FROM search_passages WHERE file_id = ?').run(input.fileId)
       input.passages.forEach((passage, position) => {
+        const embedderId = passage.vector ? input.embedderId : null
         insert.run(
           randomUUID(),
           input.fileId,
@@ -104,11 +119,20 @@ export class SqliteSearchStore {
           passage.subtype,
           passage.pageNumber ?? null,
           JSON.stringify(passage.breadcrumb),
-          passage.vector ? input.embedderId : null,
+          embedderId,
           passage.vector ? vectorBytes(passage.vector) : null,
+          embedderId === null ? null : place(passage.vector),
         )
       })
     })()
+    for (const embedderId of new Set([...previous.map((row) => row.embedderId), input.embedderId])) this.lists.changed(input.botId, embedderId)
+  }
+
+  /** The bots and embedders of a file's passages (whose lists a change of the file may concern). */
+  private embeddersOf(fileId: string): Array<{ botId: string; embedderId: string | null }> {
+    return this.db
+      .prepare('SELECT DISTINCT bot_id AS botId, embedder_id AS embedderId FROM search_passages WHERE file_id = ?')
+      .all(fileId) as Array<{ botId: string; embedderId: string | null }>
   }
 
   /**
@@ -120,7 +144,10 @@ export class SqliteSearchStore {
    * ```
    */
   deleteFilePassages(fileId: string): number {
-    return this.db.prepare('DELETE FROM search_passages WHERE file_id = ?').run(fileId).changes
+    const previous = this.embeddersOf(fileId)
+    const deleted = this.db.prepare('DELETE FROM search_passages WHERE file_id = ?').run(fileId).changes
+    for (const { botId, embedderId } of previous) this.lists.changed(botId, embedderId)
+    return deleted
   }
 
   /**
@@ -134,7 +161,7 @@ export class SqliteSearchStore {
   search(query: SearchQuery): SearchHit[] {
     const filter = this.filterSql(query)
     const lexical = this.lexicalRanking(query.text, filter)
-    const vector = query.vector ? this.vectorRanking(query.vector, filter) : []
+    const vector = query.vector ? this.vectorRanking(query.botId, query.vector, filter) : []
     const fused = keepLexicalTop(fuseByReciprocalRank(vector.length > 0 ? [lexical, vector] : [lexical], { k: RRF_K }), lexical[0]).slice(0, query.limit)
     if (fused.length === 0) return []
     const rows = this.db
@@ -239,12 +266,18 @@ export class SqliteSearchStore {
    * ```
    */
   setPassageVectors(input: PassageVectorsInput): number {
-    const update = this.db.prepare('UPDATE search_passages SET embedder_id = ?, embedding = ? WHERE id = ? AND file_id = ?')
-    return this.db.transaction(() => {
-      let updated = 0
-      for (const entry of input.vectors) updated += update.run(input.embedderId, vectorBytes(entry.vector), entry.passageId, input.fileId).changes
-      return updated
+    const update = this.db.prepare('UPDATE search_passages SET embedder_id = ?, embedding = ?, list_id = ? WHERE id = ? AND file_id = ?')
+    const previous = this.embeddersOf(input.fileId)
+    const botId = previous[0]?.botId
+    if (botId === undefined) return 0
+    const updated = this.db.transaction(() => {
+      const place = this.lists.assigner(botId, input.embedderId)
+      let count = 0
+      for (const entry of input.vectors) count += update.run(input.embedderId, vectorBytes(entry.vector), place(entry.vector), entry.passageId, input.fileId).changes
+      return count
     })()
+    for (const embedderId of new Set([...previous.map((row) => row.embedderId), input.embedderId])) this.lists.changed(botId, embedderId)
+    return updated
   }
 
   private filterSql(query: SearchQuery): { sql: string; params: unknown[] } {
@@ -259,9 +292,29 @@ export class SqliteSearchStore {
     return { sql: where.join(' AND '), params }
   }
 
+  /**
+   * BM25 order first, filter second, same answer as one joined statement: FTS5 ranks its matches alone (cheap), the
+   * first `2 × CANDIDATES` go through the bot, scope, tag and expiry filter in one statement, and the window grows ×4
+   * until it holds `CANDIDATES` allowed passages or every match was seen; past 16 × CANDIDATES (a narrow filter over
+   * frequent words) one statement joins every match to the filter, as before. Joining every match of a frequent word
+   * to the files table before ranking was the larger half of hybrid search at 100,000 passages (bench/README.md).
+   */
   private lexicalRanking(text: string, filter: { sql: string; params: unknown[] }): string[] {
     const match = ftsQuery(text)
     if (match === undefined) return []
+    const ranked = this.db.prepare(
+      `SELECT rowid FROM search_passages_fts WHERE search_passages_fts MATCH ? ORDER BY bm25(search_passages_fts), rowid LIMIT ?`,
+    )
+    const allowed = this.db.prepare(
+      `SELECT p.rowid FROM search_passages p JOIN files f ON f.id = p.file_id
+       WHERE p.rowid IN (SELECT value FROM json_each(?)) AND ${filter.sql}`,
+    )
+    for (let window = CANDIDATES * 2; window <= CANDIDATES * 16; window *= 4) {
+      const rowids = ranked.pluck().all(match, window) as number[]
+      const kept = new Set(allowed.pluck().all(JSON.stringify(rowids), ...filter.params) as number[])
+      const result = rowids.filter((rowid) => kept.has(rowid))
+      if (result.length >= CANDIDATES || rowids.length < window) return result.slice(0, CANDIDATES).map(String)
+    }
     const rows = this.db
       .prepare(
         `SELECT p.rowid AS rowid FROM search_passages_fts
@@ -274,19 +327,40 @@ export class SqliteSearchStore {
     return rows.map((row) => String(row.rowid))
   }
 
-  /** Nearest vectors first; a passage with no positive cosine similarity to the query is no candidate at all. */
-  private vectorRanking(vector: { embedderId: string; values: Float32Array }, filter: { sql: string; params: unknown[] }): string[] {
+  /**
+   * Nearest vectors first; a passage with no positive cosine similarity to the query is no candidate at all. A bot
+   * and embedder with trained lists scan only the lists of the closest centroids (decision 0821), the filter applied
+   * inside the same statement; when those lists hold fewer than `CANDIDATES` allowed vectors (a narrow filter), the
+   * probe widens (×4 lists) until they do or every list was scanned, so a filter never costs a caller results.
+   */
+  private vectorRanking(botId: string, vector: { embedderId: string; values: Float32Array }, filter: { sql: string; params: unknown[] }): string[] {
     const bytes = vectorBytes(vector.values)
-    const rows = this.db
-      .prepare(
-        // The distance is computed once per allowed row; rows with no positive similarity sort last and are dropped
-        // here (a `distance < 1` term in SQL would compute it twice).
-        `SELECT p.rowid AS rowid, vec_distance_cosine(p.embedding, ?) AS distance FROM search_passages p
-         JOIN files f ON f.id = p.file_id
-         WHERE p.embedder_id = ? AND length(p.embedding) = ? AND ${filter.sql}
-         ORDER BY distance, p.rowid LIMIT ?`,
-      )
-      .all(bytes, vector.embedderId, vector.values.byteLength, ...filter.params, CANDIDATES) as Array<{ rowid: number; distance: number }>
+    const probe = this.lists.probe(botId, vector.embedderId, vector.values)
+    const scan = (lists: string | undefined) =>
+      this.db
+        .prepare(
+          // The distance is computed once per allowed row; rows with no positive similarity sort last and are dropped
+          // here (a `distance < 1` term in SQL would compute it twice).
+          `SELECT p.rowid AS rowid, vec_distance_cosine(p.embedding, ?) AS distance FROM search_passages p
+           JOIN files f ON f.id = p.file_id
+           WHERE p.embedder_id = ? AND length(p.embedding) = ? AND ${filter.sql}
+           ${lists === undefined ? '' : 'AND p.list_id IN (SELECT value FROM json_each(?))'}
+           ORDER BY distance, p.rowid LIMIT ?`,
+        )
+        .all(bytes, vector.embedderId, vector.values.byteLength, ...filter.params, ...(lists === undefined ? [] : [lists]), CANDIDATES) as Array<{
+        rowid: number
+        distance: number
+      }>
+    let rows: Array<{ rowid: number; distance: number }>
+    if (!probe) rows = scan(undefined)
+    else {
+      let probed = probe.first
+      for (;;) {
+        rows = scan(JSON.stringify(Array.from(probe.order.subarray(0, probed))))
+        if (rows.length >= CANDIDATES || probed >= probe.order.length) break
+        probed = Math.min(probe.order.length, probed * 4)
+      }
+    }
     return rows.filter((row) => row.distance < 1).map((row) => String(row.rowid))
   }
 }

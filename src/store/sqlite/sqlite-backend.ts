@@ -16,6 +16,8 @@ import { jobsMigrations } from './jobs-migrations.js'
 import { runMigrations } from './migrations.js'
 import { searchMigrations } from './search-migrations.js'
 import { SqliteSearchStore } from './search-store.js'
+import { SqliteVectorLists } from './search-vector-lists.js'
+import type { VectorListsSettings } from '../search/vector-lists.js'
 import { openDatabase, type Sqlite } from './open-database.js'
 import { SqliteJobQueue } from './sqlite-job-queue.js'
 import { portMethods, readOnlyPortMethods } from '../port-methods.js'
@@ -24,9 +26,23 @@ import { SqliteTablesStore } from './tables-store.js'
 import { TransactionGate } from './transaction-gate.js'
 import { GroupFsync } from '../../data-folder/index.js'
 
+/** Options of {@link openSqliteBackend} that both forms share. */
+export interface SqliteBackendCommonOptions {
+  /**
+   * The approximate vector stage's knobs (decision 0821; defaults in `VECTOR_LISTS_DEFAULTS`): from how many vectors
+   * of one bot and embedder lists are trained, and how many lists a query probes. Tests lower `minVectors`.
+   *
+   * @example
+   * ```ts
+   * await openSqliteBackend({ memory: true, vectorLists: { minVectors: 2_000 } })
+   * ```
+   */
+  vectorLists?: Partial<VectorListsSettings>
+}
+
 /** Options of {@link openSqliteBackend}: a data folder, or an in-memory database. */
-export type SqliteBackendOptions =
-  | {
+export type SqliteBackendOptions = SqliteBackendCommonOptions &
+  ({
       /**
        * The data folder: `botshelf.db` and `content/`, created when missing, locked against a second server.
        *
@@ -134,7 +150,7 @@ export type SqliteBackendOptions =
        * ```
        */
       lock?: undefined
-    }
+    })
 
 /** The embedded backend: the backend object plus the SQLite handle, for tests and the SQLite-only tools. */
 export interface SqliteBackend extends Backend {
@@ -144,6 +160,8 @@ export interface SqliteBackend extends Backend {
   readonly dataDir: string | null
   /** Where content lives: `<dataDir>/content`, or a temporary folder removed by `close()`. */
   readonly contentDir: string
+  /** The search index's vector lists (decision 0821): `idle()` waits for trainings, `rebuildAll()` retrains. */
+  readonly vectorLists: SqliteVectorLists
 }
 
 
@@ -194,6 +212,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
   const idle = () => gate.idle()
   let rootPorts: BackendPorts
   let txPorts: BackendPorts
+  let vectorLists: SqliteVectorLists
   try {
     db = openDatabase(databaseFile, { groupCommit: walSync !== undefined })
     // Before the stores are built: they may prepare statements against their tables.
@@ -204,7 +223,8 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     const knowledgeBases = new KnowledgeBasesRepository(sqlite, now)
     const tables = new SqliteTablesStore(sqlite, { now })
     const jobs = new SqliteJobQueue(sqlite, now)
-    const search = new SqliteSearchStore(sqlite, now)
+    vectorLists = new SqliteVectorLists(sqlite, options.vectorLists, idle)
+    const search = new SqliteSearchStore(sqlite, now, vectorLists)
     const dataset = new SqliteDatasetStore(sqlite)
     // Root ports answer a write once it is durable; inside a transaction, the transaction's end waits instead.
     const root = walSync !== undefined
@@ -239,6 +259,9 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
 
   const sqlite: Sqlite = db
   let closed = false
+  // The process that owns the folder trains lists a database upgraded from the exact-only schema lacks (a tool
+  // opening it beside a running server does not).
+  if (options.lock !== false) vectorLists.considerAll()
 
   const backend: SqliteBackend = {
     kind: options.memory ? 'sqlite-memory' : 'sqlite',
@@ -246,6 +269,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     dataDir,
     contentDir,
     now,
+    vectorLists,
     blobs: createLocalFolderBlobStore({ root: join(contentDir, 'files') }),
     ...rootPorts,
     transaction(fn) {
@@ -282,6 +306,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
       if (wait) await wait
       if (closed) return
       closed = true
+      await vectorLists.stop()
       sqlite.close()
       lock?.release()
       if (options.memory) rmSync(contentDir, { recursive: true, force: true })

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { assignLists, estimateRecall, listCountFor, nearestList, probeCountFor, rankLists, trainLists } from './vector-lists.js'
+
+/** Three tight groups of 2-d unit vectors around 0°, 120° and 240°, 40 each, packed. */
+function threeGroups(): Float32Array {
+  const packed = new Float32Array(120 * 2)
+  for (let i = 0; i < 120; i++) {
+    const angle = (Math.floor(i / 40) * 2 * Math.PI) / 3 + ((i % 40) - 20) * 0.005
+    packed[2 * i] = Math.cos(angle)
+    packed[2 * i + 1] = Math.sin(angle)
+  }
+  return packed
+}
+
+describe('vector lists math', () => {
+  it('sizes lists as √n and probes at most every list', () => {
+    expect(listCountFor(100_000)).toBe(316)
+    expect(listCountFor(0)).toBe(1)
+    expect(probeCountFor(316, 28)).toBe(28)
+    expect(probeCountFor(20, 28)).toBe(20)
+    expect(probeCountFor(5, 0)).toBe(1)
+  })
+
+  it('finds the groups of clustered data: each group in one list, centroids on the group directions', () => {
+    const packed = threeGroups()
+    const centroids = trainLists(packed, 2, { lists: 3, seed: 4 })
+    const assignment = assignLists(packed, 2, centroids)
+    for (let group = 0; group < 3; group++) {
+      const lists = new Set(assignment.subarray(group * 40, group * 40 + 40))
+      expect(lists.size).toBe(1)
+    }
+    expect(new Set(assignment).size).toBe(3)
+    for (let c = 0; c < 3; c++) expect(Math.hypot(centroids[2 * c]!, centroids[2 * c + 1]!)).toBeCloseTo(1, 5)
+  })
+
+  it('ranks lists by closeness to the query and assigns a vector to its nearest list', () => {
+    const centroids = Float32Array.from([1, 0, 0, 1, -1, 0])
+    expect(Array.from(rankLists(centroids, 2, Float32Array.from([0.6, 0.8])))).toEqual([1, 0, 2])
+    expect(nearestList(centroids, 2, Float32Array.from([-0.9, 0.1]))).toBe(2)
+  })
+
+  it('estimates full recall when every list is probed, and lower recall with one list of structureless data', () => {
+    const dimensions = 32
+    let state = 7
+    const random = () => ((state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32) - 0.5
+    const packed = Float32Array.from({ length: 2_000 * dimensions }, random)
+    for (let i = 0; i < 2_000; i++) {
+      const norm = Math.hypot(...packed.subarray(i * dimensions, (i + 1) * dimensions))
+      for (let j = 0; j < dimensions; j++) packed[i * dimensions + j]! /= norm
+    }
+    const centroids = trainLists(packed, dimensions, { lists: 45 })
+    const assignment = assignLists(packed, dimensions, centroids)
+    expect(estimateRecall(packed, dimensions, centroids, assignment, { probes: 45 })).toBe(1)
+    expect(estimateRecall(packed, dimensions, centroids, assignment, { probes: 1 })).toBeLessThan(0.6)
+  })
+})
