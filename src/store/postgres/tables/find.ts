@@ -2,12 +2,14 @@ import type { Row } from '../../../api/tables/index.js'
 import type { FindPlan, GroupFindPlan, GroupOutput, RowsFindPlan, SortDirection } from '../../tables/find/index.js'
 import { planFind, projectRow } from '../../tables/find/index.js'
 import { queryRegexBudget } from '../../tables/regex-budget.js'
-import type { FindQuery, FindResult } from '../../tables/types.js'
+import type { FindQuery, FindResult, TableRecord } from '../../tables/types.js'
 import { arrangeHybridRows, lexicalDepth, planHybridFetch, rankTableSearch, type QueryVector } from '../../tables/row-vectors/index.js'
 import { nearestRowIds } from './row-vectors.js'
-import { loadTable } from './catalog.js'
+import { findCatalogRow, toRecord } from './catalog-records.js'
+import type { CatalogCache, CachedCatalogEntry } from './catalog-cache.js'
+import { tableNotFound } from '../../tables/table-rules.js'
 import { decodeValue } from './columns.js'
-import { consistently, query, quoteIdent, type PgTablesContext } from './context.js'
+import { consistently, inTransaction, query, quoteIdent, sqlState, type PgTablesContext } from './context.js'
 import { compileFilterSql, hasRegex, type RegexMatches } from './filter-sql.js'
 import { SqlParams } from './params.js'
 import { matchRegexValues } from './regex-matches.js'
@@ -146,15 +148,34 @@ export function compileFind(rt: PgTableRuntime, plan: FindPlan, matches: RegexMa
 /**
  * Finds rows (filter, search, select, order, limit/offset) or groups (`group`): the query is validated into a
  * plan, its `$regex` values matched under a query budget (decision 0701), compiled to one statement, and its result
- * decoded. With `$regex`, both reads see one snapshot.
+ * decoded. With `$regex`, both reads see one snapshot. With `cache` (a port on the pool), a plain find whose table
+ * is in it runs in one round trip: the rows and a check that the cached catalog record is still current, in one
+ * statement; when the check fails (the table changed, through any port or server), the entry is dropped and the
+ * find runs on the catalog as it now is (decision 0963).
  *
  * @example
  * ```ts
  * const { rows, hasMore } = await findRows(context, 'bot_1', 'ordersTable', { filter: { total: { $gte: 10 } }, limit: 50 })
  * ```
  */
-export async function findRows(context: PgTablesContext, botId: string, ref: string, request: FindQuery): Promise<FindResult> {
-  const rt = runtimeOf(await loadTable(context, botId, ref))
+export async function findRows(context: PgTablesContext, botId: string, ref: string, request: FindQuery, cache?: CatalogCache): Promise<FindResult> {
+  const cacheable = cache !== undefined && cache.capacity > 0 && !inTransaction(context.sql) && request.vector === undefined
+  if (cacheable) {
+    const entry = cache.get(botId, ref)
+    const page = entry && (await guardedFind(context, entry, request))
+    if (page) return page
+    if (entry && page === undefined) cache.delete(botId, ref)
+  }
+  const row = await findCatalogRow(context, botId, ref)
+  if (!row) throw tableNotFound(ref)
+  const record = toRecord(row)
+  if (cacheable) cache.set(botId, ref, { record, version: String(row.version), byName: row.id !== ref })
+  return findWithRecord(context, record, request)
+}
+
+/** A find on a known catalog record (read in this call, or checked by the caller). */
+async function findWithRecord(context: PgTablesContext, record: TableRecord, request: FindQuery): Promise<FindResult> {
+  const rt = runtimeOf(record)
   const plan = planFind(rt, request)
   const run = async (tx: PgTablesContext) => {
     const matches = hasRegex(plan.filter) ? await matchRegexValues(tx, rt, plan.filter, queryRegexBudget()) : new Map()
@@ -167,9 +188,54 @@ export async function findRows(context: PgTablesContext, botId: string, ref: str
   }
   // Several statements (regex values, or the rankings and the read of a hybrid search) read one snapshot.
   const page = hasRegex(plan.filter) || request.vector ? await consistently(context, run) : await run(context)
+  return pageResult(page, plan)
+}
+
+function pageResult(page: { rows: Row[]; hasMore: boolean }, plan: FindPlan): FindResult {
   const result: FindResult = { ...page, offset: plan.offset, limit: plan.limit }
   if (plan.warnings.length > 0) result.warnings = plan.warnings
   return result
+}
+
+/** SQLSTATEs of a statement naming a table or column that is gone (the cached record is stale). */
+const GONE: ReadonlySet<string> = new Set(['42P01', '42703'])
+
+/**
+ * A find on a cached catalog record, in one statement that also tells whether the record is still the catalog's
+ * (same id, bot, version and, for a name reference, name): the find's page, `undefined` when the record is stale
+ * (the guard failed, the query does not fit the cached schema, or a table or column it names is gone), or `null`
+ * when the find needs several statements (`$regex`) and is left to the uncached path with the entry kept.
+ */
+async function guardedFind(context: PgTablesContext, entry: CachedCatalogEntry, request: FindQuery): Promise<FindResult | undefined | null> {
+  const rt = runtimeOf(entry.record)
+  let plan: FindPlan
+  try {
+    plan = planFind(rt, request)
+  } catch {
+    // Refused on the cached schema: the table may have changed since; the fresh path decides.
+    return undefined
+  }
+  if (hasRegex(plan.filter)) return null
+  const compiled = compileFind(rt, plan)
+  const params = [...compiled.params]
+  const add = (value: unknown, cast: string) => `$${params.push(value)}::${cast}`
+  const guard = [`id = ${add(entry.record.id, 'text')}`, `bot_id = ${add(entry.record.botId, 'text')}`, `version = ${add(entry.version, 'bigint')}`]
+  if (entry.byName) guard.push(`name = ${add(entry.record.name, 'text')}`)
+  // One row even when no row matches (the guard's answer); the page's rows keep their order through `__ord`.
+  const sql =
+    `SELECT g.ok AS __guard, r.* FROM (SELECT EXISTS (SELECT 1 FROM tables_catalog WHERE ${guard.join(' AND ')}) AS ok) g ` +
+    `LEFT JOIN LATERAL (SELECT f.*, row_number() OVER () AS __ord FROM (${compiled.sql}) f) r ON g.ok ORDER BY r.__ord`
+  let raw: Array<Record<string, unknown>>
+  try {
+    raw = await query(context, sql, params)
+  } catch (error) {
+    const state = sqlState(error)
+    if (state !== undefined && GONE.has(state)) return undefined
+    throw error
+  }
+  if (raw[0]?.['__guard'] !== true) return undefined
+  const rows = raw.filter((r) => r['__ord'] !== null).map(compiled.decode) as Row[]
+  return pageResult({ rows: rows.slice(0, plan.limit), hasMore: rows.length > plan.limit }, plan)
 }
 
 async function runCompiled(context: PgTablesContext, compiled: CompiledFind): Promise<Row[]> {
