@@ -49,8 +49,12 @@ describe('finds with a cached catalog record', () => {
     expect(await values('ordersTable', 'total')).toEqual([1, 2])
     expect(statements).toHaveLength(1)
     statements.length = 0
-    // No row matches: the answer still carries the guard, and nothing else is read.
+    // No row matches: as likely a failed guard, so the catalog is read and the find runs again.
     expect((await first.findRows(BOT, 'ordersTable', { filter: { total: { $gt: 5 } } })).rows).toEqual([])
+    expect(statements).toHaveLength(3)
+    statements.length = 0
+    // A group without keys answers one row even over no rows, and still only when the guard holds.
+    expect((await first.findRows(BOT, 'ordersTable', { group: { total: 'sum' } })).rows).toEqual([{ totalSum: 3 }])
     expect(statements).toHaveLength(1)
   })
 
@@ -97,6 +101,16 @@ describe('finds with a cached catalog record', () => {
     await second.createTable(BOT, { name: 'archiveTable', schema: { total: 0 } })
     await second.createRows(BOT, 'archiveTable', [{ total: 7 }])
     expect(await values('archiveTable', 'total')).toEqual([7])
+  })
+
+  it('count the rows of the table a name now means, for a group without keys', async () => {
+    await second.createTable(BOT, { name: 'ordersTable', schema: { total: 0 } })
+    await second.createRows(BOT, 'ordersTable', [{ total: 2 }, { total: 5 }])
+    const count = async () => (await first.findRows(BOT, 'ordersTable', { group: { total: 'count' } })).rows
+    expect(await count()).toEqual([{ totalCount: 2 }])
+    await second.updateTable(BOT, 'ordersTable', { name: 'archiveTable' })
+    await second.createTable(BOT, { name: 'ordersTable', schema: { total: 0 } })
+    expect(await count()).toEqual([{ totalCount: 0 }])
   })
 
   it('keep counting rows written elsewhere without reloading the record', async () => {

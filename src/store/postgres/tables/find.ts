@@ -25,6 +25,9 @@ export interface CompiledFind {
 
 const ALIAS = 't'
 
+/** A condition over no column of the rows (the cached catalog record's guard), its values added to `params`. */
+export type FindGuard = (params: SqlParams) => string
+
 /**
  * A similarity in [0, 1) from a `ts_rank` (0 or more; higher is better): `r / (1 + r)`.
  *
@@ -62,13 +65,14 @@ interface HybridCandidates {
   similarity: ReadonlyMap<number, number>
 }
 
-function compileRows(rt: PgTableRuntime, plan: RowsFindPlan, matches: RegexMatches, candidates?: HybridCandidates): CompiledFind {
+function compileRows(rt: PgTableRuntime, plan: RowsFindPlan, matches: RegexMatches, candidates?: HybridCandidates, guard?: FindGuard): CompiledFind {
   const columnSql = columnSqlOf(rt, ALIAS)
   const params = new SqlParams()
   const from = plan.search ? `, LATERAL (SELECT ${searchQuery(plan.search, params)} AS q) s` : ''
   const conditions = [compileFilterSql(plan.filter, columnSql, params, matches)]
   if (candidates) conditions.push(`${ALIAS}.id = ANY(${params.add(candidates.ids, 'int[]')})`)
   if (plan.search) conditions.push(`${ALIAS}.${SEARCH_COLUMN} @@ s.q`)
+  if (guard) conditions.push(guard(params))
   const rank = `ts_rank(${ALIAS}.${SEARCH_COLUMN}, s.q, 1)`
   let order = plan.order.by === 'similarity' ? `${rank} ${plan.order.direction === 'asc' ? 'ASC' : 'DESC'}` : `${columnSql(plan.order.column)} ${(isSystemColumn(plan.order.column) ? systemDirection : sqlDirection)(plan.order.direction)}`
   if (!(plan.order.by === 'column' && plan.order.column === 'id')) order += `, ${ALIAS}.id ASC`
@@ -100,7 +104,7 @@ const AGGREGATES: Readonly<Record<Exclude<GroupOutput['op'], 'key'>, (column: st
   unique: (c) => `to_json(array_agg(DISTINCT ${c}) FILTER (WHERE ${c} IS NOT NULL))::text`,
 }
 
-function compileGroup(rt: PgTableRuntime, plan: GroupFindPlan, matches: RegexMatches): CompiledFind {
+function compileGroup(rt: PgTableRuntime, plan: GroupFindPlan, matches: RegexMatches, guard?: FindGuard): CompiledFind {
   const columnSql = columnSqlOf(rt, ALIAS)
   const params = new SqlParams()
   const alias = (output: number) => `g${output}`
@@ -115,6 +119,8 @@ function compileGroup(rt: PgTableRuntime, plan: GroupFindPlan, matches: RegexMat
   const sql =
     `SELECT ${selects.join(', ')} FROM ${quoteIdent(rt.physical)} ${ALIAS}${from} WHERE ${conditions.join(' AND ')}` +
     (groupBy.length ? ` GROUP BY ${groupBy.join(', ')}` : '') +
+    // As HAVING: without keys, aggregates answer one row even over no rows; HAVING drops it when the guard fails.
+    (guard ? ` HAVING ${guard(params)}` : '') +
     (order.length ? ` ORDER BY ${order.join(', ')}` : '') +
     ` LIMIT ${limit} OFFSET ${offset}`
   const decode = (raw: Record<string, unknown>) => {
@@ -133,7 +139,7 @@ function compileGroup(rt: PgTableRuntime, plan: GroupFindPlan, matches: RegexMat
 /**
  * Compiles a validated find (`planFind`) to PostgreSQL, with the same results as SQLite's compiler: the filter as a
  * WHERE clause, search over the generated `tsvector` column ranked by `ts_rank`, sorting with NULL first going
- * up and `id` as tie-breaker, groups with `GROUP BY` and aggregates, and `LIMIT limit + 1` for `hasMore`.
+ * up and `id` as tie-breaker, groups with `GROUP BY` and aggregates, and `LIMIT limit + 1` for `hasMore`. A `guard` makes the statement answer no row at all unless it holds.
  *
  * @example
  * ```ts
@@ -141,17 +147,17 @@ function compileGroup(rt: PgTableRuntime, plan: GroupFindPlan, matches: RegexMat
  * const rows = (await query(context, find.sql, find.params)).map(find.decode)
  * ```
  */
-export function compileFind(rt: PgTableRuntime, plan: FindPlan, matches: RegexMatches = new Map()): CompiledFind {
-  return plan.type === 'group' ? compileGroup(rt, plan, matches) : compileRows(rt, plan, matches)
+export function compileFind(rt: PgTableRuntime, plan: FindPlan, matches: RegexMatches = new Map(), guard?: FindGuard): CompiledFind {
+  return plan.type === 'group' ? compileGroup(rt, plan, matches, guard) : compileRows(rt, plan, matches, undefined, guard)
 }
 
 /**
  * Finds rows (filter, search, select, order, limit/offset) or groups (`group`): the query is validated into a
  * plan, its `$regex` values matched under a query budget (decision 0701), compiled to one statement, and its result
  * decoded. With `$regex`, both reads see one snapshot. With `cache` (a port on the pool), a plain find whose table
- * is in it runs in one round trip: the rows and a check that the cached catalog record is still current, in one
- * statement; when the check fails (the table changed, through any port or server), the entry is dropped and the
- * find runs on the catalog as it now is (decision 0963).
+ * is in it runs in one round trip: the rows, under a check in the same statement that the cached catalog record
+ * is still current. When it answers nothing (no match, or the table changed through any port or server), the find
+ * runs on the catalog as it now is, whose record replaces the entry (decision 0963).
  *
  * @example
  * ```ts
@@ -164,10 +170,12 @@ export async function findRows(context: PgTablesContext, botId: string, ref: str
     const entry = cache.get(botId, ref)
     const page = entry && (await guardedFind(context, entry, request))
     if (page) return page
-    if (entry && page === undefined) cache.delete(botId, ref)
   }
   const row = await findCatalogRow(context, botId, ref)
-  if (!row) throw tableNotFound(ref)
+  if (!row) {
+    if (cacheable) cache.delete(botId, ref)
+    throw tableNotFound(ref)
+  }
   const record = toRecord(row)
   if (cacheable) cache.set(botId, ref, { record, version: String(row.version), byName: row.id !== ref })
   return findWithRecord(context, record, request)
@@ -201,10 +209,12 @@ function pageResult(page: { rows: Row[]; hasMore: boolean }, plan: FindPlan): Fi
 const GONE: ReadonlySet<string> = new Set(['42P01', '42703'])
 
 /**
- * A find on a cached catalog record, in one statement that also tells whether the record is still the catalog's
- * (same id, bot, version and, for a name reference, name): the find's page, `undefined` when the record is stale
- * (the guard failed, the query does not fit the cached schema, or a table or column it names is gone), or `null`
- * when the find needs several statements (`$regex`) and is left to the uncached path with the entry kept.
+ * A find on a cached catalog record, in one statement that answers nothing unless the record is still the
+ * catalog's (same id, bot, version and, for a name reference, name): the find's page when it has rows (or groups),
+ * `undefined` when the record may be stale (the page is empty, the query does not fit the cached schema, or a
+ * table or column it names is gone), or `null` when the find needs several statements (`$regex`) and is left to
+ * the uncached path with the entry kept. An empty page is ambiguous (no match, or a failed guard): the caller
+ * runs the find again on the catalog as it now is.
  */
 async function guardedFind(context: PgTablesContext, entry: CachedCatalogEntry, request: FindQuery): Promise<FindResult | undefined | null> {
   const rt = runtimeOf(entry.record)
@@ -216,25 +226,22 @@ async function guardedFind(context: PgTablesContext, entry: CachedCatalogEntry, 
     return undefined
   }
   if (hasRegex(plan.filter)) return null
-  const compiled = compileFind(rt, plan)
-  const params = [...compiled.params]
-  const add = (value: unknown, cast: string) => `$${params.push(value)}::${cast}`
-  const guard = [`id = ${add(entry.record.id, 'text')}`, `bot_id = ${add(entry.record.botId, 'text')}`, `version = ${add(entry.version, 'bigint')}`]
-  if (entry.byName) guard.push(`name = ${add(entry.record.name, 'text')}`)
-  // One row even when no row matches (the guard's answer); the page's rows keep their order through `__ord`.
-  const sql =
-    `SELECT g.ok AS __guard, r.* FROM (SELECT EXISTS (SELECT 1 FROM tables_catalog WHERE ${guard.join(' AND ')}) AS ok) g ` +
-    `LEFT JOIN LATERAL (SELECT f.*, row_number() OVER () AS __ord FROM (${compiled.sql}) f) r ON g.ok ORDER BY r.__ord`
-  let raw: Array<Record<string, unknown>>
+  // An uncorrelated EXISTS: PostgreSQL runs it once, before the rows, as a one-time filter (measured: 0.02 ms more
+  // than the bare find text, where wrapping the find to always return the guard's answer cost 0.09 ms).
+  const guard: FindGuard = (params) => {
+    const where = [`id = ${params.add(entry.record.id, 'text')}`, `bot_id = ${params.add(entry.record.botId, 'text')}`, `version = ${params.add(entry.version, 'bigint')}`]
+    if (entry.byName) where.push(`name = ${params.add(entry.record.name, 'text')}`)
+    return `EXISTS (SELECT 1 FROM tables_catalog WHERE ${where.join(' AND ')})`
+  }
+  let rows: Row[]
   try {
-    raw = await query(context, sql, params)
+    rows = await runCompiled(context, compileFind(rt, plan, new Map(), guard))
   } catch (error) {
     const state = sqlState(error)
     if (state !== undefined && GONE.has(state)) return undefined
     throw error
   }
-  if (raw[0]?.['__guard'] !== true) return undefined
-  const rows = raw.filter((r) => r['__ord'] !== null).map(compiled.decode) as Row[]
+  if (rows.length === 0) return undefined
   return pageResult({ rows: rows.slice(0, plan.limit), hasMore: rows.length > plan.limit }, plan)
 }
 
