@@ -20,6 +20,8 @@ export interface CatalogRow {
   last_row_id: number
   created_at: string
   updated_at: string
+  /** Moves on every change of the row but its last row id (bigint, so it arrives as text). */
+  version: string
 }
 
 /**

@@ -51,8 +51,15 @@ export async function query(context: PgTablesContext, text: string, params: read
   return (await context.sql.unsafe(text, params as never[], { prepare: options.prepared === true })) as unknown as PgRows
 }
 
-/** Whether `sql` is already a transaction (it can open savepoints, not transactions). */
-function inTransaction(sql: PgSql): sql is Extract<PgSql, { savepoint: unknown }> {
+/**
+ * Whether `sql` is already a transaction (it can open savepoints, not transactions).
+ *
+ * @example
+ * ```ts
+ * if (!inTransaction(context.sql)) cache.set(botId, ref, entry)
+ * ```
+ */
+export function inTransaction(sql: PgSql): sql is Extract<PgSql, { savepoint: unknown }> {
   return typeof (sql as { savepoint?: unknown }).savepoint === 'function'
 }
 

@@ -61,4 +61,26 @@ export const postgresTablesMigrations: PgMigration[] = [
       `)
     },
   },
+  {
+    // A number every change of a table's catalog row moves (not the last row id handed out): finds on the pool
+    // run with a cached catalog record and check, in the same statement, that it is still this version
+    // (docs/decisions/0963-cached-catalog-for-finds.md). A trigger, so no writer of the catalog can forget it.
+    id: 'tables-0002-catalog-version',
+    up: async (sql) => {
+      await sql.unsafe(`
+        ALTER TABLE tables_catalog ADD COLUMN version bigint NOT NULL DEFAULT 0;
+        CREATE FUNCTION tables_catalog_next_version() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF to_jsonb(NEW) - 'last_row_id' - 'version' IS DISTINCT FROM to_jsonb(OLD) - 'last_row_id' - 'version' THEN
+            NEW.version := OLD.version + 1;
+          ELSE
+            NEW.version := OLD.version;
+          END IF;
+          RETURN NEW;
+        END $$;
+        CREATE TRIGGER tables_catalog_version BEFORE UPDATE ON tables_catalog
+          FOR EACH ROW EXECUTE FUNCTION tables_catalog_next_version();
+      `)
+    },
+  },
 ]

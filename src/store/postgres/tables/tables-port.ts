@@ -2,7 +2,8 @@ import type { Clock } from '../../clock.js'
 import type { TablesPort } from '../../tables/tables-port.js'
 import type { PgSql } from '../pg-types.js'
 import * as catalog from './catalog.js'
-import { rereadingStale, tablesContext } from './context.js'
+import { CatalogCache, DEFAULT_CATALOG_CACHE_SIZE } from './catalog-cache.js'
+import { inTransaction, rereadingStale, tablesContext } from './context.js'
 import { findRows } from './find.js'
 import * as jobs from './jobs.js'
 import * as rows from './rows.js'
@@ -34,6 +35,16 @@ export interface PostgresTablesDeps {
    * ```
    */
   vectors?: VectorMode
+  /**
+   * How many catalog records finds keep per port on the pool (default 1000, 0 keeps none; decision 0963): a find of
+   * a kept table is one round trip, checked against the catalog in the same statement. Ignored in a transaction.
+   *
+   * @example
+   * ```ts
+   * createPostgresTablesPort(pool, { now, findCatalogCacheSize: 5000 })
+   * ```
+   */
+  findCatalogCacheSize?: number
 }
 
 /**
@@ -54,6 +65,7 @@ export interface PostgresTablesDeps {
  */
 export function createPostgresTablesPort(sql: PgSql, deps: PostgresTablesDeps): TablesPort {
   const context = tablesContext(sql, deps.now, deps.vectors)
+  const findCache = inTransaction(sql) ? undefined : new CatalogCache(deps.findCatalogCacheSize ?? DEFAULT_CATALOG_CACHE_SIZE)
   return {
     loadTable: (botId, ref) => catalog.loadTable(context, botId, ref),
     listTables: (botId, request) => catalog.listTables(context, botId, request),
@@ -71,7 +83,7 @@ export function createPostgresTablesPort(sql: PgSql, deps: PostgresTablesDeps): 
     updateRows: (botId, ref, input) => rows.updateRows(context, botId, ref, input),
     upsertRows: (botId, ref, input, keyColumn) => upsertRows(context, botId, ref, input, keyColumn),
     deleteRows: (botId, ref, input) => rows.deleteRows(context, botId, ref, input),
-    findRows: (botId, ref, request) => rereadingStale(context, () => findRows(context, botId, ref, request)),
+    findRows: (botId, ref, request) => rereadingStale(context, () => findRows(context, botId, ref, request, findCache)),
     listJobs: (botId, ref) => jobs.listJobs(context, botId, ref),
     createJob: (botId, tableId, type, files) => jobs.createJob(context, botId, tableId, type, files),
     getJob: (id) => jobs.getJob(context, id),
