@@ -30,17 +30,25 @@ for (const seed of seeds) {
   const seedStarted = Date.now()
   const report: FuzzReport = await runFuzz({ url, target, seed, count, concurrency })
   child.stdin.write('report\n')
-  const server = (await expectLine('REPORT')) as { eventLoopDelayMs: { p50: number; p99: number; max: number }; errorLines: number; firstErrors: unknown[] }
+  const server = (await expectLine('REPORT')) as {
+    eventLoopDelayMs: { p50: number; p99: number; max: number }
+    errorLines: number
+    firstErrors: unknown[]
+    health: { answers: number; maxAcceptToRequestMs: number; maxRequestToAnswerMs: number; slowest: unknown[] }
+  }
   const seconds = (Date.now() - seedStarted) / 1000
   const fivexx = Object.entries(report.statuses).filter(([status]) => Number(status) >= 500).reduce((sum, [, n]) => sum + n, 0)
   console.log(
     `seed ${seed}: ${report.requests} requests in ${seconds.toFixed(0)} s (${(report.requests / seconds).toFixed(0)}/s); statuses ${JSON.stringify(report.statuses)}; ` +
-      `5xx ${fivexx}; findings ${report.findings.length}; over-limit bodies cut ${report.cutOverLimit}; error log lines ${server.errorLines}; ` +
-      `/health ${report.healthProbes} probes, slowest ${report.healthMaxMs.toFixed(1)} ms, failed ${report.healthFailures}; ` +
+      `5xx ${fivexx}; findings ${report.findings.length}; error log lines ${server.errorLines}; ` +
+      `/health ${report.healthProbes} probes, slowest ${report.healthMaxMs.toFixed(1)} ms, failed ${report.healthFailures} ` +
+      `(server side: accept to handler at most ${server.health.maxAcceptToRequestMs} ms, handler to answer at most ${server.health.maxRequestToAnswerMs} ms); ` +
       `server event-loop delay p50 ${server.eventLoopDelayMs.p50} ms, p99 ${server.eventLoopDelayMs.p99} ms, max ${server.eventLoopDelayMs.max} ms`,
   )
   for (const finding of report.findings.slice(0, 20)) console.log(`  ${finding.label} ${finding.method} ${finding.path}: ${finding.problem}`)
   for (const slow of (server as { slowest?: unknown[] }).slowest ?? []) console.log(`  slow: ${JSON.stringify(slow)}`)
+  for (const probe of report.healthSlowest) console.log(`  slow /health probe: ${JSON.stringify({ ...probe, ms: Math.round(probe.ms * 10) / 10, connectedMs: Math.round(probe.connectedMs * 10) / 10, firstByteMs: Math.round(probe.firstByteMs * 10) / 10 })}`)
+  for (const timing of server.health.slowest) console.log(`  slow /health on the server: ${JSON.stringify(timing)}`)
   for (const line of server.firstErrors) console.log(`  error log: ${JSON.stringify(line).slice(0, 400)}`)
   if (fivexx > 0 || report.findings.length > 0 || server.errorLines > 0 || report.healthFailures > 0 || report.healthMaxMs > HEALTH_BOUND_MS) failed = true
 }

@@ -1,6 +1,7 @@
 // The server side of `npm run fuzz`: a real botshelf on a port in its own process (so the fuzzer's own work does
 // not blur the server's event-loop delay), its log kept in memory, answering the parent on stdin/stdout.
-import { monitorEventLoopDelay } from 'node:perf_hooks'
+import type { Socket } from 'node:net'
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { startTestService } from '../helpers/service.js'
 import { prepareFuzzTarget } from './prepare-target.js'
@@ -9,6 +10,27 @@ const service = await startTestService({ listen: true, rateLimit: false, backend
 const target = await prepareFuzzTarget(service)
 const delay = monitorEventLoopDelay({ resolution: 10 })
 delay.enable()
+
+// Where a `/health` answer's time goes on the server: from accepting its connection to the request reaching the
+// handlers (the event loop's backlog, the head's parsing), then to the answer written. The time a connection waits
+// in the kernel's accept queue is not visible here: the prober's total minus these is that wait plus the client's.
+const acceptedAt = new WeakMap<Socket, number>()
+interface HealthTiming {
+  acceptToRequestMs: number
+  requestToAnswerMs: number
+  at: number
+}
+let healthTimings: HealthTiming[] = []
+service.httpServer?.on('connection', (socket: Socket) => acceptedAt.set(socket, performance.now()))
+service.httpServer?.prependListener('request', (incoming, outgoing) => {
+  const accepted = acceptedAt.get(incoming.socket as Socket)
+  // Only the first request of a connection (the prober's): a later one waited for its own client, not the server.
+  acceptedAt.delete(incoming.socket as Socket)
+  if (incoming.url !== '/health' || accepted === undefined) return
+  const arrived = performance.now()
+  outgoing.once('finish', () => healthTimings.push({ acceptToRequestMs: arrived - accepted, requestToAnswerMs: performance.now() - arrived, at: Date.now() }))
+})
+const round = (ms: number): number => Math.round(ms * 10) / 10
 process.stdout.write(`READY ${JSON.stringify({ url: service.url, target })}\n`)
 
 for await (const line of createInterface({ input: process.stdin })) {
@@ -20,7 +42,17 @@ for await (const line of createInterface({ input: process.stdin })) {
       .sort((a, b) => (b['ms'] as number) - (a['ms'] as number))
       .slice(0, 8)
       .map((entry) => ({ ms: entry['ms'], status: entry['status'], method: entry['method'], path: String(entry['path']).slice(0, 80) }))
-    process.stdout.write(`REPORT ${JSON.stringify({ slowest, eventLoopDelayMs: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) }, errorLines: errors.length, firstErrors: errors.slice(0, 5), logLines: service.logs.length })}\n`)
+    const health = {
+      answers: healthTimings.length,
+      maxAcceptToRequestMs: round(Math.max(0, ...healthTimings.map((t) => t.acceptToRequestMs))),
+      maxRequestToAnswerMs: round(Math.max(0, ...healthTimings.map((t) => t.requestToAnswerMs))),
+      slowest: [...healthTimings]
+        .sort((a, b) => b.acceptToRequestMs + b.requestToAnswerMs - (a.acceptToRequestMs + a.requestToAnswerMs))
+        .slice(0, 5)
+        .map((t) => ({ acceptToRequestMs: round(t.acceptToRequestMs), requestToAnswerMs: round(t.requestToAnswerMs), at: t.at })),
+    }
+    healthTimings = []
+    process.stdout.write(`REPORT ${JSON.stringify({ health, slowest, eventLoopDelayMs: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) }, errorLines: errors.length, firstErrors: errors.slice(0, 5), logLines: service.logs.length })}\n`)
     delay.reset()
     service.logs.length = 0
   }
