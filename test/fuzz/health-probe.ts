@@ -23,9 +23,18 @@ export interface HealthProbeReport {
   slowest: HealthProbe[]
 }
 
+/** A `GET /health` prober running in a worker thread. */
+export interface HealthProber {
+  /** The probes since the last report (or the start), and starts counting again. */
+  report(): Promise<HealthProbeReport>
+  /** Ends the prober and gives its last report. */
+  stop(): Promise<HealthProbeReport>
+}
+
 /**
  * Starts probing `GET /health` of `url` on a fresh connection every `everyMs`, from a worker thread (its own event
- * loop, so the caller's busy loop does not slow the probes); `stop()` ends it and gives its report.
+ * loop, so the caller's busy loop does not slow the probes). A thread inherits the CPU priority of the thread that
+ * starts it: start the prober before lowering the caller's (as `npm run fuzz` does).
  *
  * @example
  * ```ts
@@ -34,22 +43,30 @@ export interface HealthProbeReport {
  * const { maxMs } = await prober.stop()
  * ```
  */
-export function startHealthProber(url: string, everyMs: number): { stop(): Promise<HealthProbeReport> } {
+export function startHealthProber(url: string, everyMs: number): HealthProber {
   // The worker is TypeScript: a two-line bootstrap registers tsx in the worker's thread, then loads it.
   const entry = new URL('./health-prober.ts', import.meta.url).href
   const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}) })`
   const worker = new Worker(bootstrap, { eval: true, workerData: { url, everyMs } })
-  const report = new Promise<HealthProbeReport>((resolve, reject) => {
-    worker.once('message', (message: HealthProbeReport) => resolve(message))
-    worker.once('error', reject)
-    worker.once('exit', (code) => reject(new Error(`the /health prober exited (${code}) before its report`)))
-  })
+  let failure: Error | undefined
+  worker.once('error', (error) => (failure = error))
+  const next = (message: 'report' | 'stop'): Promise<HealthProbeReport> =>
+    new Promise((resolve, reject) => {
+      if (failure) return reject(failure)
+      const onExit = (code: number): void => reject(failure ?? new Error(`the /health prober exited (${code}) before its report`))
+      worker.once('exit', onExit)
+      worker.once('message', (report: HealthProbeReport) => {
+        worker.off('exit', onExit)
+        resolve(report)
+      })
+      worker.postMessage(message)
+    })
   return {
+    report: () => next('report'),
     async stop() {
-      worker.postMessage('stop')
-      const result = await report
+      const last = await next('stop')
       await worker.terminate()
-      return result
+      return last
     },
   }
 }

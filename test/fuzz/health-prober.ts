@@ -1,6 +1,7 @@
 // Probes `GET /health` on a fresh connection every `everyMs` from a worker thread of its own, so that its timings
 // are the server's and not the stalls of the fuzzer's event loop (which builds and parses multi-MB bodies).
-// Started by `startHealthProber`; answers 'stop' with its `HealthProbeReport`.
+// Started by `startHealthProber`; answers 'report' with its `HealthProbeReport` since the last one, and 'stop' with
+// its last report before it ends.
 import { request as httpRequest } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { parentPort, workerData } from 'node:worker_threads'
@@ -27,8 +28,12 @@ function probe(): Promise<HealthProbe> {
 }
 
 let running = true
-const report: HealthProbeReport = { probes: 0, failures: 0, maxMs: 0, slowest: [] }
+let report: HealthProbeReport = { probes: 0, failures: 0, maxMs: 0, slowest: [] }
 parentPort?.on('message', (message) => {
+  if (message === 'report') {
+    parentPort?.postMessage(report)
+    report = { probes: 0, failures: 0, maxMs: 0, slowest: [] }
+  }
   if (message === 'stop') running = false
 })
 while (running) {

@@ -1,7 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http'
 import { connect } from 'node:net'
 import { fuzzRandom } from './fuzz-random.js'
-import { startHealthProber, type HealthProbe } from './health-probe.js'
+import { startHealthProber, type HealthProbe, type HealthProber } from './health-probe.js'
 import { nextFuzzRequest, type FuzzRequest, type FuzzTarget } from './fuzz-requests.js'
 import { nextRawRequest } from './raw-requests.js'
 
@@ -19,6 +19,8 @@ export interface FuzzRunOptions {
   rawShare?: number
   /** How often `GET /health` is probed on a fresh connection, in ms. Default 25. */
   healthEveryMs?: number
+  /** A prober already running (kept across runs); by default the run starts its own and stops it. */
+  prober?: HealthProber
 }
 
 /** One thing the fuzz run found wrong. */
@@ -145,7 +147,8 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzReport> {
   const rawShare = options.rawShare ?? 0.03
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
   const report: FuzzReport = { seed: options.seed, requests: 0, statuses: {}, findings: [], healthProbes: 0, healthMaxMs: 0, healthFailures: 0, healthSlowest: [] }
-  const prober = startHealthProber(options.url, options.healthEveryMs ?? 25)
+  const prober = options.prober ?? startHealthProber(options.url, options.healthEveryMs ?? 25)
+  if (options.prober) await prober.report() // count this run's probes only
   let issued = 0
   const worker = async (): Promise<void> => {
     while (issued < options.count) {
@@ -177,7 +180,7 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzReport> {
   try {
     await Promise.all(Array.from({ length: concurrency }, worker))
   } finally {
-    const health = await prober.stop()
+    const health = options.prober ? await prober.report() : await prober.stop()
     report.healthProbes = health.probes
     report.healthMaxMs = health.maxMs
     report.healthFailures = health.failures
