@@ -82,11 +82,15 @@ function send(url: URL, agent: Agent, request: FuzzRequest): Promise<Answer> {
   })
 }
 
+/** How long a raw request waits for its answer before it counts as left without one. */
+const RAW_ANSWER_WAIT_MS = 30_000
+
 function sendRaw(url: URL, bytes: Buffer): Promise<Answer | undefined> {
   return new Promise((resolve) => {
     const socket = connect({ host: url.hostname, port: Number(url.port) })
     const chunks: Buffer[] = []
-    const timer = setTimeout(() => socket.destroy(), 5_000)
+    // Long enough that only a missing answer reaches it, not a server slowed by a loaded machine (seconds).
+    const timer = setTimeout(() => socket.destroy(), RAW_ANSWER_WAIT_MS)
     socket.on('connect', () => socket.write(bytes))
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
     socket.on('error', () => {})
@@ -158,7 +162,7 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzReport> {
         const answer = await sendRaw(url, raw.bytes)
         report.requests += 1
         if (answer === undefined) {
-          report.findings.push({ label: raw.label, method: 'RAW', path: '', problem: 'no answer' })
+          report.findings.push({ label: raw.label, method: 'RAW', path: '', problem: `no answer within ${RAW_ANSWER_WAIT_MS / 1000} s` })
           continue
         }
         report.statuses[answer.status] = (report.statuses[answer.status] ?? 0) + 1
