@@ -48,6 +48,7 @@ for (const seed of seeds) {
     errorLines: number
     firstErrors: unknown[]
     health: { answers: number; maxAcceptToRequestMs: number; maxRequestToAnswerMs: number; slowest: unknown[] }
+    stalls: unknown[]
   }
   const seconds = (Date.now() - seedStarted) / 1000
   const fivexx = Object.entries(report.statuses).filter(([status]) => Number(status) >= 500).reduce((sum, [, n]) => sum + n, 0)
@@ -62,6 +63,7 @@ for (const seed of seeds) {
   for (const slow of (server as { slowest?: unknown[] }).slowest ?? []) console.log(`  slow: ${JSON.stringify(slow)}`)
   for (const probe of report.healthSlowest) console.log(`  slow /health probe: ${JSON.stringify({ ...probe, ms: Math.round(probe.ms * 10) / 10, connectedMs: Math.round(probe.connectedMs * 10) / 10, firstByteMs: Math.round(probe.firstByteMs * 10) / 10 })}`)
   for (const timing of server.health.slowest) console.log(`  slow /health on the server: ${JSON.stringify(timing)}`)
+  for (const stall of server.stalls) console.log(`  event-loop stall: ${JSON.stringify(stall)}`)
   for (const line of server.firstErrors) console.log(`  error log: ${JSON.stringify(line).slice(0, 400)}`)
   if (fivexx > 0 || report.findings.length > 0 || server.errorLines > 0 || report.healthFailures > 0 || report.healthMaxMs > HEALTH_BOUND_MS) failed = true
 }

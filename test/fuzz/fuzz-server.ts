@@ -31,6 +31,31 @@ service.httpServer?.prependListener('request', (incoming, outgoing) => {
   outgoing.once('finish', () => healthTimings.push({ acceptToRequestMs: arrived - accepted, requestToAnswerMs: performance.now() - arrived, at: Date.now() }))
 })
 const round = (ms: number): number => Math.round(ms * 10) / 10
+
+// The longest stalls of the event loop (a 10 ms tick late by 60 ms or more) and the requests in flight meanwhile:
+// the candidates for the work that held the loop.
+interface Stall {
+  ms: number
+  at: number
+  inFlight: string[]
+}
+const inFlight = new Set<string>()
+service.httpServer?.prependListener('request', (incoming, outgoing) => {
+  const entry = `${incoming.method} ${String(incoming.url).split('?')[0]?.slice(0, 60)} (${incoming.headers['content-length'] ?? '-'} bytes)`
+  inFlight.add(entry)
+  outgoing.once('close', () => inFlight.delete(entry))
+})
+let stalls: Stall[] = []
+let lastTick = performance.now()
+setInterval(() => {
+  const now = performance.now()
+  const late = now - lastTick - 10
+  lastTick = now
+  if (late < 60) return
+  stalls.push({ ms: round(late), at: Date.now(), inFlight: [...inFlight].slice(0, 8) })
+  stalls.sort((a, b) => b.ms - a.ms)
+  stalls.length = Math.min(stalls.length, 5)
+}, 10).unref()
 process.stdout.write(`READY ${JSON.stringify({ url: service.url, target })}\n`)
 
 for await (const line of createInterface({ input: process.stdin })) {
@@ -52,7 +77,9 @@ for await (const line of createInterface({ input: process.stdin })) {
         .map((t) => ({ acceptToRequestMs: round(t.acceptToRequestMs), requestToAnswerMs: round(t.requestToAnswerMs), at: t.at })),
     }
     healthTimings = []
-    process.stdout.write(`REPORT ${JSON.stringify({ health, slowest, eventLoopDelayMs: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) }, errorLines: errors.length, firstErrors: errors.slice(0, 5), logLines: service.logs.length })}\n`)
+    const longestStalls = stalls
+    stalls = []
+    process.stdout.write(`REPORT ${JSON.stringify({ health, stalls: longestStalls, slowest, eventLoopDelayMs: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) }, errorLines: errors.length, firstErrors: errors.slice(0, 5), logLines: service.logs.length })}\n`)
     delay.reset()
     service.logs.length = 0
   }
