@@ -50,15 +50,22 @@ export function lingerThenClose(socket: Duplex, bodyEnded?: IncomingMessage): vo
   lingering.add(socket)
   const counted = socket as LingeringSocket
   const startBytes = counted.bytesRead ?? 0
+  // Once the client has sent everything, close as soon as the answer is flushed; past a bound, close at once.
   const close = (): void => {
+    clearTimeout(deadline)
+    clearInterval(meter)
+    if (socket.writableFinished) socket.destroy()
+    else socket.once('finish', () => socket.destroy())
+  }
+  const cut = (): void => {
     clearTimeout(deadline)
     clearInterval(meter)
     socket.destroy()
   }
-  const deadline = setTimeout(close, lingerLimits.timeMs)
+  const deadline = setTimeout(cut, lingerLimits.timeMs)
   deadline.unref()
   const meter = setInterval(() => {
-    if ((counted.bytesRead ?? 0) - startBytes > lingerLimits.maxBytes) close()
+    if ((counted.bytesRead ?? 0) - startBytes > lingerLimits.maxBytes) cut()
   }, 50)
   meter.unref()
   socket.once('end', close)
@@ -109,8 +116,11 @@ export function lingerIfAnsweredEarly(incoming: IncomingMessage, outgoing: Serve
   outgoing.once('prefinish', () => {
     if (incoming.complete) return
     const socket = incoming.socket as (Duplex & { destroySoon?: () => void }) | null
-    if (!socket || socket.destroyed) return
+    if (!socket || socket.destroyed || typeof socket.destroySoon !== 'function') return
+    const destroySoon = socket.destroySoon
     socket.destroySoon = () => {
+      // The body may have arrived meanwhile (a keep-alive connection closed later, for another request).
+      if (incoming.complete) return destroySoon.call(socket)
       if (socket.writable) socket.end()
       lingerThenClose(socket, incoming)
     }
