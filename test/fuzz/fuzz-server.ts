@@ -1,7 +1,7 @@
 // The server side of `npm run fuzz`: a real botshelf on a port in its own process (so the fuzzer's own work does
 // not blur the server's event-loop delay), its log kept in memory, answering the parent on stdin/stdout.
 import type { Socket } from 'node:net'
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { startTestService } from '../helpers/service.js'
 import { prepareFuzzTarget } from './prepare-target.js'
@@ -38,7 +38,15 @@ interface Stall {
   ms: number
   at: number
   inFlight: string[]
+  /** Garbage collection during the stall (ms), and the last log lines before it (jobs log theirs). */
+  gcMs: number
+  lastLog: string[]
 }
+const gcPauses: Array<{ end: number; ms: number }> = []
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcPauses.push({ end: entry.startTime + entry.duration, ms: entry.duration })
+  if (gcPauses.length > 1000) gcPauses.splice(0, gcPauses.length - 1000)
+}).observe({ entryTypes: ['gc'] })
 const inFlight = new Set<string>()
 service.httpServer?.prependListener('request', (incoming, outgoing) => {
   const entry = `${incoming.method} ${String(incoming.url).split('?')[0]?.slice(0, 60)} (${incoming.headers['content-length'] ?? '-'} bytes)`
@@ -52,7 +60,9 @@ setInterval(() => {
   const late = now - lastTick - 10
   lastTick = now
   if (late < 60) return
-  stalls.push({ ms: round(late), at: Date.now(), inFlight: [...inFlight].slice(0, 8) })
+  const gcMs = gcPauses.filter((pause) => pause.end >= now - late - 10).reduce((sum, pause) => sum + pause.ms, 0)
+  const lastLog = service.logs.slice(-4).map((line) => `${String(line['msg'])} ${String(line['kind'] ?? line['path'] ?? '')} ${String(line['durationMs'] ?? line['ms'] ?? '')}`.trim())
+  stalls.push({ ms: round(late), at: Date.now(), inFlight: [...inFlight].slice(0, 8), gcMs: round(gcMs), lastLog })
   stalls.sort((a, b) => b.ms - a.ms)
   stalls.length = Math.min(stalls.length, 5)
 }, 10).unref()
