@@ -4,6 +4,7 @@ import type { Socket } from 'node:net'
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { startTestService } from '../helpers/service.js'
+import { HEALTH_PROBE_HEADER } from './health-probe.js'
 import { prepareFuzzTarget } from './prepare-target.js'
 
 const service = await startTestService({ listen: true, rateLimit: false, backend: 'sqlite' })
@@ -24,9 +25,9 @@ let healthTimings: HealthTiming[] = []
 service.httpServer?.on('connection', (socket: Socket) => acceptedAt.set(socket, performance.now()))
 service.httpServer?.prependListener('request', (incoming, outgoing) => {
   const accepted = acceptedAt.get(incoming.socket as Socket)
-  // Only the first request of a connection (the prober's): a later one waited for its own client, not the server.
+  // Only the prober's requests (the first of their connection): a fuzzer's connection may wait for its own client.
   acceptedAt.delete(incoming.socket as Socket)
-  if (incoming.url !== '/health' || accepted === undefined) return
+  if (incoming.url !== '/health' || incoming.headers[HEALTH_PROBE_HEADER] === undefined || accepted === undefined) return
   const arrived = performance.now()
   outgoing.once('finish', () => healthTimings.push({ acceptToRequestMs: arrived - accepted, requestToAnswerMs: performance.now() - arrived, at: Date.now() }))
 })

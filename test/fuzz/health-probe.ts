@@ -1,5 +1,8 @@
 import { Worker } from 'node:worker_threads'
 
+/** The header the prober's requests carry, so the fuzz server times them and not the fuzzer's own `/health`s. */
+export const HEALTH_PROBE_HEADER = 'x-fuzz-health-probe'
+
 /** One `GET /health` on a fresh connection, in ms from the start of the probe. */
 export interface HealthProbe {
   /** Until the answer's end. */

@@ -5,7 +5,7 @@
 import { request as httpRequest } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { parentPort, workerData } from 'node:worker_threads'
-import type { HealthProbe, HealthProbeReport } from './health-probe.js'
+import { HEALTH_PROBE_HEADER, type HealthProbe, type HealthProbeReport } from './health-probe.js'
 
 const { url, everyMs } = workerData as { url: string; everyMs: number }
 const target = new URL(url)
@@ -15,7 +15,7 @@ function probe(): Promise<HealthProbe> {
   let connectedMs = -1
   let firstByteMs = -1
   return new Promise((resolve) => {
-    const outgoing = httpRequest({ host: target.hostname, port: target.port, path: '/health', agent: false, timeout: 10_000 }, (incoming) => {
+    const outgoing = httpRequest({ host: target.hostname, port: target.port, path: '/health', agent: false, timeout: 10_000, headers: { [HEALTH_PROBE_HEADER]: '1' } }, (incoming) => {
       firstByteMs = performance.now() - started
       incoming.resume()
       incoming.on('end', () => resolve({ ms: performance.now() - started, connectedMs, firstByteMs, ok: incoming.statusCode === 200, at: Date.now() }))
