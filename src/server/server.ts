@@ -7,6 +7,7 @@ import {
   checkTimeout,
   clientErrorListener,
   closeIfBodyUnread,
+  lingerIfAnsweredEarly,
   defaultTimeouts,
   idleConnectionListener,
   InFlightRequests,
@@ -216,7 +217,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
           connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(headersTimeout / 4))),
           requireHostHeader: false,
         },
-        listener,
+        (incoming, outgoing) => {
+          lingerIfAnsweredEarly(incoming, outgoing)
+          void listener(incoming, outgoing)
+        },
       )
       // Keep idle connections longer than clients' keep-alive agents do (4-5 s), so a client never reuses a
       // socket the server is closing at that instant (ECONNRESET under load).

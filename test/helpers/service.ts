@@ -63,6 +63,8 @@ export interface TestService {
   logs: Array<Record<string, unknown>>
   /** Base URL when started with `listen: true`, else `http://botshelf.test`. */
   url: string
+  /** The Node HTTP server when started with `listen: true` (to watch its connections). */
+  httpServer?: RunningServer['httpServer']
   /** Sends a request through the app (in process, or over the port when listening). */
   request<T = any>(method: string, path: string, options?: TestRequestOptions): Promise<TestResponse<T>>
   /** An official `@botpress/client` Client for a caller. Needs `listen: true`. */
@@ -177,6 +179,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     tokens,
     logs,
     url,
+    ...(server ? { httpServer: server.httpServer } : {}),
     request,
     botpressClient(caller = 'bot') {
       if (!server) throw new Error('botpressClient needs startTestService({ listen: true })')

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Logger } from '../http/logger.js'
 import type { InFlightRequests } from './in-flight.js'
+import { isLingering, lingerThenClose } from './linger.js'
 import { newRequestId, refusalMessage, type Refusal } from './refusal.js'
 import { formatDuration } from './timeouts.js'
 
@@ -76,10 +77,11 @@ export interface ClientErrorContext {
 
 /**
  * The `clientError` listener of the HTTP server: instead of Node's bare answers (an empty 400, 408 or 431), it
- * writes the wire error body of `parserRefusal` with an `x-request-id` and `connection: close`, closes the
- * connection once written, and logs a `warn` line (`request refused`, or `request timed out` with a `phase`) with
- * the request id, status and reason. A connection that cannot be answered (the client left, or an answer was
- * already under way) is closed without a word.
+ * writes the wire error body of `parserRefusal` with an `x-request-id` and `connection: close`, logs a `warn` line
+ * (`request refused`, or `request timed out` with a `phase`) with the request id, status and reason, and closes the
+ * connection once the client has sent the rest of its request or a bound is reached (`lingerThenClose`), so a
+ * client still writing a body reads the answer. A connection that cannot be answered (the client left, or an
+ * answer was already under way) is closed without a word.
  *
  * @example
  * ```ts
@@ -88,6 +90,9 @@ export interface ClientErrorContext {
  */
 export function clientErrorListener(context: ClientErrorContext): (error: Error & { code?: string }, socket: Duplex) => void {
   return (error, socket) => {
+    // Node's parser stays in error and reports every further chunk of a refused request: those bytes are the rest
+    // of the request being read out after its answer, not a new error to answer (or to close the socket on).
+    if (isLingering(socket)) return
     const flight = context.inFlight.of(socket)
     const pending = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
     const refusal = parserRefusal(error, context.limits, flight !== undefined)
@@ -112,30 +117,4 @@ export function clientErrorListener(context: ClientErrorContext): (error: Error 
     socket.end(refusalMessage(refusal, context.now(), requestId, { headOnly }))
     lingerThenClose(socket)
   }
-}
-
-/** How long, and how many bytes, a refused connection is still read after its answer before it is closed. */
-const LINGER_MS = 5_000
-const LINGER_MAX_BYTES = 40 * 1024 * 1024
-
-/**
- * Closes a refused connection without losing the answer: a client still sending the rest of its request (a long
- * URL, a body) would get EPIPE or a reset instead of reading the 431 if the socket closed at once. So the rest of
- * its bytes are read and dropped for a moment (at most 5 s or 40 MB, the largest body the API takes), then the
- * socket is destroyed.
- */
-function lingerThenClose(socket: Duplex): void {
-  let dropped = 0
-  const close = (): void => {
-    clearTimeout(timer)
-    socket.destroy()
-  }
-  const timer = setTimeout(close, LINGER_MS)
-  timer.unref()
-  socket.on('data', (chunk: Buffer) => {
-    dropped += chunk.byteLength
-    if (dropped > LINGER_MAX_BYTES) close()
-  })
-  socket.once('end', close)
-  socket.resume()
 }

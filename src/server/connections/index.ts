@@ -2,6 +2,7 @@ export { bodyDeadline, BodyTimeoutError, type BodyDeadlineOptions } from './body
 export { clientErrorListener, parserRefusal, type ClientErrorContext, type ParserLimits } from './client-errors.js'
 export { idleConnectionListener, type IdleContext } from './idle-connections.js'
 export { InFlightRequests, type InFlightRequest } from './in-flight.js'
+export { isLingering, lingerIfAnsweredEarly, lingerLimits, lingerThenClose } from './linger.js'
 export { newRequestId, refusalBody, refusalMessage, refusalResponse, type Refusal } from './refusal.js'
 export { checkTimeout, defaultTimeouts, formatDuration, type Timeouts } from './timeouts.js'
 export { closeIfBodyUnread } from './unread-body.js'

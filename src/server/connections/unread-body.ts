@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 
 /**
  * Marks the response `Connection: close` when it answers before the request body has arrived in full (a 401,
- * 403 or 413 decided on the headers). @hono/node-server then drains the rest for at most 500 ms and destroys the
- * socket, and a client that reused that keep-alive socket for its next request would get "socket hang up" with
- * no answer. Saying `close` up front makes the client open a new connection instead.
+ * 403 or 413 decided on the headers). The server then reads out the rest of the body and closes the connection
+ * (`lingerIfAnsweredEarly`), and a client that reused that keep-alive socket for its next request would get "socket
+ * hang up" with no answer. Saying `close` up front makes the client open a new connection instead.
  *
  * @example
  * ```ts
