@@ -76,17 +76,12 @@ export const DEFAULT_SLOW_REQUEST_MS = 1000
 
 
 /**
- * Sets a header on the finished answer in place when its headers can change (ours can), instead of Hono's
- * `c.header`, which after the handler rebuilds the Response from its body: that turns @hono/node-server's
- * lightweight answer (written to the socket directly) into a web stream piped out chunk by chunk.
+ * Sets a header on the finished answer through Hono (`c.header`). Setting it in place on `c.res.headers` looked
+ * cheaper, but @hono/node-server's lightweight `Response` rebuilds itself from its original init when its body or
+ * headers are read later, and the header was lost on every answer over a socket (decision 1211, amended).
  */
 function setHeader(c: Context<AppEnv>, name: string, value: string): void {
-  try {
-    c.res.headers.set(name, value)
-  } catch {
-    // Immutable headers (a Response from fetch): let Hono copy the answer.
-    c.header(name, value)
-  }
+  c.header(name, value)
 }
 
 /** The byte length of a JSON answer that states it, else undefined. */

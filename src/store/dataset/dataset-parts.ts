@@ -99,7 +99,7 @@ export type DatasetPartName = (typeof datasetParts)[number]['name']
 export type DatasetRecord = Record<string, string | number | boolean | null>
 
 /**
- * The spec of a part by name; throws a `RangeError` for an unknown one.
+ * The description of a part by name; throws a `RangeError` for an unknown one.
  *
  * @example
  * ```ts
