@@ -1,5 +1,6 @@
 import { isValid, parseISO } from 'date-fns'
 import { describe, expect, it } from 'vitest'
+import { seededRandom } from '../testing/seeded-random.js'
 import { parseEventDate } from './created-on.js'
 import { readCommonIsoDateTime } from './iso-date-fast-path.js'
 
@@ -13,22 +14,11 @@ function reference(value: string): number | undefined {
   return isValid(parsed) ? parsed.getTime() : undefined
 }
 
-/** A small seeded generator, so a failure names a string that reproduces. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0')
 
 function generate(count: number, seed: number): string[] {
-  const random = seeded(seed)
+  const random = seededRandom(seed)
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!
   const int = (max: number) => Math.floor(random() * (max + 1))
   const years = [0, 1, 99, 100, 1600, 1900, 1970, 2000, 2023, 2024, 2100, 2400, 9999]
@@ -105,7 +95,7 @@ describe('the fast path for common ISO 8601 shapes', () => {
   })
 
   it('never reads a string the pattern refuses (near misses: one character replaced, removed or added)', () => {
-    const random = seeded(1202)
+    const random = seededRandom(1202)
     const alphabet = '0123456789-:+.TZtz _/x'
     const accepted: string[] = []
     const misread: string[] = []
@@ -141,7 +131,7 @@ describe('the fast path for common ISO 8601 shapes', () => {
   })
 
   it('reads seconds with a fraction exactly as parseFloat does (every millisecond, and long fractions)', () => {
-    const random = seeded(1204)
+    const random = seededRandom(1204)
     const mismatches: string[] = []
     const check = (text: string) => {
       const value = `2024-05-01T10:20:${text}Z`

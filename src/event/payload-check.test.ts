@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { seededRandom } from '../testing/seeded-random.js'
 import { z } from 'zod'
 import { builtInPayloadSchemas } from './built-in-payloads.js'
 import { compilePayloadCheck } from './payload-check.js'
 
-/** A seeded generator, so a failure names a case that reproduces. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const card = { title: 'Plan', subtitle: 'pro', imageUrl: 'https://example.com/a.png', actions: [{ action: 'url', label: 'Open', value: 'https://example.com' }] }
 const validPayloads: Record<keyof typeof builtInPayloadSchemas, Array<Record<string, unknown>>> = {
@@ -73,7 +63,7 @@ describe('compiled payload checks', () => {
   })
 
   it('never accept what the schema refuses (generated mutations of every built-in type)', () => {
-    const random = seeded(1203)
+    const random = seededRandom(1203)
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!
     const entries = Object.entries(validPayloads)
     let accepted = 0

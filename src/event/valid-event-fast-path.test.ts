@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { seededRandom } from '../testing/seeded-random.js'
 import { fakeEvent, fakeImageEvent, fakeTextEvent } from '../testing/index.js'
 import { EventSchema, eventFieldNames } from './event-schema.js'
 import { readValidEvent } from './valid-event-fast-path.js'
 
-/** A seeded generator, so a failure names a case that reproduces. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const wire = (value: unknown) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>
 
@@ -75,7 +65,7 @@ describe('the valid-event fast path', () => {
   })
 
   it('never accepts what the schema refuses, and matches its output whenever it answers (generated mutations)', () => {
-    const random = seeded(1201)
+    const random = seededRandom(1201)
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!
     let answered = 0
     let refusedBySchema = 0

@@ -1,14 +1,6 @@
-/** A small seeded generator (mulberry32) so property-style tests are reproducible. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { seededRandom } from '../../testing/seeded-random.js'
+
+export { seededRandom }
 
 const words = ['alpha', 'botshelf', 'river', 'stone', 'quantum', 'ledger', 'orbit', 'maple', 'signal', 'harbor', 'cedar', 'vector', 'lumen', 'prism', 'tundra', 'échelle', 'naïve', '数据', 'Zoë', 'x']
 
