@@ -58,49 +58,41 @@ function untouchedNodeBody(request: Request): Readable | undefined {
 export async function* uploadBody(request: Request): AsyncGenerator<Uint8Array, void, undefined> {
   const incoming = untouchedNodeBody(request)
   if (incoming) {
-    yield* socketBody(incoming)
+    // The node:http stream itself: the same bytes without two web-stream layers.
+    const chunks = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>
+    // The consumer stopped early (size limit): the rest is dropped, as cancelling the web stream does.
+    yield* countedChunks(() => chunks.next(), async () => void (await chunks.return?.()))
     return
   }
   if (request.body === null) return
   const reader = request.body.getReader()
-  let bytesReceived = 0
-  let finished = false
   try {
-    while (true) {
-      let next: ReadableStreamReadResult<Uint8Array>
-      try {
-        next = await reader.read()
-      } catch (error) {
-        throw new UploadAbortedError(bytesReceived, error)
-      }
-      if (next.done) {
-        finished = true
-        return
-      }
-      bytesReceived += next.value.byteLength
-      yield next.value
-    }
-  } finally {
     // The consumer stopped early (size limit): cancel the rest, as a plain `for await` over the stream would.
-    if (!finished) await reader.cancel().catch(() => undefined)
+    yield* countedChunks(() => reader.read(), () => reader.cancel())
+  } finally {
     reader.releaseLock()
   }
 }
 
-/** {@link uploadBody} over the node:http stream itself: the same counting, errors and early stop. */
-async function* socketBody(incoming: Readable): AsyncGenerator<Uint8Array, void, undefined> {
-  const chunks = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>
+/**
+ * Chunks from `read` until it is done, counting the bytes: a read that fails becomes an {@link UploadAbortedError}
+ * with the count so far; when the consumer stops early, `stopEarly` drops the rest.
+ */
+async function* countedChunks(
+  read: () => Promise<{ done?: boolean; value?: Uint8Array }>,
+  stopEarly: () => Promise<void>,
+): AsyncGenerator<Uint8Array, void, undefined> {
   let bytesReceived = 0
   let finished = false
   try {
     while (true) {
-      let next: IteratorResult<Buffer>
+      let next: { done?: boolean; value?: Uint8Array }
       try {
-        next = await chunks.next()
+        next = await read()
       } catch (error) {
         throw new UploadAbortedError(bytesReceived, error)
       }
-      if (next.done) {
+      if (next.done || next.value === undefined) {
         finished = true
         return
       }
@@ -108,7 +100,6 @@ async function* socketBody(incoming: Readable): AsyncGenerator<Uint8Array, void,
       yield next.value
     }
   } finally {
-    // The consumer stopped early (size limit): the rest is dropped, as cancelling the web stream does.
-    if (!finished) await chunks.return?.().catch(() => undefined)
+    if (!finished) await stopEarly().catch(() => undefined)
   }
 }
