@@ -196,8 +196,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 }
 
 async function existingOrNewBots(app: BotshelfApp): Promise<[{ id: string }, { id: string }]> {
+  // By name: the two bots are often made in the same millisecond, and ids in one millisecond need not sort in the
+  // order they were made, so a reopened folder must not take "the first listed" for the test bot.
   const bots = await app.admin.listBots()
-  const first = bots[0] ?? (await app.admin.createBot({ name: 'test-bot' }))
-  const second = bots[1] ?? (await app.admin.createBot({ name: 'other-bot' }))
+  const first = bots.find((bot) => bot.name === 'test-bot') ?? bots[0] ?? (await app.admin.createBot({ name: 'test-bot' }))
+  const second = bots.find((bot) => bot.name === 'other-bot') ?? bots.find((bot) => bot.id !== first.id) ?? (await app.admin.createBot({ name: 'other-bot' }))
   return [first, second]
 }
