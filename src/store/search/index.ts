@@ -13,3 +13,4 @@ export {
   type TrainListsOptions,
   type VectorListsSettings,
 } from './vector-lists.js'
+export { passageRowToRecord, type PassageRow } from './passage-row.js'

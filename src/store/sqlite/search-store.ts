@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
+import { passageRowToRecord, type PassageRow } from '../search/passage-row.js'
 import { searchWords } from '../tables/find/search-words.js'
 import type { FilesAccessScope } from '../files/types.js'
 import type {
   PassageListQuery,
   PassageRecord,
-  PassageSubtype,
   PassageVectorsInput,
   ReplacePassagesInput,
   SearchHit,
@@ -17,33 +17,10 @@ import { fuseByReciprocalRank, keepLexicalTop, RRF_K, STOP_WORDS } from '../../s
 import { tagConditionsSql } from './tag-sql.js'
 import { SqliteVectorLists } from './search-vector-lists.js'
 
-interface PassageRow {
-  rowid: number
-  id: string
-  file_id: string
-  bot_id: string
-  position: number
-  content: string
-  subtype: PassageSubtype
-  page_number: number | null
-  breadcrumb_json: string
-}
 
 /** Candidates each ranking (lexical, vector) contributes to the fusion. */
 const CANDIDATES = 100
 
-function toRecord(row: PassageRow): PassageRecord {
-  return {
-    id: row.id,
-    fileId: row.file_id,
-    botId: row.bot_id,
-    position: row.position,
-    content: row.content,
-    subtype: row.subtype,
-    pageNumber: row.page_number,
-    breadcrumb: JSON.parse(row.breadcrumb_json) as string[],
-  }
-}
 
 function vectorBytes(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)
@@ -170,7 +147,7 @@ export class SqliteSearchStore {
     const byRowid = new Map(rows.map((row) => [String(row.rowid), row]))
     return fused.flatMap((entry) => {
       const row = byRowid.get(entry.id)
-      return row ? [{ passage: toRecord(row), score: entry.score }] : []
+      return row ? [{ passage: passageRowToRecord(row), score: entry.score }] : []
     })
   }
 
@@ -186,7 +163,7 @@ export class SqliteSearchStore {
     const rows = this.db
       .prepare('SELECT * FROM search_passages WHERE file_id = ? AND position > ? ORDER BY position LIMIT ?')
       .all(query.fileId, query.afterPosition ?? -1, query.pageSize + 1) as PassageRow[]
-    const items = rows.slice(0, query.pageSize).map(toRecord)
+    const items = rows.slice(0, query.pageSize).map(passageRowToRecord)
     return rows.length > query.pageSize ? { items, nextPosition: items[items.length - 1]!.position } : { items }
   }
 
@@ -202,7 +179,7 @@ export class SqliteSearchStore {
     const rows = this.db
       .prepare('SELECT * FROM search_passages WHERE file_id = ? AND position BETWEEN ? AND ? ORDER BY position')
       .all(fileId, from, to) as PassageRow[]
-    return rows.map(toRecord)
+    return rows.map(passageRowToRecord)
   }
 
   /**

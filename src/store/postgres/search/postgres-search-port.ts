@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { passageRowToRecord, type PassageRow } from '../../search/passage-row.js'
 import type postgres from 'postgres'
 import { fuseByReciprocalRank, keepLexicalTop, RRF_K } from '../../../search-ranking/index.js'
 import type { Clock } from '../../clock.js'
@@ -6,7 +7,6 @@ import type { SearchIndexPort } from '../../search/search-port.js'
 import type {
   PassageListQuery,
   PassageRecord,
-  PassageSubtype,
   ReplacePassagesInput,
   SearchHit,
   SearchQuery,
@@ -30,29 +30,7 @@ const HNSW_EF_SEARCH = 200
 
 type Fragment = postgres.PendingQuery<postgres.Row[]>
 
-interface PassageRow {
-  id: string
-  file_id: string
-  bot_id: string
-  position: number
-  content: string
-  subtype: PassageSubtype
-  page_number: number | null
-  breadcrumb_json: string
-}
 
-function toRecord(row: PassageRow): PassageRecord {
-  return {
-    id: row.id,
-    fileId: row.file_id,
-    botId: row.bot_id,
-    position: Number(row.position),
-    content: row.content,
-    subtype: row.subtype,
-    pageNumber: row.page_number === null ? null : Number(row.page_number),
-    breadcrumb: JSON.parse(row.breadcrumb_json) as string[],
-  }
-}
 
 /** PostgreSQL text cannot hold NUL: it is dropped from what is indexed and searched (it is never a word). */
 function withoutNul(text: string): string {
@@ -171,7 +149,7 @@ class PostgresSearchPort implements SearchIndexPort {
     const bySeq = new Map(rows.map((row) => [row.seq, row]))
     return fused.flatMap((entry) => {
       const row = bySeq.get(entry.id)
-      return row ? [{ passage: toRecord(row), score: entry.score }] : []
+      return row ? [{ passage: passageRowToRecord(row), score: entry.score }] : []
     })
   }
 
@@ -180,7 +158,7 @@ class PostgresSearchPort implements SearchIndexPort {
       SELECT ${this.sql.unsafe(PASSAGE_COLUMNS)} FROM search_passages
       WHERE file_id = ${query.fileId} AND position > ${query.afterPosition ?? -1}
       ORDER BY position LIMIT ${query.pageSize + 1}`) as unknown as PassageRow[]
-    const items = rows.slice(0, query.pageSize).map(toRecord)
+    const items = rows.slice(0, query.pageSize).map(passageRowToRecord)
     return rows.length > query.pageSize ? { items, nextPosition: items[items.length - 1]!.position } : { items }
   }
 
@@ -188,7 +166,7 @@ class PostgresSearchPort implements SearchIndexPort {
     const rows = (await this.sql`
       SELECT ${this.sql.unsafe(PASSAGE_COLUMNS)} FROM search_passages
       WHERE file_id = ${fileId} AND position BETWEEN ${from} AND ${to} ORDER BY position`) as unknown as PassageRow[]
-    return rows.map(toRecord)
+    return rows.map(passageRowToRecord)
   }
 
   async usage(botIds: ReadonlyArray<string>): Promise<SearchUsage> {
