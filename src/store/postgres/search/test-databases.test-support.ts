@@ -11,8 +11,8 @@ const ADMIN_URL = process.env['BOTSHELF_TEST_POSTGRES_URL'] ?? 'postgres://postg
 const random = () => randomBytes(6).toString('hex')
 
 /** A place to open fresh schemas in: each `openSchema` is empty and its own; `drop` removes everything. */
-export interface SchemaSource {
-  openSchema(): Promise<{ sql: PgSql; close(): Promise<void> }>
+export interface SchemaSource<Sql extends PgSql = PgSql> {
+  openSchema(): Promise<{ sql: Sql; close(): Promise<void> }>
   drop(): Promise<void>
 }
 
@@ -26,7 +26,7 @@ export interface SchemaSource {
  * const { sql, close } = await db.openSchema()
  * ```
  */
-export async function realPostgresDatabase(): Promise<SchemaSource> {
+export async function realPostgresDatabase(): Promise<SchemaSource<postgres.Sql> & { url: string }> {
   const name = `botshelf_t_${random()}`
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} })
   try {
@@ -37,6 +37,7 @@ export async function realPostgresDatabase(): Promise<SchemaSource> {
   const url = new URL(ADMIN_URL)
   url.pathname = `/${name}`
   return {
+    url: url.toString(),
     async openSchema() {
       const schema = `s_${random()}`
       const sql = postgres(url.toString(), { max: 4, onnotice: () => {}, connection: { search_path: schema } })

@@ -1,12 +1,9 @@
-import { randomBytes } from 'node:crypto'
 import postgres from 'postgres'
 import type { Clock } from '../../clock.js'
 import type { TablesPort } from '../../tables/tables-port.js'
 import { postgresTablesMigrations } from './migrations.js'
 import { createPostgresTablesPort } from './tables-port.js'
-
-/** The server the tests use; `BOTSHELF_TEST_POSTGRES_URL` points elsewhere (its database is the admin one). */
-const ADMIN_URL = process.env['BOTSHELF_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+import { realPostgresDatabase } from '../search/test-databases.test-support.js'
 
 /** A test database: created fresh for one test file, dropped at its end. */
 export interface TestDatabase {
@@ -17,8 +14,6 @@ export interface TestDatabase {
   /** Drops the database (after every pool on it has ended). */
   drop(): Promise<void>
 }
-
-const random = () => randomBytes(6).toString('hex')
 
 /**
  * Creates the database `botshelf_t_<random>` for one test file. Each `openTables` makes a schema of its own
@@ -34,46 +29,19 @@ const random = () => randomBytes(6).toString('hex')
  * ```
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `botshelf_t_${random()}`
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} })
-  try {
-    await admin.unsafe(`CREATE DATABASE ${name}`)
-  } finally {
-    await admin.end()
-  }
-  const url = new URL(ADMIN_URL)
-  url.pathname = `/${name}`
+  const database = await realPostgresDatabase()
   return {
-    url: url.toString(),
+    url: database.url,
     async openTables(now) {
-      const schema = `s_${random()}`
-      const sql = postgres(url.toString(), { max: 4, onnotice: () => {}, connection: { search_path: schema } })
+      const { sql, close } = await database.openSchema()
       try {
-        await sql.unsafe(`CREATE SCHEMA ${schema}`)
         for (const migration of postgresTablesMigrations) await sql.begin((tx) => migration.up(tx))
       } catch (error) {
-        await sql.end()
+        await close()
         throw error
       }
-      return {
-        tables: createPostgresTablesPort(sql, { now }),
-        sql,
-        close: async () => {
-          try {
-            await sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)
-          } finally {
-            await sql.end()
-          }
-        },
-      }
+      return { tables: createPostgresTablesPort(sql, { now }), sql, close }
     },
-    async drop() {
-      const sql = postgres(ADMIN_URL, { max: 1, onnotice: () => {} })
-      try {
-        await sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      } finally {
-        await sql.end()
-      }
-    },
+    drop: () => database.drop(),
   }
 }
