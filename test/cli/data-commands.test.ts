@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/main.js'
-import { spawnServe, type ServeProcess } from '../helpers/cli.js'
+import { serveForClientCommands, type ServedFolder, type ServeProcess } from '../helpers/cli.js'
 
 // Every data command against a real `botshelf serve` on a port (a child process); the commands run in process
 // with their own environment, so BP_* of the test runner never leak in.
@@ -14,17 +13,14 @@ let serve: ServeProcess
 let work: string
 let env: Record<string, string>
 
+let served: ServedFolder | undefined
+
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'botshelf-data-cli-'))
-  serve = await spawnServe(join(work, 'data'))
-  env = { BP_API_URL: serve.url, BP_TOKEN: serve.token!, BP_BOT_ID: serve.botId, BOTSHELF_CONFIG_DIR: join(work, 'config') }
+  served = await serveForClientCommands('botshelf-data-cli-')
+  ;({ serve, work, env } = served)
 }, 30_000)
 
-afterAll(async () => {
-  serve?.child.kill('SIGTERM')
-  await serve?.exited
-  await rm(work, { recursive: true, force: true })
-})
+afterAll(() => served?.stop())
 
 async function cli(argv: string[], extraEnv: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = ''

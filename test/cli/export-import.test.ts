@@ -9,7 +9,7 @@ import { Client } from '../../src/client/index.js'
 import { openSqliteBackend } from '../../src/store/open-backend.js'
 import { createTestDatabase, type TestDatabase } from '../../src/store/postgres/test-database.test-support.js'
 import { runCliCaptured, spawnServe, type ServeProcess } from '../helpers/cli.js'
-import { startS3TestServer, type S3TestServer } from '../helpers/s3-server.js'
+import { s3Environment, startS3TestServer, type S3TestServer } from '../helpers/s3-server.js'
 
 // A dataset built through a real `botshelf serve` on embedded SQLite, exported, imported into PostgreSQL + S3
 // (s3rver), served from there, exported again and imported into a fresh embedded folder: each time the same token
@@ -23,13 +23,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'botshelf-export-import-'))
   database = await createTestDatabase()
   s3 = await startS3TestServer({ buckets: ['content'] })
-  Object.assign(process.env, {
-    BOTSHELF_S3_ENDPOINT: s3.endpoint,
-    BOTSHELF_S3_FORCE_PATH_STYLE: 'true',
-    AWS_ACCESS_KEY_ID: s3.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
-    AWS_REGION: s3.region,
-  })
+  Object.assign(process.env, s3Environment(s3))
 })
 afterAll(async () => {
   process.env = savedEnv

@@ -1,14 +1,13 @@
 import { spawn } from 'node:child_process'
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '../../src/client/index.js'
 import { runCli } from '../../src/cli/main.js'
-import { spawnServe, type ServeProcess } from '../helpers/cli.js'
+import { serveForClientCommands, type ServedFolder, type ServeProcess } from '../helpers/cli.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const binSource = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url))
@@ -17,17 +16,14 @@ let serve: ServeProcess
 let work: string
 let env: Record<string, string>
 
+let served: ServedFolder | undefined
+
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'botshelf-progress-'))
-  serve = await spawnServe(join(work, 'data'))
-  env = { BP_API_URL: serve.url, BP_TOKEN: serve.token!, BP_BOT_ID: serve.botId, BOTSHELF_CONFIG_DIR: join(work, 'config') }
+  served = await serveForClientCommands('botshelf-progress-')
+  ;({ serve, work, env } = served)
 }, 30_000)
 
-afterAll(async () => {
-  serve?.child.kill('SIGTERM')
-  await serve?.exited
-  await rm(work, { recursive: true, force: true })
-})
+afterAll(() => served?.stop())
 
 async function folderOf(name: string, count: number, bytes: number): Promise<string> {
   const dir = join(work, name)

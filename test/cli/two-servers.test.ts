@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../../src/store/postgres/test-database.test-support.js'
 import { runCliCaptured, spawnServe, type ServeProcess } from '../helpers/cli.js'
-import { startS3TestServer, type S3TestServer } from '../helpers/s3-server.js'
+import { s3Environment, startS3TestServer, type S3TestServer } from '../helpers/s3-server.js'
 
 // Two real `botshelf serve` processes on one PostgreSQL database (made for this file, dropped after) and one
 // S3-compatible bucket (a real s3rver child process): one dataset, any server answers.
@@ -17,13 +17,7 @@ beforeAll(async () => {
   s3 = await startS3TestServer({ buckets: ['content'] })
   dataDir = await mkdtemp(join(tmpdir(), 'botshelf-two-servers-'))
   // The servers inherit the environment: the S3 endpoint and credentials, as an operator would set them.
-  Object.assign(process.env, {
-    BOTSHELF_S3_ENDPOINT: s3.endpoint,
-    BOTSHELF_S3_FORCE_PATH_STYLE: 'true',
-    AWS_ACCESS_KEY_ID: s3.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
-    AWS_REGION: s3.region,
-  })
+  Object.assign(process.env, s3Environment(s3))
 })
 afterAll(async () => {
   process.env = savedEnv

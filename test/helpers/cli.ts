@@ -1,4 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runCli } from '../../src/cli/main.js'
 
@@ -59,4 +62,41 @@ export async function spawnServe(dataDir: string, extra: string[] = []): Promise
   const botId = /bot id:\s+(\S+)/.exec(err)![1]!
   const token = /bot token:\s+(\S+)/.exec(err)?.[1]
   return { child, stderr: () => err, stdout: () => out, url, botId, token, exited }
+}
+
+/** A `botshelf serve` on a folder of its own, and the environment that points client commands at it. */
+export interface ServedFolder {
+  serve: ServeProcess
+  /** The temporary folder: the data in `data/`, a profile folder in `config/`, room for the test's own files. */
+  work: string
+  /** `BP_API_URL`, `BP_TOKEN`, `BP_BOT_ID` of the server and a `BOTSHELF_CONFIG_DIR` of the folder's own. */
+  env: Record<string, string>
+  /** Stops the server and removes the folder. */
+  stop(): Promise<void>
+}
+
+/**
+ * Starts `botshelf serve` on a fresh temporary folder for tests of the client-side commands (`files`, `tables`).
+ *
+ * @example
+ * ```ts
+ * const served = await serveForClientCommands('botshelf-data-cli-')
+ * await runCli(['files', 'ls'], { env: served.env, ... })
+ * await served.stop()
+ * ```
+ */
+export async function serveForClientCommands(prefix: string): Promise<ServedFolder> {
+  const work = await mkdtemp(join(tmpdir(), prefix))
+  const serve = await spawnServe(join(work, 'data'))
+  const env = { BP_API_URL: serve.url, BP_TOKEN: serve.token!, BP_BOT_ID: serve.botId, BOTSHELF_CONFIG_DIR: join(work, 'config') }
+  return {
+    serve,
+    work,
+    env,
+    async stop() {
+      serve.child.kill('SIGTERM')
+      await serve.exited
+      await rm(work, { recursive: true, force: true })
+    },
+  }
 }

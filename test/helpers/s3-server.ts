@@ -25,6 +25,25 @@ export interface S3TestServer {
   stop(): Promise<void>
 }
 
+/**
+ * The environment an operator sets for botshelf to reach this server (`BOTSHELF_S3_*` and the `AWS_*` credentials),
+ * for CLI commands and `botshelf serve` children started by a test.
+ *
+ * @example
+ * ```ts
+ * Object.assign(process.env, s3Environment(s3))
+ * ```
+ */
+export function s3Environment(server: S3TestServer): Record<string, string> {
+  return {
+    BOTSHELF_S3_ENDPOINT: server.endpoint,
+    BOTSHELF_S3_FORCE_PATH_STYLE: 'true',
+    AWS_ACCESS_KEY_ID: server.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
+    AWS_REGION: server.region,
+  }
+}
+
 const childScript = fileURLToPath(new URL('./s3-server-child.mjs', import.meta.url))
 
 function waitForPort(child: ChildProcess): Promise<number> {
