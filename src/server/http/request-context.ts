@@ -26,12 +26,15 @@ export function requestContext(services: AppServices): MiddlewareHandler<AppEnv>
     const requestId = newRequestId()
     c.set('services', services)
     c.set('requestId', requestId)
+    // Set before the answer exists, Hono copies it into every answer made through the context; an answer built
+    // outside it (a download's Response, an error turned into one below) gets it after, through the same call.
+    c.header('x-request-id', requestId)
     try {
       await next()
     } catch (error) {
       c.res = handleError(error, c)
     }
-    setHeader(c, 'x-request-id', requestId)
+    if (c.res.headers.get('x-request-id') !== requestId) setHeader(c, 'x-request-id', requestId)
     const principal = c.get('principal')
     const elapsed = performance.now() - started
     const ms = Math.round(elapsed * 10) / 10
