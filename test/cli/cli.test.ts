@@ -103,6 +103,24 @@ describe('botshelf token', () => {
     expect(rows.find((r) => r.id === id)?.revokedAt).toEqual(expect.any(String))
   })
 
+  it('a token revoked from the command line beside a running server is refused at its next request', async () => {
+    const dataDir = await tempDir()
+    const server = await spawnServe(dataDir)
+    try {
+      const created = await runCliCaptured(['token', 'create', '--data', dataDir, '--bot', server.botId, '--role', 'bot'])
+      const token = created.stdout.trim()
+      const id = /created (tok_[0-9a-f]+)/.exec(created.stderr)![1]!
+      // Accepted several times first, so the server has had every chance to keep its answer.
+      for (let i = 0; i < 3; i++) expect((await call(server.url, token, server.botId, '/v1/files')).status).toBe(200)
+      expect((await runCliCaptured(['token', 'revoke', '--data', dataDir, id])).code).toBe(0)
+      expect((await call(server.url, token, server.botId, '/v1/files')).status).toBe(401)
+      expect((await call(server.url, server.token!, server.botId, '/v1/files')).status).toBe(200)
+    } finally {
+      server.child.kill('SIGTERM')
+      await server.exited
+    }
+  })
+
   it('explains bad arguments', async () => {
     const { dataDir, botId } = await bootstrapped()
     const cases: Array<[string[], string]> = [

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import type { Sqlite } from './open-database.js'
 import { StatementCache } from './tables-statements.js'
 import { AuthStoreError } from '../auth/errors.js'
+import { AcceptedTokens } from './accepted-tokens.js'
 import { tokenRowToRecord, type TokenRow } from '../auth/token-row.js'
 import { checkTokenFor, checkTokenInput, hashToken, mintToken } from '../auth/token-rules.js'
 import type { BotRecord, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord } from '../auth/types.js'
@@ -22,12 +23,15 @@ import type { BotRecord, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord
 export class AuthStore {
   /** The two statements of `authenticate` (every authenticated request), compiled once (decision 1201). */
   private readonly statements: StatementCache
+  /** Tokens accepted for a bot since the last change to tokens or bots (decision 1230). */
+  private readonly accepted: AcceptedTokens
 
   constructor(
     private readonly db: Sqlite,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.statements = new StatementCache(db, 16)
+    this.accepted = new AcceptedTokens(db)
   }
 
   /**
@@ -63,6 +67,7 @@ export class AuthStore {
       createdAt: this.now().toISOString(),
     }
     this.db.prepare('INSERT INTO bots (id, workspace_id, name, created_at) VALUES (?, ?, ?, ?)').run(bot.id, bot.workspaceId, bot.name, bot.createdAt)
+    this.accepted.forget()
     return bot
   }
 
@@ -131,6 +136,7 @@ export class AuthStore {
         record.label,
         record.createdAt,
       )
+    this.accepted.forget()
   }
 
   /**
@@ -167,6 +173,7 @@ export class AuthStore {
       row.revoked_at = this.now().toISOString()
       this.db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ?').run(row.revoked_at, id)
     }
+    this.accepted.forget()
     return tokenRowToRecord(row)
   }
 
@@ -181,11 +188,15 @@ export class AuthStore {
    * ```
    */
   authenticate(token: string, botId: string): TokenCheck {
+    const kept = this.accepted.get(token, botId)
+    if (kept) return kept
     const row = this.statements.prepare('SELECT * FROM tokens WHERE hash = ? AND revoked_at IS NULL').get(hashToken(token)) as TokenRow | undefined
     if (!row) return { ok: false, reason: 'unknown_token' }
     const inWorkspace =
       row.workspace_id !== null && this.statements.prepare('SELECT 1 FROM bots WHERE id = ? AND workspace_id = ?').get(botId, row.workspace_id) !== undefined
-    return checkTokenFor(tokenRowToRecord(row), botId, inWorkspace)
+    const check = checkTokenFor(tokenRowToRecord(row), botId, inWorkspace)
+    this.accepted.remember(token, botId, check)
+    return check
   }
 
   /**

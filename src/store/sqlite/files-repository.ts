@@ -36,6 +36,12 @@ function scopeSql(scope: FilesAccessScope): { sql: string; params: unknown[] } {
 
 const NOT_EXPIRED = '(f.expires_at IS NULL OR f.expires_at > ?)'
 
+/** Oldest first, then by id: the order of the files of one key. */
+function byCreationThenId(a: FileRow, b: FileRow): number {
+  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+}
+
 /**
  * Files persistence on the embedded SQLite database. Every method is synchronous and each write runs in one
  * transaction, so a reader never sees half an update. Expired files are invisible to reads even before the
@@ -107,9 +113,12 @@ export class FilesRepository {
    */
   getByKey(botId: string, key: string): FileRecord[] {
     const now = this.now()
+    // No ORDER BY in SQL: with one, SQLite walked the bot's (bot_id, created_at) index to skip a sort and read every
+    // file of the bot (2 ms at 20,000 files); the (bot_id, key) index finds the few rows of a key, sorted here.
     const rows = this
-      .statement(`SELECT * FROM files f WHERE f.bot_id = ? AND f.key = ? AND ${NOT_EXPIRED} ORDER BY f.created_at, f.id`)
+      .statement(`SELECT * FROM files f WHERE f.bot_id = ? AND f.key = ? AND ${NOT_EXPIRED}`)
       .all(botId, key, now.toISOString()) as FileRow[]
+    if (rows.length > 1) rows.sort(byCreationThenId)
     return rows.map(fileRowToRecord)
   }
 
