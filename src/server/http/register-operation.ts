@@ -119,7 +119,9 @@ export function registerOperation<Op extends Operation>(
     const rawParams = c.req.param() as Record<string, string>
     const params = operation.params ? validate(operation.params, rawParams, 'Invalid path parameters') : {}
 
-    const search = new URL(c.req.url).search
+    // Parsing the whole URL only when there is a query: most calls have none.
+    const url = c.req.url
+    const search = url.includes('?') ? new URL(url).search : ''
     const rawQuery = parseQuery(search, operation.query)
     const query = operation.query ? validate(operation.query, rawQuery, 'Invalid query parameters') : {}
 
