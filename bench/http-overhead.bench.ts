@@ -6,7 +6,10 @@
  * answers the same JSON from a `Map` (`bench/baselines/bare-hono.mjs`). The load is autocannon in this process,
  * `--connections` keep-alive connections, one request at a time each; the two servers alternate in `--rounds`
  * rounds of `--seconds` each, after a warm-up of each. Prints RATIO lines for `npm run bench` and a Markdown table.
+ * Beside the rates it prints each server's CPU time per request (user + system, from `/proc/<pid>/stat`, Linux):
+ * on a shared machine the rate follows the CPU the load generator leaves each side, the CPU per request much less.
  */
+import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
@@ -30,14 +33,29 @@ interface Run {
   p50: number
   p99: number
   errors: number
+  /** The server's CPU time per answered request, µs (NaN where /proc is missing). */
+  cpuMicroseconds: number
 }
 
-function load(url: string, headers: Record<string, string>, duration: number): Promise<Run> {
+/** User + system CPU time of a process so far, in µs (clock ticks of /proc/<pid>/stat; NaN off Linux). */
+function cpuTime(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS
+  } catch {
+    return Number.NaN
+  }
+}
+const CLOCK_TICKS = 100
+
+function load(url: string, headers: Record<string, string>, duration: number, serverPid?: number): Promise<Run> {
+  const cpuBefore = cpuTime(serverPid)
   return new Promise((resolve, reject) => {
     autocannon({ url, connections, duration, headers, pipelining: 1 }, (error: Error | null, result: autocannon.Result) => {
       if (error) return reject(error)
       const bad = result.non2xx + result.errors + result.timeouts
-      resolve({ requestsPerSecond: result.requests.total / (result.duration || duration), p50: result.latency.p50, p99: result.latency.p99, errors: bad })
+      const cpuMicroseconds = (cpuTime(serverPid) - cpuBefore) / Math.max(1, result.requests.total)
+      resolve({ requestsPerSecond: result.requests.total / (result.duration || duration), p50: result.latency.p50, p99: result.latency.p99, errors: bad, cpuMicroseconds })
     })
   })
 }
@@ -66,9 +84,13 @@ async function main(): Promise<void> {
     await load(botshelfUrl, auth, 2)
     await load(honoUrl, {}, 2)
     for (let round = 0; round < rounds; round++) {
-      botshelfRuns.push(await load(botshelfUrl, auth, seconds))
-      honoRuns.push(await load(honoUrl, {}, seconds))
-      process.stderr.write(`round ${round + 1}/${rounds}: botshelf ${botshelfRuns.at(-1)!.requestsPerSecond.toFixed(0)} req/s, bare Hono ${honoRuns.at(-1)!.requestsPerSecond.toFixed(0)} req/s\n`)
+      botshelfRuns.push(await load(botshelfUrl, auth, seconds, serve.process.pid))
+      honoRuns.push(await load(honoUrl, {}, seconds, hono.process.pid))
+      const [ours, bare] = [botshelfRuns.at(-1)!, honoRuns.at(-1)!]
+      process.stderr.write(
+        `round ${round + 1}/${rounds}: botshelf ${ours.requestsPerSecond.toFixed(0)} req/s (${ours.cpuMicroseconds.toFixed(0)} µs CPU each), ` +
+          `bare Hono ${bare.requestsPerSecond.toFixed(0)} req/s (${bare.cpuMicroseconds.toFixed(0)} µs CPU each)\n`,
+      )
     }
   } finally {
     await hono.stop()
@@ -83,17 +105,19 @@ async function main(): Promise<void> {
   const botshelf = median(botshelfRuns, (run) => run.requestsPerSecond)
   const baseline = median(honoRuns, (run) => run.requestsPerSecond)
   printRatio({ bench: 'http-overhead', row: `getFile over loopback, ${connections} keep-alive connections, vs a bare Hono handler answering from a Map`, botshelf, baseline, unit: 'req/s', goal: 0.5 })
+  const ourCpu = median(botshelfRuns, (run) => run.cpuMicroseconds)
+  const bareCpu = median(honoRuns, (run) => run.cpuMicroseconds)
   const load1 = os.loadavg().map((value) => value.toFixed(1)).join(' ')
   process.stdout.write(
     [
       '',
       `Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; ${new Date().toISOString()}; load average ${load1}`,
       '',
-      `| server (${connections} connections, ${rounds} × ${seconds} s, medians) | req/s | p50 ms | p99 ms |`,
-      '|---|---:|---:|---:|',
-      `| botshelf getFile | ${botshelf.toFixed(0)} | ${median(botshelfRuns, (r) => r.p50)} | ${median(botshelfRuns, (r) => r.p99)} |`,
-      `| bare Hono, same JSON from a Map | ${baseline.toFixed(0)} | ${median(honoRuns, (r) => r.p50)} | ${median(honoRuns, (r) => r.p99)} |`,
-      `| ratio | ${(botshelf / baseline).toFixed(2)} | | |`,
+      `| server (${connections} connections, ${rounds} × ${seconds} s, medians) | req/s | p50 ms | p99 ms | server CPU µs per request |`,
+      '|---|---:|---:|---:|---:|',
+      `| botshelf getFile | ${botshelf.toFixed(0)} | ${median(botshelfRuns, (r) => r.p50)} | ${median(botshelfRuns, (r) => r.p99)} | ${ourCpu.toFixed(0)} |`,
+      `| bare Hono, same JSON from a Map | ${baseline.toFixed(0)} | ${median(honoRuns, (r) => r.p50)} | ${median(honoRuns, (r) => r.p99)} | ${bareCpu.toFixed(0)} |`,
+      `| ratio | ${(botshelf / baseline).toFixed(2)} | | | ${(bareCpu / ourCpu).toFixed(2)} (bare / botshelf) |`,
       '',
     ].join('\n'),
   )
