@@ -5,8 +5,9 @@
  * turn used to run every request that was ready (200 busy connections: 50-200 ms of work), so new connections were
  * accepted at a handful a second and waited in the kernel's queue for seconds (decision 1220). Here a turn runs
  * requests until `budgetMs` of it has passed; the requests that arrive after that wait, first in first out, and run
- * in the next turns (each in its own callback, after the loop has polled the sockets again). A task marked urgent
- * (a health check) runs at once, never behind the others.
+ * in the next turns (each in its own callback, after the loop has polled the sockets again). A turn that accepted a
+ * connection (`hurry`) ends after 2 ms, so the next connection is accepted soon. A task marked urgent (a health
+ * check) runs at once, never behind the others.
  *
  * A turn is measured from its timers phase: a zero-delay timer opened with the turn's first task marks the start of
  * the next one. Whatever the clock says, every turn with waiting tasks runs at least one, so nothing starves.
