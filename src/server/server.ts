@@ -16,6 +16,7 @@ import {
   refusalResponse,
 } from './connections/index.js'
 import { attachNodeBody } from './files/upload-body.js'
+import { TurnBudget } from './connections/turn-budget.js'
 
 /** Options of `createServer`: the app's options plus where to listen. */
 export interface ServerOptions extends AppOptions {
@@ -116,6 +117,16 @@ const LISTEN_BACKLOG = 4096
 const KEEP_ALIVE_TIMEOUT_MS = 65_000
 
 /**
+ * How much of one turn of the event loop requests may take before the next ones wait for later turns: libuv accepts
+ * one new connection per turn, so long turns leave new connections waiting in the kernel (decision 1220).
+ */
+const TURN_BUDGET_MS = 10
+
+/** A load balancer's health check: answered in the turn it arrives, never behind other requests. */
+const isHealthCheck = (incoming: IncomingMessage): boolean =>
+  (incoming.method === 'GET' || incoming.method === 'HEAD') && (incoming.url === '/health' || incoming.url?.startsWith('/health?') === true)
+
+/**
  * After the grace cut the connections, how long `close()` still waits for handlers to notice (an upload records
  * `upload_failed`) before closing the database under them.
  */
@@ -199,6 +210,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
             resolveSettled()
           }
         })
+  const turns = new TurnBudget({ budgetMs: TURN_BUDGET_MS })
   let server: Server
   try {
     server = await new Promise<Server>((resolvePromise, reject) => {
@@ -218,13 +230,18 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
           requireHostHeader: false,
         },
         (incoming, outgoing) => {
-          lingerIfAnsweredEarly(incoming, outgoing)
-          void listener(incoming, outgoing)
+          const handle = (): void => {
+            lingerIfAnsweredEarly(incoming, outgoing)
+            void listener(incoming, outgoing)
+          }
+          turns.run(handle, { urgent: isHealthCheck(incoming) })
         },
       )
       // Keep idle connections longer than clients' keep-alive agents do (4-5 s), so a client never reuses a
       // socket the server is closing at that instant (ECONNRESET under load).
       created.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
+      // A turn that accepted a connection ends early: more may be waiting, and libuv accepts one per turn.
+      created.on('connection', () => turns.hurry())
       created.setTimeout(idleTimeoutMs)
       created.on('timeout', idleConnectionListener({ idleTimeoutMs, inFlight, now, logger }))
       created.on('clientError', clientErrorListener({ limits: { maxHeaderSize, headersTimeoutMs: headersTimeout, requestTimeoutMs }, inFlight, now, logger }))

@@ -5,6 +5,7 @@ import type { MemberRole } from '../../api/principal.js'
 import type { AuthPort, BotRecord, TokenRecord } from '../../store/index.js'
 import type { AppEnv } from '../env.js'
 import { FILES_JSON_LIMIT, readJsonBody } from '../http/body.js'
+import { jsonAnswer } from '../http/json-answer.js'
 import { invalidFromIssues, ServiceError } from '../service-error.js'
 import { requireWorkspaceAdministrator, tokenAuth } from './admin-auth.js'
 import type { AdminEnv } from './admin-env.js'
@@ -89,12 +90,12 @@ export function adminRoutes(options: AdminRoutesOptions): Hono<AdminEnv> {
     }
     const created = await auth.createToken({ workspace: true, role: 'administrator', label: 'console sign-in link' })
     const bots = await auth.listBots()
-    return c.json({ token: created.token, tokenId: created.id, bots: bots.map(botView) })
+    return jsonAnswer(c, { token: created.token, tokenId: created.id, bots: bots.map(botView) })
   })
 
   router.get('/v1/whoami', tokenAuth(auth), byToken, (c) => {
     const { principal, scope, bots } = c.get('tokenIdentity')
-    return c.json({
+    return jsonAnswer(c, {
       tokenId: principal.tokenId,
       scope,
       kind: principal.kind,
@@ -107,12 +108,12 @@ export function adminRoutes(options: AdminRoutesOptions): Hono<AdminEnv> {
 
   router.use('/v1/admin/*', tokenAuth(auth, requireWorkspaceAdministrator), byToken)
 
-  router.get('/v1/admin/bots', async (c) => c.json({ bots: (await auth.listBots()).map(botView) }))
+  router.get('/v1/admin/bots', async (c) => jsonAnswer(c, { bots: (await auth.listBots()).map(botView) }))
 
   router.post('/v1/admin/bots', async (c) => {
     const body = parseWith(CreateBotBodySchema, (await readJsonBody(c.req.raw, FILES_JSON_LIMIT)) ?? {}, 'Invalid request body')
     const bot = await auth.createBot(body.name !== undefined ? { name: body.name } : {})
-    return c.json({ bot: botView(bot) })
+    return jsonAnswer(c, { bot: botView(bot) })
   })
 
   router.get('/v1/admin/tokens', async (c) => {
@@ -121,7 +122,7 @@ export function adminRoutes(options: AdminRoutesOptions): Hono<AdminEnv> {
       ...(query.botId !== undefined ? { botId: query.botId } : {}),
       activeOnly: query.all !== 'true',
     })
-    return c.json({ tokens })
+    return jsonAnswer(c, { tokens })
   })
 
   router.post('/v1/admin/tokens', async (c) => {
@@ -136,15 +137,15 @@ export function adminRoutes(options: AdminRoutesOptions): Hono<AdminEnv> {
             ...(body.integrationName !== undefined ? { integrationName: body.integrationName } : {}),
             ...label,
           })
-    return c.json({ token: created })
+    return jsonAnswer(c, { token: created })
   })
 
   router.delete('/v1/admin/tokens/:id', async (c) => {
     const id = c.req.param('id')
     const known = (await auth.listTokens()).find((t) => t.id === id)
     if (!known) throw new ServiceError('ResourceNotFound', `No token with id "${id}"`)
-    if (known.revokedAt !== null) return c.json({ token: known })
-    return c.json({ token: await auth.revokeToken(id) })
+    if (known.revokedAt !== null) return jsonAnswer(c, { token: known })
+    return jsonAnswer(c, { token: await auth.revokeToken(id) })
   })
 
   return router

@@ -8,19 +8,24 @@ import { BotshelfError } from '../../errors/index.js'
 import { ServiceError } from '../service-error.js'
 
 /**
- * Builds the wire error response `{ id, code, type, message, metadata? }` with HTTP status == code.
+ * Builds the wire error response `{ id, code, type, message, metadata? }` with HTTP status == code, its
+ * `Content-Length` and any `headers` given (an `allow`, the request id). Every header goes in at construction:
+ * @hono/node-server's lightweight `Response` then writes the text to the socket in one call, where a header added
+ * afterwards would make Hono rebuild the answer as a web `Response` with a body stream (decision 1211).
  *
  * @example
  * ```ts
  * return errorResponse(new ServiceError('ResourceNotFound', 'File "a.txt" not found'), new Date())
+ * return errorResponse(new ServiceError('MethodNotFound', 'Method POST is not allowed'), new Date(), { allow: 'GET' })
  * ```
  */
-export function errorResponse(error: BotshelfError, now: Date = new Date()): Response {
+export function errorResponse(error: BotshelfError, now: Date = new Date(), headers: Record<string, string> = {}): Response {
   const body: ErrorBody = { id: newErrorId(now), code: error.status, type: error.type, message: error.message }
   if (error.metadata !== undefined) body.metadata = error.metadata
-  return new Response(JSON.stringify(body), {
+  const text = JSON.stringify(body)
+  return new Response(text, {
     status: error.status,
-    headers: { 'content-type': 'application/json; charset=UTF-8' },
+    headers: { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)), ...headers },
   })
 }
 
@@ -52,14 +57,16 @@ export function toServiceError(error: unknown): BotshelfError {
 
 /**
  * Hono `onError` handler: every error becomes the wire error body. Unknown errors are logged with their
- * stack (and the request id) and answered as a generic `Internal` 500.
+ * stack (and the request id) and answered as a generic `Internal` 500. The answer carries the request id and any
+ * `headers` given from the start (see `errorResponse`).
  *
  * @example
  * ```ts
  * app.onError(handleError)
+ * handleError(new ServiceError('MethodNotFound', 'Method POST is not allowed on /health'), c, { allow: 'GET' })
  * ```
  */
-export function handleError(error: unknown, c: Context<AppEnv>): Response {
+export function handleError(error: unknown, c: Context<AppEnv>, headers: Record<string, string> = {}): Response {
   const serviceError = toServiceError(error)
   const services = c.get('services')
   if (serviceError.status >= 500) {
@@ -67,7 +74,9 @@ export function handleError(error: unknown, c: Context<AppEnv>): Response {
     const detail = error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) }
     services?.logger.log('error', 'unhandled error', { requestId: c.get('requestId'), ...detail })
   }
-  return errorResponse(serviceError, services?.now() ?? new Date())
+  // The request id goes in with the other headers, so the request context finds it and leaves the answer as built.
+  const requestId = c.get('requestId')
+  return errorResponse(serviceError, services?.now() ?? new Date(), requestId !== undefined ? { ...headers, 'x-request-id': requestId } : headers)
 }
 
 /** Status type Hono accepts for a JSON response. */

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import type { AppEnv } from '../env.js'
 import { describeRawRoute, type RawRoute } from '../openapi/raw-route.js'
 import { ServiceError } from '../service-error.js'
+import { jsonAnswer } from './json-answer.js'
 
 /**
  * Unauthenticated routes for operators: `GET /` names the service and points to the OpenAPI document;
@@ -50,7 +51,7 @@ export function metaRoutes(version: string): Hono<AppEnv> {
   const routes = new Hono<AppEnv>()
   describeRawRoute(routes, serviceInfoRoute)
   describeRawRoute(routes, healthRoute)
-  routes.get('/', (c) => c.json({ name: 'botshelf', version, openapi: '/v1/openapi.json' }))
+  routes.get('/', (c) => jsonAnswer(c, { name: 'botshelf', version, openapi: '/v1/openapi.json' }))
   routes.get('/health', async (c) => {
     const { backend } = c.get('services')
     try {
@@ -58,7 +59,7 @@ export function metaRoutes(version: string): Hono<AppEnv> {
     } catch {
       throw new ServiceError('Internal', 'The database did not answer')
     }
-    return c.json({ status: 'ok' })
+    return jsonAnswer(c, { status: 'ok' })
   })
   return routes
 }

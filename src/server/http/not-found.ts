@@ -36,9 +36,8 @@ export function notFoundHandler(app: Hono<AppEnv>): (c: Context<AppEnv>) => Resp
     }
     if (methods.size > 0) {
       const allowed = [...methods].sort()
-      const response = handleError(new ServiceError('MethodNotFound', `Method ${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { allowed }), c)
-      response.headers.set('allow', allowed.join(', '))
-      return response
+      // `Allow` is given at construction: set afterwards on @hono/node-server's Response, it was lost on the wire.
+      return handleError(new ServiceError('MethodNotFound', `Method ${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { allowed }), c, { allow: allowed.join(', ') })
     }
     return handleError(new ServiceError('ResourceNotFound', `No route for ${c.req.method} ${path}`), c)
   }

@@ -56,9 +56,7 @@ export function metricsFetchHandler(services: AppServices, metrics: ServiceMetri
       const { pathname } = new URL(request.url)
       if (pathname !== '/metrics') return errorResponse(new ServiceError('ResourceNotFound', `No route for ${request.method} ${pathname}: this port serves GET /metrics only`), services.now())
       if (request.method !== 'GET' && request.method !== 'HEAD') {
-        const response = errorResponse(new ServiceError('MethodNotFound', `Method ${request.method} is not allowed on /metrics; allowed: GET`, { allowed: ['GET'] }), services.now())
-        response.headers.set('allow', 'GET')
-        return response
+        return errorResponse(new ServiceError('MethodNotFound', `Method ${request.method} is not allowed on /metrics; allowed: GET`, { allowed: ['GET'] }), services.now(), { allow: 'GET' })
       }
       await checkMetricsAccess(services.backend.auth, request.headers.get('authorization'))
       return new Response(await metrics.render(), { status: 200, headers: { 'content-type': metrics.contentType } })

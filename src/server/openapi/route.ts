@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import type { Operation } from '../../api/operation.js'
 import type { AppEnv } from '../env.js'
 import { publicBaseUrl } from '../http/public-url.js'
+import { jsonAnswer } from '../http/json-answer.js'
 import { buildOpenApiDocument } from './document.js'
 import { describeRawRoute, type RawRoute } from './raw-route.js'
 import { packageVersion } from '../package-version.js'
@@ -28,6 +29,6 @@ export function openApiRoutes(operations: () => ReadonlyArray<Operation>, rawRou
     parameters: [],
     responses: { 200: { description: 'The OpenAPI 3.1 document.', body: 'json', schema: { type: 'object' } } },
   })
-  routes.get('/v1/openapi.json', (c) => c.json(buildOpenApiDocument(operations(), { version, serverUrl: publicBaseUrl(c), rawRoutes: rawRoutes() })))
+  routes.get('/v1/openapi.json', (c) => jsonAnswer(c, buildOpenApiDocument(operations(), { version, serverUrl: publicBaseUrl(c), rawRoutes: rawRoutes() })))
   return routes
 }

@@ -88,7 +88,8 @@ export function createRateLimiter(context: RateLimitContext): {
         path: c.req.path,
       })
     }
-    return rateLimitedResponse(scope, limit, decision.retryAfterMs, at)
+    const requestId = c.get('requestId')
+    return rateLimitedResponse(scope, limit, decision.retryAfterMs, at, requestId !== undefined ? { 'x-request-id': requestId } : {})
   }
 
   const byToken: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -21,16 +21,18 @@ export function retryAfterSeconds(retryAfterMs: number): number {
 
 /**
  * The 429 answer: the wire error body of type `RateLimited` naming the limit and the wait (also in
- * `metadata`: `scope`, `limit` in the `--rate-limit` grammar, `retryAfterSeconds`), and `Retry-After` in seconds.
+ * `metadata`: `scope`, `limit` in the `--rate-limit` grammar, `retryAfterSeconds`), `Retry-After` in seconds, its
+ * `Content-Length`, and any `headers` given (the request id).
  *
  * @example
  * ```ts
  * const res = rateLimitedResponse('token', { perSecond: 100, burst: 500 }, 240, new Date())
  * res.status // 429
  * res.headers.get('retry-after') // '1'
+ * rateLimitedResponse('ip', { perSecond: 200, burst: 1000 }, 5, new Date(), { 'x-request-id': 'req_1' })
  * ```
  */
-export function rateLimitedResponse(scope: RateLimitScope, limit: BucketLimit, retryAfterMs: number, now: Date): Response {
+export function rateLimitedResponse(scope: RateLimitScope, limit: BucketLimit, retryAfterMs: number, now: Date, headers: Record<string, string> = {}): Response {
   const seconds = retryAfterSeconds(retryAfterMs)
   const who = scope === 'token' ? 'this token may send' : 'one IP address may send, on routes without a token,'
   const body: ErrorBody = {
@@ -41,9 +43,11 @@ export function rateLimitedResponse(scope: RateLimitScope, limit: BucketLimit, r
     metadata: { scope, limit: formatBucketLimit(limit), retryAfterSeconds: seconds },
   }
   // Every header goes in at construction: @hono/node-server's Response rebuilds from its init when Hono adds
-  // headers later, and would drop one set afterwards.
-  return new Response(JSON.stringify(body), {
+  // headers later, and would drop one set afterwards; with its length and the request id, it is written to the
+  // socket as built, without a web stream (decision 1211).
+  const text = JSON.stringify(body)
+  return new Response(text, {
     status: errorTypes.RateLimited.code,
-    headers: { 'content-type': 'application/json; charset=UTF-8', 'retry-after': String(seconds) },
+    headers: { 'content-type': 'application/json; charset=UTF-8', 'retry-after': String(seconds), 'content-length': String(Buffer.byteLength(text)), ...headers },
   })
 }
