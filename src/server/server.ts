@@ -231,6 +231,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
         },
         (incoming, outgoing) => {
           const handle = (): void => {
+            // A request that waited for a later turn while its connection was cut (a client gone, the shutdown's
+            // cut) has no one to answer: its handler never starts, so nothing runs after close() closed the app.
+            if (incoming.socket.destroyed) return
             lingerIfAnsweredEarly(incoming, outgoing)
             void listener(incoming, outgoing)
           }
