@@ -11,6 +11,9 @@
  * machine, issue 15), or measured in the same run when `--supabase-url` and `--supabase-key` (a service key) are
  * given: it then uploads to `--supabase-bucket` (default `bench`, created if missing) with one POST per file.
  *
+ * `--profile DIR` writes a CPU profile of the `serve` child into DIR (`node --cpu-prof`), `--only botshelf` skips the
+ * floor (for profiling).
+ *
  * Prints RATIO lines for `npm run bench` and a Markdown table for bench/README.md.
  */
 import { spawn } from 'node:child_process'
@@ -35,6 +38,8 @@ const { values } = parseArgs({
     'supabase-url': { type: 'string' },
     'supabase-key': { type: 'string' },
     'supabase-bucket': { type: 'string', default: 'bench' },
+    profile: { type: 'string' },
+    only: { type: 'string' },
   },
 })
 const files = Number(values.files)
@@ -97,7 +102,10 @@ async function startFloor(folder: string): Promise<{ url: string; stop: () => Pr
 
 async function main(): Promise<void> {
   const floorDir = await mkdtemp(join(os.tmpdir(), 'botshelf-bench-floor-'))
-  const serve = await startServe({ args: ['--rate-limit', 'off', '--log-level', 'warn'] })
+  const serve = await startServe({
+    args: ['--rate-limit', 'off', '--log-level', 'warn'],
+    ...(values.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] } : {}),
+  })
   const floor = await startFloor(floorDir)
   const auth = { authorization: `Bearer ${serve.token}`, 'x-bot-id': serve.botId, 'content-type': 'application/json' }
   const supabase = values['supabase-url'] && values['supabase-key'] ? { url: values['supabase-url'].replace(/\/+$/, ''), key: values['supabase-key'], bucket: values['supabase-bucket'] } : undefined
@@ -119,7 +127,7 @@ async function main(): Promise<void> {
         await send(answer.file.uploadUrl, 'PUT', { 'content-type': 'text/plain' }, body)
       })
       created.botshelf += count
-      seconds.floor += await timedCreations(count, (i) => send(`${floor.url}/small-${base + i}.txt`, 'PUT', { 'content-type': 'text/plain' }, body).then(() => undefined))
+      if (values.only !== 'botshelf') seconds.floor += await timedCreations(count, (i) => send(`${floor.url}/small-${base + i}.txt`, 'PUT', { 'content-type': 'text/plain' }, body).then(() => undefined))
       created.floor += count
       if (supabase) {
         seconds.supabase += await timedCreations(count, (i) =>
