@@ -168,8 +168,9 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
   const tmpDir = join(options.root, 'tmp')
   mkdirSync(blobsDir, { recursive: true })
   mkdirSync(tmpDir, { recursive: true })
-  // Renames done while the folder's fsync runs share the next one (decision 1210).
-  const blobsDirSync = new GroupFsync(blobsDir, (path) => fsyncDirectory(fs, path))
+  // Renames done while the folder's fsync runs share the next one (decision 1210); the folder stays open while
+  // fsyncs follow each other (decision 1215).
+  const blobsDirSync = new GroupFsync(blobsDir, { open: (path) => fs.open(path, 'r') })
 
   const pathOf = (blobId: string): string => {
     if (!BLOB_ID.test(blobId)) throw new BlobError('BLOB_BAD_ID', `not a blob id: ${JSON.stringify(blobId)}`)
