@@ -11,9 +11,13 @@
  * machine, issue 15), or measured in the same run when `--supabase-url` and `--supabase-key` (a service key) are
  * given: it then uploads to `--supabase-bucket` (default `bench`, created if missing) with one POST per file.
  *
+ * `--profile DIR` writes a CPU profile of the `serve` child into DIR (`node --cpu-prof`), `--only botshelf` skips the
+ * floor (for profiling), `--serve-root DIR` runs the `serve` of another checkout (the code before a change).
+ *
  * Prints RATIO lines for `npm run bench` and a Markdown table for bench/README.md.
  */
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import http from 'node:http'
 import os from 'node:os'
@@ -35,6 +39,9 @@ const { values } = parseArgs({
     'supabase-url': { type: 'string' },
     'supabase-key': { type: 'string' },
     'supabase-bucket': { type: 'string', default: 'bench' },
+    profile: { type: 'string' },
+    'serve-root': { type: 'string' },
+    only: { type: 'string' },
   },
 })
 const files = Number(values.files)
@@ -74,7 +81,21 @@ async function timedCreations(count: number, create: (index: number) => Promise<
   return (performance.now() - started) / 1000
 }
 
-async function startFloor(folder: string): Promise<{ url: string; stop: () => Promise<void> }> {
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc (Linux; `undefined` elsewhere). On a shared
+ * machine the CPU a server spends per file moves far less than its rate, which follows what the neighbours leave.
+ */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return undefined
+  }
+}
+
+async function startFloor(folder: string): Promise<{ url: string; pid: number | undefined; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [fileURLToPath(new URL('./baselines/durable-file-server.mjs', import.meta.url)), folder], { stdio: ['ignore', 'pipe', 'inherit'] })
   const port = await new Promise<string>((resolve, reject) => {
     let out = ''
@@ -87,6 +108,7 @@ async function startFloor(folder: string): Promise<{ url: string; stop: () => Pr
   })
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')
@@ -97,7 +119,11 @@ async function startFloor(folder: string): Promise<{ url: string; stop: () => Pr
 
 async function main(): Promise<void> {
   const floorDir = await mkdtemp(join(os.tmpdir(), 'botshelf-bench-floor-'))
-  const serve = await startServe({ args: ['--rate-limit', 'off', '--log-level', 'warn'] })
+  const serve = await startServe({
+    args: ['--rate-limit', 'off', '--log-level', 'warn'],
+    ...(values['serve-root'] ? { root: values['serve-root'] } : {}),
+    ...(values.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] } : {}),
+  })
   const floor = await startFloor(floorDir)
   const auth = { authorization: `Bearer ${serve.token}`, 'x-bot-id': serve.botId, 'content-type': 'application/json' }
   const supabase = values['supabase-url'] && values['supabase-key'] ? { url: values['supabase-url'].replace(/\/+$/, ''), key: values['supabase-key'], bucket: values['supabase-bucket'] } : undefined
@@ -108,6 +134,8 @@ async function main(): Promise<void> {
     })
   }
   const seconds = { botshelf: 0, floor: 0, supabase: 0 }
+  const cpuAtStart = { botshelf: cpuSeconds(serve.process.pid), floor: cpuSeconds(floor.pid) }
+  const cpuUsed: { botshelf?: number; floor?: number } = {}
   const created = { botshelf: 0, floor: 0, supabase: 0 }
   try {
     for (let round = 0; round < rounds; round++) {
@@ -119,7 +147,7 @@ async function main(): Promise<void> {
         await send(answer.file.uploadUrl, 'PUT', { 'content-type': 'text/plain' }, body)
       })
       created.botshelf += count
-      seconds.floor += await timedCreations(count, (i) => send(`${floor.url}/small-${base + i}.txt`, 'PUT', { 'content-type': 'text/plain' }, body).then(() => undefined))
+      if (values.only !== 'botshelf') seconds.floor += await timedCreations(count, (i) => send(`${floor.url}/small-${base + i}.txt`, 'PUT', { 'content-type': 'text/plain' }, body).then(() => undefined))
       created.floor += count
       if (supabase) {
         seconds.supabase += await timedCreations(count, (i) =>
@@ -128,6 +156,10 @@ async function main(): Promise<void> {
         created.supabase += count
       }
       process.stderr.write(`round ${round + 1}/${rounds}: ${JSON.stringify(seconds)}\n`)
+    }
+    for (const who of ['botshelf', 'floor'] as const) {
+      const [start, end] = [cpuAtStart[who], cpuSeconds(who === 'botshelf' ? serve.process.pid : floor.pid)]
+      if (start !== undefined && end !== undefined) cpuUsed[who] = end - start
     }
   } finally {
     agent.destroy()
@@ -152,6 +184,9 @@ async function main(): Promise<void> {
       `| floor: node:http + write + fsync + SQLite insert (one PUT) | ${rate('floor').toFixed(0)} |`,
       `| Supabase Storage ${supabase ? '(same run, one POST)' : '(recorded, issue 15)'} | ${peer.toFixed(0)} |`,
       '',
+      ...(cpuUsed.botshelf !== undefined && cpuUsed.floor !== undefined
+        ? [`Server CPU per file (user + system): botshelf ${((1000 * cpuUsed.botshelf) / created.botshelf).toFixed(2)} ms, floor ${((1000 * cpuUsed.floor) / Math.max(created.floor, 1)).toFixed(2)} ms`, '']
+        : []),
     ].join('\n'),
   )
 }

@@ -47,6 +47,16 @@ export interface StartServeOptions {
    * ```
    */
   nodeArgs?: string[]
+  /**
+   * The checkout whose `src/cli/bin.ts` runs (default: this one); a bench passes another checkout to compare the
+   * code before a change with the code after it in one run.
+   *
+   * @example
+   * ```ts
+   * await startServe({ root: '/path/to/other/checkout' })
+   * ```
+   */
+  root?: string
 }
 
 /**
@@ -62,7 +72,7 @@ export interface StartServeOptions {
 export async function startServe(options: StartServeOptions = {}): Promise<ServeProcess> {
   const dataDir = await mkdtemp(join(os.tmpdir(), 'botshelf-bench-serve-'))
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/cli/bin.ts', 'serve', '--port', '0', '--data', join(dataDir, 'data'), ...(options.args ?? [])], {
-    cwd: root,
+    cwd: options.root ?? root,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

@@ -77,7 +77,7 @@ describe('local folder blob store: durability order (what a crash test cannot se
     await rm(root, { recursive: true, force: true })
   })
 
-  it('writes, fsyncs the file, closes it, renames it into place, then fsyncs the folder: in that order', async () => {
+  it('writes, renames the file into place, then fsyncs the file and the folder at once, and closes it', async () => {
     const calls: string[] = []
     const blobs = createLocalFolderBlobStore({ root, fs: recordingFileSystem(calls) })
     await blobs.write(chunks('hello ', 'world'), { expectedBytes: 11 })
@@ -85,13 +85,41 @@ describe('local folder blob store: durability order (what a crash test cannot se
       'open temp wx',
       'write temp',
       'write temp',
-      'fsync temp',
-      'close temp',
       'rename temp → blob',
+      'fsync temp',
       'open blobs-folder r',
       'fsync blobs-folder',
       'close blobs-folder',
+      'close temp',
     ])
+  })
+
+  it('resolves only once both the file and the folder fsyncs have finished', async () => {
+    const calls: string[] = []
+    const recording = recordingFileSystem(calls)
+    let releaseFile!: () => void
+    const fileGate = new Promise<void>((resolve) => (releaseFile = resolve))
+    let releaseFolder!: () => void
+    const folderGate = new Promise<void>((resolve) => (releaseFolder = resolve))
+    const fs: BlobFileSystem = {
+      ...recording,
+      async open(path, flags) {
+        const handle = await recording.open(path, flags)
+        const gate = flags === 'wx' ? fileGate : folderGate
+        return { ...handle, sync: async () => { await gate; await handle.sync() } }
+      },
+    }
+    const blobs = createLocalFolderBlobStore({ root, fs })
+    let settled = false
+    const writing = blobs.write(chunks('abc'), { expectedBytes: 3 }).finally(() => (settled = true))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(calls).toContain('rename temp → blob')
+    releaseFile()
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(settled).toBe(false)
+    releaseFolder()
+    expect((await writing).size).toBe(3)
+    expect(calls.indexOf('fsync blobs-folder')).toBeGreaterThan(calls.indexOf('rename temp → blob'))
   })
 
   it('concurrent writes share the folder fsync, and every rename is followed by one', async () => {
@@ -107,21 +135,31 @@ describe('local folder blob store: durability order (what a crash test cannot se
     for (const rename of renames) expect(folderSyncs.some((sync) => sync > rename)).toBe(true)
   })
 
-  it('an empty blob is fsynced and renamed the same way', async () => {
+  it('an empty blob is renamed and fsynced the same way', async () => {
     const calls: string[] = []
     const blobs = createLocalFolderBlobStore({ root, fs: recordingFileSystem(calls) })
     await blobs.write(chunks(), { expectedBytes: 0 })
-    expect(calls).toEqual(['open temp wx', 'fsync temp', 'close temp', 'rename temp → blob', 'open blobs-folder r', 'fsync blobs-folder', 'close blobs-folder'])
+    expect(calls).toEqual(['open temp wx', 'rename temp → blob', 'fsync temp', 'open blobs-folder r', 'fsync blobs-folder', 'close blobs-folder', 'close temp'])
   })
 
-  it('a failing fsync of the file stores nothing: no rename, the temporary file removed, the error passed on', async () => {
+  it('a failing fsync of the file stores nothing: the renamed blob removed, the error passed on', async () => {
     const calls: string[] = []
     const eio = Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' })
     const blobs = createLocalFolderBlobStore({ root, fs: recordingFileSystem(calls, { on: 'fsync temp', error: eio }) })
     await expect(blobs.write(chunks('abc'), { expectedBytes: 3 })).rejects.toBe(eio)
-    expect(calls).not.toContain('rename temp → blob')
-    expect(calls.slice(-2)).toEqual(['close temp', 'rm temp'])
+    expect(calls.slice(-2)).toEqual(['close temp', 'rm blob'])
     expect(await readdir(join(root, 'tmp'))).toEqual([])
     expect(await readdir(join(root, 'blobs'))).toEqual([])
   })
+
+  it('a failing fsync of the folder stores nothing either', async () => {
+    const calls: string[] = []
+    const eio = Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' })
+    const blobs = createLocalFolderBlobStore({ root, fs: recordingFileSystem(calls, { on: 'fsync blobs-folder', error: eio }) })
+    await expect(blobs.write(chunks('abc'), { expectedBytes: 3 })).rejects.toBe(eio)
+    expect(calls.slice(-2)).toEqual(['close temp', 'rm blob'])
+    expect(await readdir(join(root, 'tmp'))).toEqual([])
+    expect(await readdir(join(root, 'blobs'))).toEqual([])
+  })
+
 })

@@ -35,8 +35,8 @@ export interface BlobFileHandle {
 }
 
 /**
- * The file-system calls of the local-folder store, so a test can watch them (the order of write, fsync, close,
- * rename and the folder's fsync, which no crash test can see: the page cache survives a killed process) or make
+ * The file-system calls of the local-folder store, so a test can watch them (the order of write, rename, the file's
+ * and the folder's fsyncs and close, which no crash test can see: the page cache survives a killed process) or make
  * one fail. The default is {@link nodeBlobFileSystem}.
  *
  * @example
@@ -87,7 +87,7 @@ export interface LocalFolderBlobStoreOptions {
   root: string
   /**
    * The file-system calls to make (default {@link nodeBlobFileSystem}); tests pass a spy to check the durability
-   * order of a write: write → fsync(file) → close → rename → fsync(folder).
+   * order of a write: write → rename → fsync(file) and fsync(folder) at once → close (decision 1213).
    *
    * @example
    * ```ts
@@ -151,8 +151,9 @@ function streamFromHandle(handle: BlobFileHandle, start: number, endInclusive: n
 
 /**
  * The local-folder adapter of the {@link BlobStore} port. Writes go to a temporary file in the same folder
- * tree, are hashed and counted while streaming, fsynced, renamed into place, and the directory is fsynced, so
- * a crash leaves either the whole blob or a temporary file that {@link BlobStore.sweep} removes at start.
+ * tree, are hashed and counted while streaming, renamed into place, then the file and the directory are fsynced
+ * at once (decision 1213); `write` resolves only after both, so no row can name a blob before it is on the disk.
+ * A crash leaves whole blobs, temporary files, or a blob no row names: {@link BlobStore.sweep} removes the last two.
  * Blob names are random ids; a user's key never becomes a path.
  *
  * @example
@@ -167,8 +168,9 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
   const tmpDir = join(options.root, 'tmp')
   mkdirSync(blobsDir, { recursive: true })
   mkdirSync(tmpDir, { recursive: true })
-  // Renames done while the folder's fsync runs share the next one (decision 1210).
-  const blobsDirSync = new GroupFsync(blobsDir, (path) => fsyncDirectory(fs, path))
+  // Renames done while the folder's fsync runs share the next one (decision 1210); the folder stays open while
+  // fsyncs follow each other (decision 1215).
+  const blobsDirSync = new GroupFsync(blobsDir, { open: (path) => fs.open(path, 'r') })
 
   const pathOf = (blobId: string): string => {
     if (!BLOB_ID.test(blobId)) throw new BlobError('BLOB_BAD_ID', `not a blob id: ${JSON.stringify(blobId)}`)
@@ -180,6 +182,8 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
     const limit = writeOptions.expectedBytes !== undefined ? Math.min(writeOptions.expectedBytes, hardLimit) : hardLimit
     const blobId = newBlobId()
     const tempPath = join(tmpDir, `${blobId}${TEMP_SUFFIX}`)
+    const finalPath = join(blobsDir, blobId)
+    let renamed = false
     const hash = createHash('sha256')
     let size = 0
     const handle = await fs.open(tempPath, 'wx')
@@ -198,16 +202,20 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
       if (writeOptions.expectedBytes !== undefined && size !== writeOptions.expectedBytes) {
         throw new BlobSizeMismatchError(writeOptions.expectedBytes, size)
       }
-      await handle.sync()
+      // Into place first, then the file's fsync and the folder's at once (decision 1213): both are done before this
+      // returns, hence before any row can name the blob; a crash before then leaves an orphan the start sweep removes.
+      await fs.rename(tempPath, finalPath)
+      renamed = true
+      const [fileSync, folderSync] = await Promise.allSettled([handle.sync(), blobsDirSync.durable()])
+      if (fileSync.status === 'rejected') throw fileSync.reason
+      if (folderSync.status === 'rejected') throw folderSync.reason
       await handle.close()
       handleOpen = false
-      await fs.rename(tempPath, join(blobsDir, blobId))
-      await blobsDirSync.durable()
       return { blobId, size, sha256: hash.digest('hex') }
     } catch (error) {
       await writer.settle()
       if (handleOpen) await handle.close().catch(() => undefined)
-      await fs.rm(tempPath, { force: true })
+      await fs.rm(renamed ? finalPath : tempPath, { force: true })
       throw error
     }
   }

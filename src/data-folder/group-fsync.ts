@@ -1,6 +1,44 @@
 import { open } from 'node:fs/promises'
 
 /**
+ * An open file or folder as {@link GroupFsync} holds it between fsyncs.
+ *
+ * @example
+ * ```ts
+ * const handle: FsyncHandle = await open('./.botshelf/botshelf.db-wal', 'r')
+ * await handle.sync()
+ * await handle.close()
+ * ```
+ */
+export interface FsyncHandle {
+  sync(): Promise<void>
+  close(): Promise<void>
+}
+
+/** Options of {@link GroupFsync} when it holds the file open between fsyncs. */
+export interface HeldFsyncOptions {
+  /**
+   * Opens the file or folder to fsync (default: node's `open(path, 'r')`, a missing file giving `undefined`:
+   * nothing to flush). Tests pass a spy.
+   *
+   * @example
+   * ```ts
+   * new GroupFsync(folder, { open: (path) => open(path, 'r') })
+   * ```
+   */
+  open?: (path: string) => Promise<FsyncHandle | undefined>
+}
+
+async function openIfPresent(path: string): Promise<FsyncHandle | undefined> {
+  try {
+    return await open(path, 'r')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+}
+
+/**
  * Flushes one file or folder to the disk (`fsync`); a missing one has nothing to flush.
  *
  * @example
@@ -30,6 +68,9 @@ export async function fsyncFile(path: string): Promise<void> {
  * runs `synchronous = NORMAL`; a write is answered after `durable()`) and for the content folder after a blob's
  * rename. It rejects with the fsync's error.
  *
+ * Unless given a `sync` function, it opens the file once for a run of back-to-back fsyncs and closes it when no
+ * caller waits any more (decision 1215): under load, one fsync per group instead of open, fsync and close.
+ *
  * @example
  * ```ts
  * const walSync = new GroupFsync(`${databaseFile}-wal`)
@@ -41,15 +82,27 @@ export class GroupFsync {
   private inFlight: Promise<void> | undefined
   private queued: Promise<void> | undefined
   private syncs = 0
+  private readonly sync: (path: string) => Promise<void>
+  private readonly openHandle: ((path: string) => Promise<FsyncHandle | undefined>) | undefined
+  private held: Promise<FsyncHandle | undefined> | undefined
 
   /**
    * @param path the file or folder to fsync (e.g. `<database>-wal`)
-   * @param sync how to flush it (default {@link fsyncFile}; tests pass a spy)
+   * @param how a function that flushes it each time (open, fsync, close: e.g. {@link fsyncFile}; tests pass a spy),
+   *   or how to open it to hold it between fsyncs (default: held, opened with node's `open(path, 'r')`)
    */
   constructor(
     private readonly path: string,
-    private readonly sync: (path: string) => Promise<void> = fsyncFile,
-  ) {}
+    how: ((path: string) => Promise<void>) | HeldFsyncOptions = {},
+  ) {
+    if (typeof how === 'function') {
+      this.sync = how
+      this.openHandle = undefined
+    } else {
+      this.openHandle = how.open ?? openIfPresent
+      this.sync = () => this.syncHeld()
+    }
+  }
 
   /**
    * How many fsyncs ran so far (what group commit saves shows here: fewer than the commits).
@@ -89,8 +142,40 @@ export class GroupFsync {
     this.syncs += 1
     const run: Promise<void> = this.sync(this.path).finally(() => {
       if (this.inFlight === run) this.inFlight = undefined
+      // Nobody waits for a next fsync: let the file go until the next writer.
+      if (!this.queued) this.release()
     })
     this.inFlight = run
     return run
+  }
+
+  /** One fsync through the held handle, opening it first when needed; a failed fsync drops the handle. */
+  private async syncHeld(): Promise<void> {
+    const opening = (this.held ??= this.openHandle!(this.path))
+    let handle: FsyncHandle | undefined
+    try {
+      handle = await opening
+    } catch (error) {
+      if (this.held === opening) this.held = undefined
+      throw error
+    }
+    // Missing (a log not written yet): nothing to flush, and the next call looks again.
+    if (!handle) {
+      if (this.held === opening) this.held = undefined
+      return
+    }
+    try {
+      await handle.sync()
+    } catch (error) {
+      this.release()
+      throw error
+    }
+  }
+
+  private release(): void {
+    const held = this.held
+    if (!held) return
+    this.held = undefined
+    void held.then((handle) => handle?.close()).catch(() => undefined)
   }
 }

@@ -8,6 +8,7 @@ export {
   type FilesErrorCode,
   mergePatch,
   type CompleteUploadResult,
+  type ExistingFileCheck,
   type FileListQuery,
   type FileMetadataPatch,
   type FileOwnerRef,

@@ -113,7 +113,8 @@ export function bodyDeadline(options: BodyDeadlineOptions): MiddlewareHandler<Ap
   const { timeoutMs, streamsBody } = options
   return async (c, next) => {
     const original = c.req.raw
-    if (timeoutMs <= 0 || !hasBody(original) || original.body === null || streamsBody(c.req.path)) return next()
+    // The path first: reading `body` builds the request's web stream, which an upload never uses (it reads the socket).
+    if (timeoutMs <= 0 || streamsBody(c.req.path) || !hasBody(original) || original.body === null) return next()
     const guard = new GuardedBody(original.body, timeoutMs)
     c.req.raw = new Request(original.url, {
       method: original.method,

@@ -1,5 +1,5 @@
 import { filesLimits } from '../../api/files/index.js'
-import type { Backend, FileOwnerRef, FileRecord, UpsertFileInput } from '../../store/index.js'
+import type { Backend, ExistingFileCheck, FileOwnerRef, FileRecord, UpsertFileInput } from '../../store/index.js'
 import type { Logger } from '../http/logger.js'
 import { ServiceError } from '../service-error.js'
 import { indexAfterContentCommit } from './indexing/enqueue-indexing.js'
@@ -18,8 +18,8 @@ export type FilesEvent =
 /** A subscriber to {@link FilesEvent}s. A failure is logged; it never undoes the change. */
 export type FilesEventListener = (event: FilesEvent) => void | Promise<void>
 
-/** Decides, inside the transaction, whether the caller may act given the file already at the key (throw to refuse). */
-export type ExistingFileCheck = (existing: FileRecord | undefined) => void
+// Decides, inside the transaction, whether the caller may act given the file already at the key in its owner scope (throw to refuse): the store's type.
+export type { ExistingFileCheck }
 
 /**
  * The files workflow between the routes and the ports, in one place: define a file (check-then-act in one
@@ -66,11 +66,8 @@ export class FilesService {
    * ```
    */
   async define(input: UpsertFileInput, check: ExistingFileCheck): Promise<{ file: FileRecord; created: boolean }> {
-    const result = await this.backend.transaction(async (tx) => {
-      const existing = (await tx.files.getByKey(input.botId, input.key)).find((file) => file.ownerScope === input.ownerScope)
-      check(existing)
-      return tx.files.upsert(input)
-    })
+    // One port call reads the row at (bot, owner scope, key) once, runs the check and writes, atomically.
+    const result = await this.backend.files.upsert(input, check)
     await this.releaseBlobs(result.unreferencedBlobIds)
     return { file: result.file, created: result.created }
   }

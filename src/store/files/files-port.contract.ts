@@ -255,6 +255,36 @@ export function describeFilesPortContract(name: string, open: (now: Clock) => Pr
         expect(again).toMatchObject({ created: false, file: { id: slack.id, version: 2 } })
       })
 
+      it('shows a check the unexpired file of its own owner scope, and writes nothing when the check refuses', async () => {
+        const seen: Array<FileRecord | undefined> = []
+        const record = (existing: FileRecord | undefined): void => void seen.push(existing)
+        await files.upsert(integrationFile('c.txt', 'slack'), record)
+        expect(seen).toEqual([undefined])
+        const bots = await define(definition('c.txt', { tags: { lang: 'en' } }))
+        const again = await files.upsert(definition('c.txt', { size: 7 }), record)
+        expect(seen[1]).toMatchObject({ id: bots.id, version: 1, ownerScope: '', tags: { lang: 'en' } })
+        expect(again).toMatchObject({ created: false, file: { id: bots.id, version: 2, declaredSize: 7 } })
+
+        const refusal = new Error('this caller may not replace the file')
+        const refuse = (): void => {
+          throw refusal
+        }
+        await expect(files.upsert(definition('c.txt', { size: 99, tags: { lang: 'fr' } }), refuse)).rejects.toBe(refusal)
+        await expect(files.upsert(definition('new.txt'), refuse)).rejects.toBe(refusal)
+        expect(await files.getById(BOT, bots.id)).toMatchObject({ version: 2, declaredSize: 7, tags: {} })
+        expect(await files.getByKey(BOT, 'new.txt')).toEqual([])
+        expect(await keysTagged({ lang: 'fr' })).toEqual([])
+      })
+
+      it('shows a check no file when the one at the key has expired', async () => {
+        await define(definition('old.txt', { expiresAt: iso(START + 1_000) }))
+        advance(1_000)
+        const seen: Array<FileRecord | undefined> = []
+        const result = await files.upsert(definition('old.txt'), (existing) => void seen.push(existing))
+        expect(seen).toEqual([undefined])
+        expect(result).toMatchObject({ created: true, file: { version: 1 } })
+      })
+
       it('numbers versions one by one across many upserts', async () => {
         let file = await define(definition('v.txt'))
         for (let version = 2; version <= 5; version++) {

@@ -1,6 +1,7 @@
 import type { NormalizedTagCondition } from '../../api/files/index.js'
 import type {
   CompleteUploadResult,
+  ExistingFileCheck,
   FileListQuery,
   FileMetadataPatch,
   FileOwnerRef,
@@ -36,8 +37,12 @@ export interface FilesPort {
   getAnyById(id: string): Promise<FileRecord | undefined>
   /** Every file of a bot with this key, one per owner scope, oldest first, unless expired. */
   getByKey(botId: string, key: string): Promise<FileRecord[]>
-  /** Creates the file or starts a new version of the key in the same owner scope (status `upload_pending`). */
-  upsert(input: UpsertFileInput): Promise<{ file: FileRecord; created: boolean; unreferencedBlobIds: string[] }>
+  /**
+   * Creates the file or starts a new version of the key in the same owner scope (status `upload_pending`). `check`,
+   * when given, sees the unexpired file already at the key in that owner scope (or `undefined`) first, atomically
+   * with the write; what it throws rejects the call with nothing written.
+   */
+  upsert(input: UpsertFileInput, check?: ExistingFileCheck): Promise<{ file: FileRecord; created: boolean; unreferencedBlobIds: string[] }>
   /**
    * Makes a written blob the readable content of `version` if it is still the latest; otherwise rejects with
    * `FilesStoreError` `FILE_GONE` (deleted meanwhile) or `VERSION_SUPERSEDED` (a later upsert), and the caller

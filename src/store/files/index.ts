@@ -3,6 +3,7 @@ export type { FilesPort, FilesUsage, KnowledgeBasesPort } from './files-port.js'
 export { mergePatch } from './merge-patch.js'
 export type {
   CompleteUploadResult,
+  ExistingFileCheck,
   FileListQuery,
   FileMetadataPatch,
   FileOwnerRef,

@@ -79,6 +79,18 @@ export interface UpsertFileInput {
   indexingConfiguration?: Record<string, unknown> | null
 }
 
+/**
+ * Decides, inside an upsert, whether the caller may act given the unexpired file already at the key in the caller's
+ * owner scope (`undefined`: none). Throw to refuse: nothing is written.
+ *
+ * @example
+ * ```ts
+ * const check: ExistingFileCheck = (existing) => { if (existing && existing.owner.id !== me) throw new Error('not yours') }
+ * await backend.files.upsert(input, check)
+ * ```
+ */
+export type ExistingFileCheck = (existing: FileRecord | undefined) => void
+
 /** A patch of {@link FilesRepository.updateMetadata}: merges with `null` deleting, policies replace. */
 export interface FileMetadataPatch {
   metadata?: Record<string, unknown>

@@ -7,6 +7,7 @@ import { mergePatch } from '../files/merge-patch.js'
 import { fileRowToRecord, indexingConfigurationJson, pageOfValues, type FileRow } from '../files/file-row.js'
 import type {
   CompleteUploadResult,
+  ExistingFileCheck,
   FileListQuery,
   FileMetadataPatch,
   FileOwnerRef,
@@ -113,23 +114,26 @@ export class PgFilesPort implements FilesPort {
 
   /**
    * Creates the file or starts a new version of the key in the same owner scope; an expired row with the key is
-   * replaced by a new file (its blob returned for deletion).
+   * replaced by a new file (its blob returned for deletion). `check` sees the unexpired file at the key first (in the
+   * same transaction, the row locked); what it throws rolls everything back.
    *
    * @example
    * ```ts
-   * const { file, created } = await files.upsert(input)
+   * const { file, created } = await files.upsert(input, (existing) => authorize(existing))
    * ```
    */
-  async upsert(input: UpsertFileInput): Promise<{ file: FileRecord; created: boolean; unreferencedBlobIds: string[] }> {
+  async upsert(input: UpsertFileInput, check?: ExistingFileCheck): Promise<{ file: FileRecord; created: boolean; unreferencedBlobIds: string[] }> {
     return this.scope.atomic(async (sql) => {
       const now = this.now()
       const nowIso = now.toISOString()
       const [existing] = await sql<FileRow[]>`
         SELECT * FROM files WHERE bot_id = ${input.botId} AND owner_scope = ${input.ownerScope} AND key = ${input.key} FOR UPDATE`
+      const current = existing && (existing.expires_at === null || existing.expires_at > nowIso) ? existing : undefined
+      check?.(current ? fileRowToRecord(current) : undefined)
       const unreferencedBlobIds: string[] = []
       let row: FileRow
       let created: boolean
-      if (existing && (existing.expires_at === null || existing.expires_at > nowIso)) {
+      if (current) {
         created = false
         const [updated] = await sql<FileRow[]>`
           UPDATE files SET content_type = ${input.contentType}, tags_json = ${JSON.stringify(input.tags)},
@@ -138,7 +142,7 @@ export class PgFilesPort implements FilesPort {
             index_requested = ${input.index}, status = 'upload_pending', failed_status_reason = NULL, expires_at = ${input.expiresAt},
             updated_at = ${nowIso}, version = version + 1, declared_size = ${input.size},
             indexing_configuration_json = ${indexingConfigurationJson(input.indexingConfiguration)}
-          WHERE id = ${existing.id} RETURNING *`
+          WHERE id = ${current.id} RETURNING *`
         row = updated!
       } else {
         if (existing) unreferencedBlobIds.push(...(await deleteRow(sql, existing.id)))

@@ -4,6 +4,7 @@ import { fileRowToRecord, indexingConfigurationJson, pageOfValues, type FileRow 
 import type { FilesUsage } from '../files/files-port.js'
 import type {
   CompleteUploadResult,
+  ExistingFileCheck,
   FileListQuery,
   FileMetadataPatch,
   FileOwnerRef,
@@ -18,6 +19,7 @@ import { newFileId } from '../files/ids.js'
 import { replaceTags, tagConditionsSql } from './tag-sql.js'
 import type { Sqlite } from './open-database.js'
 import { StatementCache } from './tables-statements.js'
+import type { Statement } from 'better-sqlite3'
 
 
 const SORT_COLUMNS: Record<FileSortField, string> = {
@@ -63,7 +65,11 @@ export class FilesRepository {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.statements = new StatementCache(db)
+    this.prepareTags = (sql) => this.statements.prepare(sql)
   }
+
+  /** The tag side table's statements, from the same cache. */
+  private readonly prepareTags: (sql: string) => Statement<unknown[]>
 
   /** The cached statement of `sql`, reset to whole rows: a caller may switch one use to `.pluck()`. */
   private statement(sql: string) {
@@ -128,32 +134,38 @@ export class FilesRepository {
    * while the previous content stays readable until the new upload completes. An expired row with the same key
    * is replaced by a new file. Returns the file and, when an expired row was dropped, its blob to delete.
    *
+   * `check`, when given, sees the unexpired file already at the key in this owner scope (or `undefined`) before
+   * anything is written; what it throws aborts the upsert with nothing changed (check-then-act in one statement
+   * group: the row is read once).
+   *
    * @example
    * ```ts
-   * const { file } = files.upsert({ ...input, key: 'a.txt', size: 5 })
+   * const { file } = files.upsert({ ...input, key: 'a.txt', size: 5 }, (existing) => { if (existing?.status === 'upload_failed') throw new Error('no') })
    * file.status // 'upload_pending'
    * ```
    */
-  upsert(input: UpsertFileInput): { file: FileRecord; created: boolean; unreferencedBlobIds: string[] } {
+  upsert(input: UpsertFileInput, check?: ExistingFileCheck): { file: FileRecord; created: boolean; unreferencedBlobIds: string[] } {
     return this.db.transaction(() => {
       const now = this.now()
       const nowIso = now.toISOString()
       const existing = this
         .statement('SELECT * FROM files WHERE bot_id = ? AND owner_scope = ? AND key = ?')
         .get(input.botId, input.ownerScope, input.key) as FileRow | undefined
+      const current = existing && (existing.expires_at === null || existing.expires_at > nowIso) ? existing : undefined
+      check?.(current ? fileRowToRecord(current) : undefined)
       const unreferencedBlobIds: string[] = []
-      let id: string
+      let row: FileRow
       let created: boolean
-      if (existing && (existing.expires_at === null || existing.expires_at > nowIso)) {
-        id = existing.id
+      if (current) {
         created = false
-        this
+        row = this
           .statement(
             `UPDATE files SET content_type = ?, tags_json = ?, metadata_json = ?, access_policies_json = ?, policy_public = ?,
                policy_integrations = ?, index_requested = ?, status = 'upload_pending', failed_status_reason = NULL,
-               expires_at = ?, updated_at = ?, version = version + 1, declared_size = ?, indexing_configuration_json = ? WHERE id = ?`,
+               expires_at = ?, updated_at = ?, version = version + 1, declared_size = ?, indexing_configuration_json = ? WHERE id = ?
+             RETURNING *`,
           )
-          .run(
+          .get(
             input.contentType,
             JSON.stringify(input.tags),
             JSON.stringify(input.metadata),
@@ -165,14 +177,13 @@ export class FilesRepository {
             nowIso,
             input.size,
             indexingConfigurationJson(input.indexingConfiguration),
-            id,
-          )
+            current.id,
+          ) as FileRow
       } else {
         if (existing) unreferencedBlobIds.push(...this.deleteRow(existing.id))
-        id = newFileId(now)
         created = true
-        this.insertRow({
-          id,
+        row = this.insertRow({
+          id: newFileId(now),
           botId: input.botId,
           key: input.key,
           ownerScope: input.ownerScope,
@@ -199,8 +210,8 @@ export class FilesRepository {
           indexingConfiguration: input.indexingConfiguration ?? null,
         })
       }
-      replaceTags(this.db, 'file_tags', id, input.botId, input.tags)
-      const row = this.statement('SELECT * FROM files WHERE id = ?').get(id) as FileRow
+      // A new id has no tags yet (an expired row's went with it, by cascade): only the inserts are needed.
+      replaceTags(this.db, 'file_tags', row.id, input.botId, input.tags, { prepare: this.prepareTags, fresh: created })
       return { file: fileRowToRecord(row), created, unreferencedBlobIds }
     })()
   }
@@ -223,20 +234,21 @@ export class FilesRepository {
     blob: { blobId: string; size: number; sha256: string }): CompleteUploadResult {
     const now = this.now()
     return this.db.transaction((): CompleteUploadResult => {
-      const row = this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow | undefined
-      if (!row) throw new FilesStoreError('FILE_GONE', 'The file was deleted during the upload', { id: fileId })
-      if (row.version !== version) throw new FilesStoreError('VERSION_SUPERSEDED', 'A later upsertFile replaced this version during the upload', { id: fileId })
-      this
+      const current = this.statement('SELECT version, blob_id FROM files WHERE id = ?').get(fileId) as Pick<FileRow, 'version' | 'blob_id'> | undefined
+      if (!current) throw new FilesStoreError('FILE_GONE', 'The file was deleted during the upload', { id: fileId })
+      if (current.version !== version) throw new FilesStoreError('VERSION_SUPERSEDED', 'A later upsertFile replaced this version during the upload', { id: fileId })
+      const row = this
         .statement(
           // A file to index skips upload_completed; its new indexing generation is the one its job will carry.
           `UPDATE files SET status = CASE WHEN index_requested = 1 THEN 'indexing_pending' ELSE 'upload_completed' END,
              index_generation = index_generation + index_requested, failed_status_reason = NULL, updated_at = ?,
-             content_version = ?, blob_id = ?, size = ?, sha256 = ?, blob_content_type = content_type WHERE id = ?`,
+             content_version = ?, blob_id = ?, size = ?, sha256 = ?, blob_content_type = content_type WHERE id = ?
+           RETURNING *`,
         )
-        .run(now.toISOString(), version, blob.blobId, blob.size, blob.sha256, fileId)
-      const previous = row.blob_id
+        .get(now.toISOString(), version, blob.blobId, blob.size, blob.sha256, fileId) as FileRow
+      const previous = current.blob_id
       const unreferencedBlobId = previous && previous !== blob.blobId && !this.blobInUse(previous) ? previous : null
-      return { file: fileRowToRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow), unreferencedBlobId }
+      return { file: fileRowToRecord(row), unreferencedBlobId }
     })()
   }
 
@@ -574,9 +586,9 @@ export class FilesRepository {
     return `SELECT f.*, ${column} AS sort_value FROM files f WHERE ${where.join(' AND ')} ORDER BY ${column} ${direction}, f.id ${direction} LIMIT ?`
   }
 
-  /** Inserts a complete files row; the tags side table is written separately (`replaceTags`). */
-  private insertRow(file: FileRecord): void {
-    this
+  /** Inserts a complete files row and returns it as stored; the tags side table is written separately (`replaceTags`). */
+  private insertRow(file: FileRecord): FileRow {
+    return this
       .statement(
         `INSERT INTO files (id, bot_id, key, owner_scope, owner_json, content_type, tags_json, metadata_json,
            access_policies_json, policy_public, policy_integrations, index_requested, status, failed_status_reason,
@@ -585,9 +597,10 @@ export class FilesRepository {
          VALUES (@id, @botId, @key, @ownerScope, @ownerJson, @contentType, @tagsJson, @metadataJson,
            @accessPoliciesJson, @policyPublic, @policyIntegrations, @indexRequested, @status, @failedStatusReason,
            @expiresAt, @createdAt, @updatedAt, @version, @declaredSize, @contentVersion, @blobId, @size, @sha256, @blobContentType,
-           @indexGeneration, @indexingStack, @indexingConfigurationJson)`,
+           @indexGeneration, @indexingStack, @indexingConfigurationJson)
+         RETURNING *`,
       )
-      .run({
+      .get({
         id: file.id,
         botId: file.botId,
         key: file.key,
@@ -615,7 +628,7 @@ export class FilesRepository {
         indexGeneration: file.indexGeneration,
         indexingStack: file.indexingStack,
         indexingConfigurationJson: indexingConfigurationJson(file.indexingConfiguration),
-      })
+      }) as FileRow
   }
 
   /** Deletes a row (inside the caller's transaction); returns its blob if no other row uses it. */

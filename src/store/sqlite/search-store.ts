@@ -13,6 +13,7 @@ import type {
   StaleFile,
 } from '../search/types.js'
 import type { Sqlite } from './open-database.js'
+import { StatementCache } from './tables-statements.js'
 import { fuseByReciprocalRank, keepLexicalTop, RRF_K, STOP_WORDS } from '../../search-ranking/index.js'
 import { tagConditionsSql } from './tag-sql.js'
 import { SqliteVectorLists } from './search-vector-lists.js'
@@ -60,12 +61,16 @@ export class SqliteSearchStore {
   /** The approximate vector stage: lists per bot and embedder past a size, probed by queries (decision 0821). */
   readonly lists: SqliteVectorLists
 
+  /** Statements of the write path (every content commit deletes the file's earlier passages), compiled once. */
+  private readonly statements: StatementCache
+
   constructor(
     private readonly db: Sqlite,
     private readonly now: () => Date = () => new Date(),
     lists?: SqliteVectorLists,
   ) {
     this.lists = lists ?? new SqliteVectorLists(db)
+    this.statements = new StatementCache(db)
   }
 
   /**
@@ -107,7 +112,7 @@ export class SqliteSearchStore {
 
   /** The bots and embedders of a file's passages (whose lists a change of the file may concern). */
   private embeddersOf(fileId: string): Array<{ botId: string; embedderId: string | null }> {
-    return this.db
+    return this.statements
       .prepare('SELECT DISTINCT bot_id AS botId, embedder_id AS embedderId FROM search_passages WHERE file_id = ?')
       .all(fileId) as Array<{ botId: string; embedderId: string | null }>
   }
@@ -122,7 +127,9 @@ export class SqliteSearchStore {
    */
   deleteFilePassages(fileId: string): number {
     const previous = this.embeddersOf(fileId)
-    const deleted = this.db.prepare('DELETE FROM search_passages WHERE file_id = ?').run(fileId).changes
+    // No passage to delete (a file never indexed: most content commits).
+    if (previous.length === 0) return 0
+    const deleted = this.statements.prepare('DELETE FROM search_passages WHERE file_id = ?').run(fileId).changes
     for (const { botId, embedderId } of previous) this.lists.changed(botId, embedderId)
     return deleted
   }

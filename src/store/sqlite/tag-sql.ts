@@ -1,4 +1,5 @@
 import type { NormalizedTagCondition } from '../../api/files/tag-filter.js'
+import type { Statement } from 'better-sqlite3'
 import type { Sqlite } from './open-database.js'
 
 /**
@@ -53,6 +54,28 @@ export function tagConditionsSql(conditions: ReadonlyArray<NormalizedTagConditio
   return { sql: parts.length > 0 ? parts.join(' AND ') : '1 = 1', params }
 }
 
+/** Options of {@link replaceTags}. */
+export interface ReplaceTagsOptions {
+  /**
+   * Compiles a statement (default `db.prepare`); pass a statement cache's `prepare` on hot paths.
+   *
+   * @example
+   * ```ts
+   * replaceTags(db, 'file_tags', id, botId, tags, { prepare: (sql) => cache.prepare(sql) })
+   * ```
+   */
+  prepare?: (sql: string) => Statement<unknown[]>
+  /**
+   * The owner was inserted in this transaction under a new id, so it has no tags to delete first.
+   *
+   * @example
+   * ```ts
+   * replaceTags(db, 'file_tags', newId, botId, tags, { fresh: true })
+   * ```
+   */
+  fresh?: boolean
+}
+
 /**
  * Replaces the tags of one owner in its side table (inside the caller's transaction): the side table mirrors the
  * owner's `tags_json` so filters can use the index.
@@ -62,9 +85,20 @@ export function tagConditionsSql(conditions: ReadonlyArray<NormalizedTagConditio
  * replaceTags(db, 'table_tags', record.id, record.botId, { team: 'sales' })
  * ```
  */
-export function replaceTags(db: Sqlite, tagTable: TagTable, ownerId: string, botId: string, tags: Record<string, string>): void {
+export function replaceTags(
+  db: Sqlite,
+  tagTable: TagTable,
+  ownerId: string,
+  botId: string,
+  tags: Record<string, string>,
+  options: ReplaceTagsOptions = {},
+): void {
   const owner = tagTables[tagTable]
-  db.prepare(`DELETE FROM ${tagTable} WHERE ${owner} = ?`).run(ownerId)
-  const insert = db.prepare(`INSERT INTO ${tagTable} (${owner}, bot_id, tag_key, tag_value) VALUES (?, ?, ?, ?)`)
-  for (const [key, value] of Object.entries(tags)) insert.run(ownerId, botId, key, value)
+  const prepare = options.prepare ?? ((sql: string) => db.prepare<unknown[]>(sql))
+  if (!options.fresh) prepare(`DELETE FROM ${tagTable} WHERE ${owner} = ?`).run(ownerId)
+  let insert: Statement<unknown[]> | undefined
+  for (const [key, value] of Object.entries(tags)) {
+    insert ??= prepare(`INSERT INTO ${tagTable} (${owner}, bot_id, tag_key, tag_value) VALUES (?, ?, ?, ?)`)
+    insert.run(ownerId, botId, key, value)
+  }
 }
