@@ -12,6 +12,7 @@ import { decodeValue } from './columns.js'
 import { consistently, inTransaction, query, quoteIdent, sqlState, type PgTablesContext } from './context.js'
 import { compileFilterSql, hasRegex, type RegexMatches } from './filter-sql.js'
 import { SqlParams } from './params.js'
+import { preparedTextsOf } from '../prepared-texts.js'
 import { matchRegexValues } from './regex-matches.js'
 import { foldDiacritics } from './search-folding.js'
 import { columnSqlOf, runtimeOf, SEARCH_COLUMN, systemColumns, type PgTableRuntime } from './runtime.js'
@@ -245,8 +246,13 @@ async function guardedFind(context: PgTablesContext, entry: CachedCatalogEntry, 
   return pageResult({ rows: rows.slice(0, plan.limit), hasMore: rows.length > plan.limit }, plan)
 }
 
+/**
+ * Runs a compiled find, prepared once its text has repeated (on the pool only; decision 0964): a connection keeps
+ * a bounded number of find statements, and values stay parameters.
+ */
 async function runCompiled(context: PgTablesContext, compiled: CompiledFind): Promise<Row[]> {
-  return (await query(context, compiled.sql, compiled.params)).map(compiled.decode) as Row[]
+  const prepared = !inTransaction(context.sql) && preparedTextsOf(context.sql).shouldPrepare(compiled.sql, compiled.params)
+  return (await query(context, compiled.sql, compiled.params, { prepared })).map(compiled.decode) as Row[]
 }
 
 /**
