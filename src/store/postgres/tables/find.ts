@@ -227,13 +227,11 @@ async function guardedFind(context: PgTablesContext, entry: CachedCatalogEntry, 
     return undefined
   }
   if (hasRegex(plan.filter)) return null
-  // An uncorrelated EXISTS: PostgreSQL runs it once, before the rows, as a one-time filter (measured: 0.02 ms more
-  // than the bare find text, where wrapping the find to always return the guard's answer cost 0.09 ms).
-  const guard: FindGuard = (params) => {
-    const where = [`id = ${params.add(entry.record.id, 'text')}`, `bot_id = ${params.add(entry.record.botId, 'text')}`, `version = ${params.add(entry.version, 'bigint')}`]
-    if (entry.byName) where.push(`name = ${params.add(entry.record.name, 'text')}`)
-    return `EXISTS (SELECT 1 FROM tables_catalog WHERE ${where.join(' AND ')})`
-  }
+  // A STABLE function of parameters only: PostgreSQL calls it once, before the rows, as a one-time filter, in the
+  // statement's snapshot (decision 0965; an EXISTS subquery here cost 0.05 ms of planning and running per find,
+  // the function 0.02 ms). The name is NULL for a reference by id.
+  const guard: FindGuard = (params) =>
+    `tables_catalog_current(${params.add(entry.record.id, 'text')}, ${params.add(entry.record.botId, 'text')}, ${params.add(entry.version, 'bigint')}, ${params.add(entry.byName ? entry.record.name : null, 'text')})`
   let rows: Row[]
   try {
     rows = await runCompiled(context, compileFind(rt, plan, new Map(), guard))
