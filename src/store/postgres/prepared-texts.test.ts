@@ -32,9 +32,11 @@ describe('PreparedTexts', () => {
     const texts = new PreparedTexts({ runsBeforePrepare: 1, preparedCapacity: 2 })
     expect(['a', 'b', 'a', 'c'].map((t) => texts.shouldPrepare(t, []))).toEqual([true, true, true, true])
     expect(texts.stats().prepared).toBe(2)
-    // 'b' was the least recently run when 'c' came: it needs a promotion again.
+    // 'b' was the least recently run when 'c' came: it went back to unprepared, and takes a promotion again.
     expect(texts.shouldPrepare('a', [])).toBe(true)
     expect(texts.stats()).toEqual({ prepared: 2, promotedInWindow: 3 })
+    expect(texts.shouldPrepare('b', [])).toBe(true)
+    expect(texts.stats()).toEqual({ prepared: 2, promotedInWindow: 4 })
   })
 
   it('prepares at most promotionsPerWindow new texts within the window, then more once it has passed', () => {
