@@ -1,8 +1,11 @@
 /**
  * Pool-size bench: the PostgreSQL backend's connection pool (`openPostgresBackend({ poolSize })`) under concurrent
  * calls. For each pool size and each number of calls in flight, workers call the port back to back for a few
- * seconds: `findTableRows` (`amount >= x`, a page of 20, 10k rows) and `getFile`; throughput (calls/s) and p50 /
- * p95 latency. Which pool size to pick (docs/deploy.md) is read from where throughput stops growing and p95 starts.
+ * seconds: `findTableRows` (`amount >= x`, a page of 20, 10k rows), `getFile`, and a mix where one call in 8 is a
+ * slow one (a group: count and sum per category over the 10k rows, a full scan) and the rest `getFile`, whose
+ * latency is then that of the `getFile` calls only (what a fast call pays for slow ones beside it); throughput
+ * (calls/s) and p50 / p95 latency. Which pool size to pick (docs/deploy.md) is read from where throughput stops
+ * growing and p95 starts.
  *
  *   npm run bench:pool-size
  *   npx tsx bench/pool-size.bench.ts --pools 5,10,20,40 --concurrency 1,8,32,128 --seconds 2 --rounds 3
@@ -52,27 +55,35 @@ interface Cell {
   p95: number
 }
 
-/** Keeps `inFlight` calls going for `seconds`: each worker starts its next call when its last one answers. */
-async function load(inFlight: number, call: (i: number) => Promise<unknown>): Promise<Cell> {
+/**
+ * Keeps `inFlight` calls going for `seconds`: each worker starts its next call when its last one answers. Every call
+ * counts in the rate; latency is taken over the calls `timed` keeps (all by default).
+ */
+async function load(inFlight: number, call: (i: number) => Promise<unknown>, timed: (i: number) => boolean = () => true): Promise<Cell> {
   const times: number[] = []
   let next = 0
+  let calls = 0
   const started = performance.now()
   const until = started + seconds * 1000
   const worker = async () => {
     while (performance.now() < until) {
+      const i = next++
       const at = performance.now()
-      await call(next++)
-      times.push(performance.now() - at)
+      await call(i)
+      calls++
+      if (timed(i)) times.push(performance.now() - at)
     }
   }
   await Promise.all(Array.from({ length: inFlight }, worker))
   const elapsed = (performance.now() - started) / 1000
   times.sort((a, b) => a - b)
   const at = (fraction: number) => times[Math.min(times.length - 1, Math.floor(times.length * fraction))]!
-  return { rate: times.length / elapsed, p50: at(0.5), p95: at(0.95) }
+  return { rate: calls / elapsed, p50: at(0.5), p95: at(0.95) }
 }
 
-const OPERATIONS = ['findTableRows', 'getFile'] as const
+const OPERATIONS = ['findTableRows', 'getFile', 'getFile beside 1/8 groups'] as const
+/** In the mix, the calls that are groups (the others are `getFile`, the ones timed). */
+const isGroup = (i: number) => i % 8 === 7
 type Operation = (typeof OPERATIONS)[number]
 const results = new Map<string, Cell[]>()
 const keyOf = (operation: Operation, pool: number, inFlight: number) => `${operation}|${pool}|${inFlight}`
@@ -96,11 +107,14 @@ for (let round = 0; round < rounds; round++) {
       const calls: Record<Operation, (i: number) => Promise<unknown>> = {
         findTableRows: (i) => tables.findRows(BOT, 'poolTable', { filter: { amount: { $gte: picks[i % picks.length]! % 9_000 } }, limit: 20 }),
         getFile: (i) => files.getById(BOT, benchFileId(picks[i % picks.length]!)),
+        'getFile beside 1/8 groups': (i) =>
+          isGroup(i) ? tables.findRows(BOT, 'poolTable', { group: { category: 'key', amount: ['count', 'sum'] }, limit: 100 }) : files.getById(BOT, benchFileId(picks[i % picks.length]!)),
       }
       for (const operation of OPERATIONS) {
+        const timed = operation === 'getFile beside 1/8 groups' ? (i: number) => !isGroup(i) : undefined
         await load(4, calls[operation]) // warm-up: statements prepared, connections open
         for (const inFlight of levels) {
-          const cell = await load(inFlight, calls[operation])
+          const cell = await load(inFlight, calls[operation], timed)
           const key = keyOf(operation, pool, inFlight)
           results.set(key, [...(results.get(key) ?? []), cell])
           console.error(`round ${round + 1}, pool ${pool}, ${operation}, ${inFlight} in flight: ${Math.round(cell.rate)}/s, p95 ${cell.p95.toFixed(2)} ms, load ${loadavg()[0]!.toFixed(2)}`)
