@@ -48,6 +48,7 @@ export const BENCHES: readonly BenchEntry[] = [
   { file: 's3-upload.bench.ts', args: ['--size', '64MB', '--part-size', '8MB', '--rounds', '1'] },
   { file: 'console.bench.ts', args: ['--files', '500', '--rounds', '1'] },
   { file: 'backends.bench.ts', args: ['--backend', 'both', '--rows', '10000', '--samples', '50'] },
+  { file: 'pool-size.bench.ts', args: ['--pools', '5,10,20', '--concurrency', '1,32', '--seconds', '1', '--rounds', '1'] },
   { file: 'small-files.bench.ts', args: ['--files', '2000', '--rounds', '2'] },
   { file: 'http-overhead.bench.ts', args: ['--seconds', '5', '--rounds', '2'] },
   { file: 'health-under-load.bench.ts', args: ['--clients', '200', '--seconds', '10'] },

@@ -13,7 +13,7 @@ const FILE_COLUMNS = `id, bot_id, key, owner_scope, owner_json, content_type, ta
 
 /**
  * The PostgreSQL engine: a fresh database `botshelf_t_<random>` on the test server (`BOTSHELF_TEST_POSTGRES_URL`,
- * default 127.0.0.1:5432), `openPostgresBackend` on it with its defaults (pool of 10, 30 s statement timeout),
+ * default 127.0.0.1:5432), `openPostgresBackend` on it with its defaults (pool of 10 unless `poolSize` says, 30 s statement timeout),
  * and bare SQL through a second pool made by the same `connectPostgres` (same driver, same settings but no
  * statement timeout, statements prepared by the driver alike). Bulk loads are one `INSERT ... SELECT FROM generate_series` per call. The
  * database is dropped on close.
@@ -22,12 +22,13 @@ const FILE_COLUMNS = `id, bot_id, key, owner_scope, owner_json, content_type, ta
  * ```ts
  * const engine = await openPostgresEngine()
  * await engine.bulkRows(record, 1, 10_000)
+ * const wide = await openPostgresEngine({ poolSize: 40 })
  * ```
  */
-export async function openPostgresEngine(): Promise<Engine> {
+export async function openPostgresEngine(options: { poolSize?: number } = {}): Promise<Engine> {
   const database = await createTestDatabase()
   const dir = mkdtempSync(join(tmpdir(), 'botshelf-bench-backends-'))
-  const backend = await openPostgresBackend({ url: database.url, dataDir: dir })
+  const backend = await openPostgresBackend({ url: database.url, dataDir: dir, ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }) })
   // No statement timeout: a bulk load of 1M rows on a loaded machine can take longer than the default 30 s.
   const sql = connectPostgres({ url: database.url, statementTimeoutMs: 0 })
   const id = (name: string) => sql(name)

@@ -1,4 +1,5 @@
 import postgres from 'postgres'
+import { MAX_CONNECTION_LIFETIME_S } from './prepared-texts.js'
 
 /** How many connections each server keeps to PostgreSQL unless told otherwise (decision 0901). */
 export const DEFAULT_POOL_SIZE = 10
@@ -17,6 +18,9 @@ export interface PgConnectOptions {
   /** The schema every table lives in (default `public`): the connection's `search_path`. */
   schema?: string
 }
+
+/** A connection's lifetime in seconds, drawn when it is made: 30 to {@link MAX_CONNECTION_LIFETIME_S}. */
+const connectionLifetimeS = () => MAX_CONNECTION_LIFETIME_S * (0.5 + Math.random() / 2)
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 
@@ -79,6 +83,10 @@ export function connectPostgres(options: PgConnectOptions): postgres.Sql {
     max: options.poolSize ?? DEFAULT_POOL_SIZE,
     // Idle connections go after a minute, so a quiet server does not hold its whole pool on the database.
     idle_timeout: 60,
+    // Each connection closes after a random 30 to 60 minutes (the driver's own default, set here so no URL or
+    // environment setting lengthens it): the server then drops every statement prepared on it, which bounds the
+    // find statements a connection holds (PreparedTexts, decision 0964). The driver takes a function here.
+    max_lifetime: connectionLifetimeS as unknown as number,
     connect_timeout: 10,
     onnotice: () => {},
     types: {

@@ -39,7 +39,8 @@ export function tablesContext(sql: PgSql, now: Clock, vectors: VectorMode = 'exa
  * Runs one statement with positional parameters (`$1`, `$2`, … with their casts in the text) and returns its rows.
  * With `prepared`, the statement is kept prepared on each connection and only bound and run on later calls (no
  * parse, no plan): for the few fixed texts run on every call, such as the catalog lookups. Texts built from user
- * input (finds, filters) stay unprepared, so a connection never holds an unbounded number of statements.
+ * input (finds, filters) are prepared only when `PreparedTexts` says so (decision 0964), so a connection never
+ * holds an unbounded number of statements.
  *
  * @example
  * ```ts
