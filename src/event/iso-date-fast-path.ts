@@ -14,6 +14,8 @@ const MS_PER_HOUR = 3_600_000
 const MS_PER_MINUTE = 60_000
 const MS_PER_DAY = 86_400_000
 const DAYS_IN_MONTH = [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+/** Days from March 1 to the first of each month (index 0 = January), in a year counted from March. */
+const DAYS_BEFORE_MONTH_FROM_MARCH = [306, 337, 0, 31, 61, 92, 122, 153, 184, 214, 245, 275]
 
 /** What the fast path answers when a string is not one of its shapes: the caller uses the general parser. */
 export const NOT_A_FAST_SHAPE = undefined
@@ -132,13 +134,11 @@ export function readCommonIsoDateTime(value: string): number | undefined {
  * `Date.UTC(year, month, day) / 86_400_000` gives, in integer arithmetic that costs a fraction of that call.
  */
 function daysSinceEpoch(year: number, month: number, day: number): number {
-  // Count from March, so that the leap day ends a year; years then run in 400-year eras of 146,097 days.
+  // Count from March, so that the leap day ends a year. All values are small non-negative integers, so `(a / b) | 0`
+  // is the floor of the quotient (and compiles to integer division).
   const y = month < 2 ? year - 1 : year
-  const era = Math.floor(y / 400)
-  const yearOfEra = y - era * 400
-  const dayOfYear = Math.floor((153 * (month < 2 ? month + 10 : month - 2) + 2) / 5) + day - 1
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear
-  return era * 146_097 + dayOfEra - 719_468
+  const leapDays = ((y / 4) | 0) - ((y / 100) | 0) + ((y / 400) | 0)
+  return y * 365 + leapDays + DAYS_BEFORE_MONTH_FROM_MARCH[month]! + day - 1 - 719_468
 }
 
 function daysIn(year: number, month: number): number {
