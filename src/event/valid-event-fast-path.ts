@@ -14,7 +14,7 @@ type Plain = Record<string, unknown>
 const ABSENT = null
 
 /**
- * The validated event when `input` is a valid event of the common kind, else `undefined` (the caller then asks
+ * The validated event when `value` is a valid event of the common kind, else `undefined` (the caller then asks
  * `EventSchema`, which decides and explains).
  *
  * Written field by field, with literal property names, rather than as a loop over the shape: V8 then reads and
