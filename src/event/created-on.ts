@@ -21,8 +21,7 @@ const EXPECTED = 'an ISO 8601 date-time with an offset (2024-05-01T10:20:30Z) or
  * ```
  */
 export function parseEventDate(value: unknown): Date | undefined {
-  if (value instanceof Date) return isValid(value) ? new Date(value.getTime()) : undefined
-  if (typeof value !== 'string') return undefined
+  if (typeof value !== 'string') return value instanceof Date && isValid(value) ? new Date(value.getTime()) : undefined
   // The common shapes are read (and their every character checked) by position; anything else goes to the
   // pattern and the general parser.
   const fast = readCommonIsoDateTime(value)

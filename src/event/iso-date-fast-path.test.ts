@@ -114,6 +114,22 @@ describe('the fast path for common ISO 8601 shapes', () => {
     expect(accepted.length).toBeGreaterThan(1000)
   })
 
+  it('refuses, at every position, the characters next to the digits and digits of other scripts', () => {
+    // `/` and `:` sit just below and above `0`-`9`; the others are far above, or digits the pattern's `\d` refuses.
+    const strangers = ['/', ':', '\u0000', '\u0660', '\u0663', '\uff10', '\uff19', '\u{1d7ce}', '\uffff']
+    const misread: string[] = []
+    for (const base of ['2024-05-01T12:20:30.123+02:00', '2024-05-01T12:20Z', '2024-02-29T23:59:59-0130', '1999-12-31T24:00:00+05']) {
+      for (let at = 0; at < base.length; at++) {
+        for (const stranger of strangers) {
+          for (const value of [base.slice(0, at) + stranger + base.slice(at + 1), base.slice(0, at) + stranger + base.slice(at)]) {
+            if (readCommonIsoDateTime(value) !== undefined && !PATTERN.test(value)) misread.push(value)
+          }
+        }
+      }
+    }
+    expect(misread).toEqual([])
+  })
+
   it('counts days as Date.UTC does, for every month of every year it reads (100 to 9999)', () => {
     const mismatches: string[] = []
     for (let year = 100; year <= 9999; year++) {

@@ -14,6 +14,8 @@ const MS_PER_HOUR = 3_600_000
 const MS_PER_MINUTE = 60_000
 const MS_PER_DAY = 86_400_000
 const DAYS_IN_MONTH = [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+/** Days from March 1 to the first of each month (index 0 = January), in a year counted from March. */
+const DAYS_BEFORE_MONTH_FROM_MARCH = [306, 337, 0, 31, 61, 92, 122, 153, 184, 214, 245, 275]
 
 /** What the fast path answers when a string is not one of its shapes: the caller uses the general parser. */
 export const NOT_A_FAST_SHAPE = undefined
@@ -35,8 +37,34 @@ export const NOT_A_FAST_SHAPE = undefined
 export function readCommonIsoDateTime(value: string): number | undefined {
   const length = value.length
   // YYYY-MM-DDTHH:mm is 16 characters, and at least `Z` follows.
-  if (length < 17 || !isDateTimePrefix(value)) return NOT_A_FAST_SHAPE
-  const year = digits4(value, 0)
+  if (length < 17) return NOT_A_FAST_SHAPE
+  // Each character is read once. A digit's value is its code minus 48; `bad` gathers `d | (9 - d)` of every digit
+  // read, which is negative as soon as one of them is not a digit (all 16 positions exist: length >= 17).
+  const y0 = value.charCodeAt(0) - 48
+  const y1 = value.charCodeAt(1) - 48
+  const y2 = value.charCodeAt(2) - 48
+  const y3 = value.charCodeAt(3) - 48
+  const mo0 = value.charCodeAt(5) - 48
+  const mo1 = value.charCodeAt(6) - 48
+  const d0 = value.charCodeAt(8) - 48
+  const d1 = value.charCodeAt(9) - 48
+  const h0 = value.charCodeAt(11) - 48
+  const h1 = value.charCodeAt(12) - 48
+  const mi0 = value.charCodeAt(14) - 48
+  const mi1 = value.charCodeAt(15) - 48
+  const bad =
+    y0 | (9 - y0) | y1 | (9 - y1) | y2 | (9 - y2) | y3 | (9 - y3) | mo0 | (9 - mo0) | mo1 | (9 - mo1) |
+    d0 | (9 - d0) | d1 | (9 - d1) | h0 | (9 - h0) | h1 | (9 - h1) | mi0 | (9 - mi0) | mi1 | (9 - mi1)
+  if (
+    bad < 0 ||
+    value.charCodeAt(4) !== 45 /* - */ ||
+    value.charCodeAt(7) !== 45 /* - */ ||
+    value.charCodeAt(10) !== 84 /* T */ ||
+    value.charCodeAt(13) !== 58 /* : */
+  ) {
+    return NOT_A_FAST_SHAPE
+  }
+  const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3
   // The general parser places years 0-99 as they are, where Date.UTC would move them to the 1900s.
   if (year < 100) return NOT_A_FAST_SHAPE
 
@@ -45,6 +73,7 @@ export function readCommonIsoDateTime(value: string): number | undefined {
   let seconds = 0
   if (value.charCodeAt(index) === 58 /* : */) {
     if (!isDigit(value.charCodeAt(index + 1)) || !isDigit(value.charCodeAt(index + 2))) return NOT_A_FAST_SHAPE
+    const wholeSeconds = digits2(value, index + 1)
     let end = index + 3
     if (value.charCodeAt(end) === 46 /* . */) {
       end++
@@ -56,13 +85,12 @@ export function readCommonIsoDateTime(value: string): number | undefined {
         scale *= 10
       }
       if (end === firstDigit) return NOT_A_FAST_SHAPE
-      const digits = end - firstDigit
       // `ss.fff…` as parseFloat reads it: with up to 13 digits, seconds × 10^digits + fraction and 10^digits are
       // exact integers, and IEEE division rounds their exact quotient (the decimal itself) correctly, as parseFloat
       // does. Longer fractions are parsed as the general parser does.
-      seconds = digits <= 13 ? (digits2(value, index + 1) * scale + fraction) / scale : Number.parseFloat(value.slice(index + 1, end)) || 0
+      seconds = end - firstDigit <= 13 ? (wholeSeconds * scale + fraction) / scale : Number.parseFloat(value.slice(index + 1, end)) || 0
     } else {
-      seconds = digits2(value, index + 1)
+      seconds = wholeSeconds
     }
     index = end
   }
@@ -91,11 +119,11 @@ export function readCommonIsoDateTime(value: string): number | undefined {
   }
 
   // The shape is right; now the values, as the general parser checks them.
-  const month = digits2(value, 5) - 1
-  const day = digits2(value, 8)
+  const month = mo0 * 10 + mo1 - 1
+  const day = d0 * 10 + d1
   if (month < 0 || month > 11 || day < 1 || day > daysIn(year, month)) return Number.NaN
-  const hours = digits2(value, 11)
-  const minutes = digits2(value, 14)
+  const hours = h0 * 10 + h1
+  const minutes = mi0 * 10 + mi1
   if (hours === 24 ? minutes !== 0 || seconds !== 0 : hours > 24 || minutes >= 60 || seconds >= 60) return Number.NaN
   const time = hours * MS_PER_HOUR + minutes * MS_PER_MINUTE + seconds * 1000
   return daysSinceEpoch(year, month, day) * MS_PER_DAY + time + offset
@@ -106,35 +134,11 @@ export function readCommonIsoDateTime(value: string): number | undefined {
  * `Date.UTC(year, month, day) / 86_400_000` gives, in integer arithmetic that costs a fraction of that call.
  */
 function daysSinceEpoch(year: number, month: number, day: number): number {
-  // Count from March, so that the leap day ends a year; years then run in 400-year eras of 146,097 days.
+  // Count from March, so that the leap day ends a year. All values are small non-negative integers, so `(a / b) | 0`
+  // is the floor of the quotient (and compiles to integer division).
   const y = month < 2 ? year - 1 : year
-  const era = Math.floor(y / 400)
-  const yearOfEra = y - era * 400
-  const dayOfYear = Math.floor((153 * (month < 2 ? month + 10 : month - 2) + 2) / 5) + day - 1
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear
-  return era * 146_097 + dayOfEra - 719_468
-}
-
-/** `DDDD-DD-DDTDD:DD` at the start (D a digit, `T` uppercase), written out: a loop over a table cost more. */
-function isDateTimePrefix(value: string): boolean {
-  return (
-    isDigit(value.charCodeAt(0)) &&
-    isDigit(value.charCodeAt(1)) &&
-    isDigit(value.charCodeAt(2)) &&
-    isDigit(value.charCodeAt(3)) &&
-    value.charCodeAt(4) === 45 /* - */ &&
-    isDigit(value.charCodeAt(5)) &&
-    isDigit(value.charCodeAt(6)) &&
-    value.charCodeAt(7) === 45 /* - */ &&
-    isDigit(value.charCodeAt(8)) &&
-    isDigit(value.charCodeAt(9)) &&
-    value.charCodeAt(10) === 84 /* T */ &&
-    isDigit(value.charCodeAt(11)) &&
-    isDigit(value.charCodeAt(12)) &&
-    value.charCodeAt(13) === 58 /* : */ &&
-    isDigit(value.charCodeAt(14)) &&
-    isDigit(value.charCodeAt(15))
-  )
+  const leapDays = ((y / 4) | 0) - ((y / 100) | 0) + ((y / 400) | 0)
+  return y * 365 + leapDays + DAYS_BEFORE_MONTH_FROM_MARCH[month]! + day - 1 - 719_468
 }
 
 function daysIn(year: number, month: number): number {
@@ -149,8 +153,4 @@ function isDigit(code: number): boolean {
 
 function digits2(value: string, at: number): number {
   return (value.charCodeAt(at) - 48) * 10 + (value.charCodeAt(at + 1) - 48)
-}
-
-function digits4(value: string, at: number): number {
-  return digits2(value, at) * 100 + digits2(value, at + 2)
 }

@@ -1,11 +1,12 @@
 import type { z } from 'zod'
+import { isPlainWebUrl } from './plain-web-url.js'
 
 /**
  * A payload check compiled once from a zod schema: a tree of small closures for the parts it understands (loose
  * or stripping objects, strings with length bounds, finite numbers with bounds, enums, arrays with length bounds,
- * optional fields); every other part (URLs, refinements, transforms, defaults, strict objects, ...) is handed to
- * that part's own `safeParse`. Why: calling zod on a valid payload walked its generic machinery and cost more than
- * the rest of the event's check.
+ * optional fields, the plainest web URLs of `z.url()`); every other part (other URLs, refinements, transforms,
+ * defaults, strict objects, ...) is handed to that part's own `safeParse`. Why: calling zod on a valid payload
+ * walked its generic machinery and cost more than the rest of the event's check.
  *
  * A compiled check may only be stricter than the schema, never looser: `true` means the schema accepts the value
  * (the caller then skips it); `false` means "ask the schema", which decides and explains.
@@ -20,6 +21,10 @@ interface Internals {
     checks?: ReadonlyArray<{ _zod: { def: { check: string; minimum?: number; maximum?: number; value?: unknown; inclusive?: boolean } } }>
     coerce?: boolean
     format?: string
+    normalize?: unknown
+    hostname?: unknown
+    protocol?: unknown
+    pattern?: unknown
     shape?: Record<string, z.ZodType>
     catchall?: z.ZodType
     element?: z.ZodType
@@ -54,7 +59,7 @@ function compileNode(schema: z.ZodType): PayloadCheck {
     case 'object':
       return compileObject(schema) ?? viaSchema(schema)
     case 'string':
-      return compileString(schema) ?? viaSchema(schema)
+      return compileString(schema) ?? compileUrl(schema) ?? viaSchema(schema)
     case 'number':
       return compileNumber(schema) ?? viaSchema(schema)
     case 'enum':
@@ -108,6 +113,17 @@ function compileString(schema: z.ZodType): PayloadCheck | undefined {
   if (!bounds) return undefined
   const { min, max } = bounds
   return (value) => typeof value === 'string' && value.length >= min && value.length <= max
+}
+
+/**
+ * `z.url()` without options: a string the URL parser accepts once trimmed. The plainest web URLs are recognized
+ * here (`isPlainWebUrl`, which only accepts what the parser accepts); any other string asks the schema.
+ */
+function compileUrl(schema: z.ZodType): PayloadCheck | undefined {
+  const { def } = internals(schema)
+  if (def.format !== 'url' || def.coerce || def.checks?.length || def.pattern !== undefined) return undefined
+  if ('normalize' in def || 'hostname' in def || 'protocol' in def) return undefined
+  return (value) => typeof value === 'string' && (isPlainWebUrl(value) || schema.safeParse(value).success)
 }
 
 function compileNumber(schema: z.ZodType): PayloadCheck | undefined {

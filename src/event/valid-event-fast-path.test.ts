@@ -93,4 +93,53 @@ describe('the valid-event fast path', () => {
     expect(answered).toBeGreaterThan(1000)
     expect(refusedBySchema).toBeGreaterThan(1000)
   })
+
+  it('answers as the schema for own __proto__ keys and prototype names, at every level (JSON.parse makes them own keys)', () => {
+    const text = JSON.stringify(bases[0])
+    const image = JSON.stringify(bases[1])
+    const custom = JSON.stringify(bases[2])
+    const withKey = (json: string, path: string[], key: string, value: string) => {
+      const event = JSON.parse(json) as Record<string, unknown>
+      let target = event
+      for (const step of path) target = target[step] as Record<string, unknown>
+      // Rebuilt through JSON.parse so that `__proto__` is an own data key, as a webhook body would give it.
+      const rest = JSON.stringify(target).slice(1)
+      const inner = JSON.parse(`{${JSON.stringify(key)}: ${value}${rest === '}' ? '' : ','} ${rest}`) as Record<string, unknown>
+      if (path.length === 0) return inner
+      let parent = event
+      for (const step of path.slice(0, -1)) parent = parent[step] as Record<string, unknown>
+      parent[path[path.length - 1]!] = inner
+      return event
+    }
+    const inputs: Array<{ input: Record<string, unknown>; answered: boolean }> = []
+    for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf']) {
+      for (const value of ['{"polluted": true}', '"x"', 'null']) {
+        for (const [json, path] of [
+          [text, []], [text, ['payload']], [text, ['state']], [text, ['tags']], [text, ['tags', 'conversation']],
+          [image, ['trigger']], [image, ['payload']], [custom, ['kb']], [custom, ['kb', 'included', '0']], [custom, ['kb', 'results', '0']],
+        ] as const) {
+          inputs.push({ input: withKey(json, [...path], key, value), answered: key !== '__proto__' })
+        }
+      }
+    }
+    // An own __proto__ that is not enumerable: invisible to the schema, as to the direct check.
+    const hidden = JSON.parse(text) as Record<string, unknown>
+    Object.defineProperty(hidden, '__proto__', { value: { polluted: true }, enumerable: false })
+    inputs.push({ input: hidden, answered: true })
+    let answered = 0
+    for (const { input, answered: expected } of inputs) {
+      const fast = readValidEvent(input)
+      const schema = EventSchema.safeParse(input)
+      if (fast !== undefined) {
+        answered++
+        expect(schema.success, safeJson(input)).toBe(true)
+        expect(shape(fast), safeJson(input)).toEqual(shape(schema.data))
+        expect(Object.getPrototypeOf(fast)).toBe(Object.prototype)
+      }
+      // Which inputs the direct check reads is a matter of speed, not of answers; this pins down the intent.
+      if (!expected) expect(fast, safeJson(input)).toBeUndefined()
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect(answered).toBeGreaterThan(100)
+  })
 })

@@ -14,7 +14,7 @@ type Plain = Record<string, unknown>
 const ABSENT = null
 
 /**
- * The validated event when `input` is a valid event of the common kind, else `undefined` (the caller then asks
+ * The validated event when `value` is a valid event of the common kind, else `undefined` (the caller then asks
  * `EventSchema`, which decides and explains).
  *
  * Written field by field, with literal property names, rather than as a loop over the shape: V8 then reads and
@@ -26,9 +26,13 @@ const ABSENT = null
  * const event = readValidEvent(JSON.parse(body)) ?? EventSchema.parse(JSON.parse(body))
  * ```
  */
-export function readValidEvent(input: unknown): Plain | undefined {
-  if (!isSimpleObject(input)) return undefined
+export function readValidEvent(value: unknown): Plain | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const input = value as Plain
   const { botId, id, preview, type, direction } = input
+  // The prototype is tested after the first reads: V8 then knows the shapes of `input` and reads the prototype
+  // from them instead of calling into the runtime.
+  if (Object.getPrototypeOf(input) !== Object.prototype) return undefined
   if (typeof botId !== 'string' || typeof id !== 'string' || typeof preview !== 'string' || typeof type !== 'string') return undefined
   if (direction !== 'incoming' && direction !== 'outgoing') return undefined
   // An optional string is either a string or absent (not even present as `undefined`, which zod keeps as a key).
@@ -39,9 +43,13 @@ export function readValidEvent(input: unknown): Plain | undefined {
   if (userId !== undefined ? typeof userId !== 'string' : 'userId' in input) return undefined
   const createdOn = parseEventDate(input.createdOn)
   if (!createdOn) return undefined
-  const payload = copyRecord(input.payload)
-  const state = copyRecord(input.state)
-  if (!payload || !state) return undefined
+  // Each record is copied by a spread of its own (not one shared helper): V8 keeps the shapes it has seen per
+  // spread, and one spread for every kind of record saw too many of them to copy any quickly.
+  const payloadValue = input.payload
+  const stateValue = input.state
+  if (!isSimpleRecord(payloadValue) || !isSimpleRecord(stateValue)) return undefined
+  const payload = { ...payloadValue }
+  const state = { ...stateValue }
   const kbValue = input.kb
   const kb = kbValue !== undefined ? readKb(kbValue) : 'kb' in input ? undefined : ABSENT
   const tagsValue = input.tags
@@ -68,15 +76,13 @@ export function readValidEvent(input: unknown): Plain | undefined {
   if (trigger !== ABSENT) output.trigger = trigger
   output.type = type
   if (userId !== undefined) output.userId = userId
-  for (const key in input) if (!isShapeKey(key)) output[key] = input[key]
+  // An own `__proto__` key (JSON.parse makes one) is left to the schema; the loop is where it shows, as an extra key.
+  for (const key in input) {
+    if (isShapeKey(key)) continue
+    if (key === '__proto__') return undefined
+    output[key] = input[key]
+  }
   return output
-}
-
-/** A present string, `ABSENT`, or `undefined` for anything else (including a present `undefined`). */
-function optionalString(input: Plain, key: string): string | typeof ABSENT | undefined {
-  const value = input[key]
-  if (typeof value === 'string') return value
-  return value === undefined && !(key in input) ? ABSENT : undefined
 }
 
 /** For a field read as `undefined`: `ABSENT` when the key is missing, `undefined` (not valid) when it is present. */
@@ -125,14 +131,17 @@ function isTriggerKey(key: string): boolean {
   }
 }
 
+/**
+ * An object whose prototype is `Object.prototype`. The objects read field by field (the event, `kb`, `tags`,
+ * `trigger`) also refuse an own `__proto__` key, in the loop over their extra keys, where such a key shows.
+ */
+function isObjectOfObjectPrototype(value: unknown): value is Plain {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
+}
+
 /** A plain `{}` object (prototype `Object.prototype`) without an own `__proto__` key. */
 function isSimpleObject(value: unknown): value is Plain {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    Object.getPrototypeOf(value) === Object.prototype &&
-    !Object.prototype.hasOwnProperty.call(value, '__proto__')
-  )
+  return isObjectOfObjectPrototype(value) && !Object.prototype.hasOwnProperty.call(value, '__proto__')
 }
 
 /**
@@ -171,7 +180,7 @@ function copyRecordArray(value: unknown): Plain[] | undefined {
 }
 
 function readKb(value: unknown): Plain | undefined {
-  if (!isSimpleObject(value)) return undefined
+  if (!isObjectOfObjectPrototype(value)) return undefined
   const included = copyRecordArray(value.included)
   if (!included) return undefined
   const resultsValue = value.results
@@ -179,12 +188,16 @@ function readKb(value: unknown): Plain | undefined {
   if (results === undefined) return undefined
   const output: Plain = { included }
   if (results !== ABSENT) output.results = results
-  for (const key in value) if (key !== 'included' && key !== 'results') output[key] = value[key]
+  for (const key in value) {
+    if (key === 'included' || key === 'results') continue
+    if (key === '__proto__') return undefined
+    output[key] = value[key]
+  }
   return output
 }
 
 function readTags(value: unknown): Plain | undefined {
-  if (!isSimpleObject(value)) return undefined
+  if (!isObjectOfObjectPrototype(value)) return undefined
   const conversationValue = value.conversation
   const conversation = conversationValue === undefined ? absentOrInvalid(value, 'conversation') : copyStringRecord(conversationValue)
   const messageValue = value.message
@@ -196,26 +209,34 @@ function readTags(value: unknown): Plain | undefined {
   if (conversation !== ABSENT) output.conversation = conversation
   if (message !== ABSENT) output.message = message
   if (user !== ABSENT) output.user = user
-  for (const key in value) if (key !== 'conversation' && key !== 'message' && key !== 'user') output[key] = value[key]
+  for (const key in value) {
+    if (key === 'conversation' || key === 'message' || key === 'user') continue
+    if (key === '__proto__') return undefined
+    output[key] = value[key]
+  }
   return output
 }
 
 function readTrigger(value: unknown): Plain | undefined {
-  if (!isSimpleObject(value)) return undefined
-  const { flowId, nodeId } = value
+  if (!isObjectOfObjectPrototype(value)) return undefined
+  // Literal names, as in readValidEvent: an optional string is a string or absent (not present as `undefined`).
+  const { conversationId, eventName, flowId, integration, nodeId, userId } = value
   if (typeof flowId !== 'string' || typeof nodeId !== 'string') return undefined
-  const conversationId = optionalString(value, 'conversationId')
-  const eventName = optionalString(value, 'eventName')
-  const integration = optionalString(value, 'integration')
-  const userId = optionalString(value, 'userId')
-  if (conversationId === undefined || eventName === undefined || integration === undefined || userId === undefined) return undefined
+  if (conversationId !== undefined ? typeof conversationId !== 'string' : 'conversationId' in value) return undefined
+  if (eventName !== undefined ? typeof eventName !== 'string' : 'eventName' in value) return undefined
+  if (integration !== undefined ? typeof integration !== 'string' : 'integration' in value) return undefined
+  if (userId !== undefined ? typeof userId !== 'string' : 'userId' in value) return undefined
   const output: Plain = {}
-  if (conversationId !== ABSENT) output.conversationId = conversationId
-  if (eventName !== ABSENT) output.eventName = eventName
+  if (conversationId !== undefined) output.conversationId = conversationId
+  if (eventName !== undefined) output.eventName = eventName
   output.flowId = flowId
-  if (integration !== ABSENT) output.integration = integration
+  if (integration !== undefined) output.integration = integration
   output.nodeId = nodeId
-  if (userId !== ABSENT) output.userId = userId
-  for (const key in value) if (!isTriggerKey(key)) output[key] = value[key]
+  if (userId !== undefined) output.userId = userId
+  for (const key in value) {
+    if (isTriggerKey(key)) continue
+    if (key === '__proto__') return undefined
+    output[key] = value[key]
+  }
   return output
 }
