@@ -230,7 +230,7 @@ async function main(): Promise<void> {
     process.stderr.write(`seeded ${listFiles} files in ${seedSeconds.toFixed(1)} s\n`)
   }
   await seeding.close()
-  const serve = await start(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'serve', '--port', '0', '--data', dataDir], /bot id:\s+(\S+)/)
+  const serve = await start(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'serve', '--port', '0', '--data', dataDir, '--rate-limit', 'off'], /bot id:\s+(\S+)/)
   const bannerUrl = /listening on (\S+)/.exec(serve.output())![1]!
   const botshelf: Botshelf = { url: bannerUrl, botId: serve.match[1]!, token: boot.token!.token }
   const idleRss = rssOf(serve.process.pid!)
