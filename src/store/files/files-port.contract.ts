@@ -262,7 +262,10 @@ export function describeFilesPortContract(name: string, open: (now: Clock) => Pr
         expect(seen).toEqual([undefined])
         const bots = await define(definition('c.txt', { tags: { lang: 'en' } }))
         const again = await files.upsert(definition('c.txt', { size: 7 }), record)
-        expect(seen[1]).toMatchObject({ id: bots.id, version: 1, ownerScope: '', tags: { lang: 'en' } })
+        // The check may first be asked about no file (a port may try to create the row before reading it); the answer
+        // that decides is the one about the file the key holds.
+        expect(seen.at(-1)).toMatchObject({ id: bots.id, version: 1, ownerScope: '', tags: { lang: 'en' } })
+        expect(seen.slice(1, -1)).toEqual(seen.length > 2 ? [undefined] : [])
         expect(again).toMatchObject({ created: false, file: { id: bots.id, version: 2, declaredSize: 7 } })
 
         const refusal = new Error('this caller may not replace the file')

@@ -81,7 +81,9 @@ export interface UpsertFileInput {
 
 /**
  * Decides, inside an upsert, whether the caller may act given the unexpired file already at the key in the caller's
- * owner scope (`undefined`: none). Throw to refuse: nothing is written.
+ * owner scope (`undefined`: none). Throw to refuse: nothing is written. It must depend on its argument alone: a port
+ * may ask it about "no file" first (PostgreSQL creates the row of a free key in one statement when that is accepted)
+ * and then about the file it finds at the key, which is the answer that decides.
  *
  * @example
  * ```ts

@@ -19,7 +19,7 @@ import type {
 } from '../files/types.js'
 import type { PgScope } from './pg-scope.js'
 import type { PgSql } from './pg-types.js'
-import { replaceTags, tagConditions } from './tag-sql.js'
+import { insertTags, replaceTags, tagConditions } from './tag-sql.js'
 import { hasNul } from './text-limits.js'
 
 
@@ -123,13 +123,23 @@ export class PgFilesPort implements FilesPort {
    * ```
    */
   async upsert(input: UpsertFileInput, check?: ExistingFileCheck): Promise<{ file: FileRecord; created: boolean; unreferencedBlobIds: string[] }> {
+    const now = this.now()
+    const nowIso = now.toISOString()
+    // The check runs once, before any write. When it accepts a new file and no row holds the key (the common case),
+    // one statement creates the row and its tags, atomic on its own (the unique key decides: `ON CONFLICT DO
+    // NOTHING`). A key that is taken, live or expired, goes the way below, which locks and reads the row; the check
+    // sees the live row there, or keeps the answer it gave for no file.
+    const answerForNoFile = checkOutcome(check, undefined)
+    if (answerForNoFile.ok) {
+      const inserted = await insertNewFile(this.scope.sql, newFileRecord(input, now, nowIso))
+      if (inserted) return { file: fileRowToRecord(inserted), created: true, unreferencedBlobIds: [] }
+    }
     return this.scope.atomic(async (sql) => {
-      const now = this.now()
-      const nowIso = now.toISOString()
       const [existing] = await sql<FileRow[]>`
         SELECT * FROM files WHERE bot_id = ${input.botId} AND owner_scope = ${input.ownerScope} AND key = ${input.key} FOR UPDATE`
       const current = existing && (existing.expires_at === null || existing.expires_at > nowIso) ? existing : undefined
-      check?.(current ? fileRowToRecord(current) : undefined)
+      if (current) check?.(fileRowToRecord(current))
+      else if (!answerForNoFile.ok) throw answerForNoFile.error
       const unreferencedBlobIds: string[] = []
       let row: FileRow
       let created: boolean
@@ -147,33 +157,7 @@ export class PgFilesPort implements FilesPort {
       } else {
         if (existing) unreferencedBlobIds.push(...(await deleteRow(sql, existing.id)))
         created = true
-        row = await insertRow(sql, {
-          id: newFileId(now),
-          botId: input.botId,
-          key: input.key,
-          ownerScope: input.ownerScope,
-          owner: input.owner,
-          contentType: input.contentType,
-          tags: input.tags,
-          metadata: input.metadata,
-          accessPolicies: input.accessPolicies,
-          index: input.index,
-          status: 'upload_pending',
-          failedStatusReason: null,
-          expiresAt: input.expiresAt,
-          createdAt: nowIso,
-          updatedAt: nowIso,
-          version: 1,
-          declaredSize: input.size,
-          contentVersion: null,
-          blobId: null,
-          size: null,
-          sha256: null,
-          blobContentType: null,
-          indexGeneration: 0,
-          indexingStack: null,
-          indexingConfiguration: input.indexingConfiguration ?? null,
-        })
+        row = await insertRow(sql, newFileRecord(input, now, nowIso))
       }
       await replaceTags(sql, 'file_tags', row.id, input.botId, input.tags)
       return { file: fileRowToRecord(row), created, unreferencedBlobIds }
@@ -190,20 +174,26 @@ export class PgFilesPort implements FilesPort {
    * ```
    */
   async completeUpload(fileId: string, version: number, blob: { blobId: string; size: number; sha256: string }): Promise<CompleteUploadResult> {
-    return this.scope.atomic(async (sql) => {
-      const [current] = await sql<Array<{ version: number; blob_id: string | null }>>`SELECT version, blob_id FROM files WHERE id = ${fileId} FOR UPDATE`
-      if (!current) throw new FilesStoreError('FILE_GONE', 'The file was deleted during the upload', { id: fileId })
-      if (current.version !== version) throw new FilesStoreError('VERSION_SUPERSEDED', 'A later upsertFile replaced this version during the upload', { id: fileId })
-      const [row] = await sql<FileRow[]>`
-        UPDATE files SET status = CASE WHEN index_requested THEN 'indexing_pending' ELSE 'upload_completed' END,
-          index_generation = index_generation + CASE WHEN index_requested THEN 1 ELSE 0 END,
+    // One statement in the (serializable) transaction: the row locked, the version checked, the content switched and
+    // the previous blob's other references counted in one round trip instead of three. Every part reads the snapshot
+    // before the update, so the row itself is left out of the count.
+    const [found] = await this.scope.atomic((sql) => sql<Array<FileRow & { found_version: number; previous_blob_id: string | null; previous_referenced: boolean; updated_id: string | null }>>`
+      WITH current AS (SELECT id, version, blob_id FROM files WHERE id = ${fileId} FOR UPDATE),
+      updated AS (
+        UPDATE files f SET status = CASE WHEN f.index_requested THEN 'indexing_pending' ELSE 'upload_completed' END,
+          index_generation = f.index_generation + CASE WHEN f.index_requested THEN 1 ELSE 0 END,
           failed_status_reason = NULL, updated_at = ${this.now().toISOString()},
-          content_version = ${version}, blob_id = ${blob.blobId}, size = ${blob.size}, sha256 = ${blob.sha256}, blob_content_type = content_type
-        WHERE id = ${fileId} RETURNING *`
-      const previous = current.blob_id
-      const unreferencedBlobId = previous && previous !== blob.blobId && !(await blobReferenced(sql, previous)) ? previous : null
-      return { file: fileRowToRecord(row!), unreferencedBlobId }
-    })
+          content_version = ${version}, blob_id = ${blob.blobId}, size = ${blob.size}, sha256 = ${blob.sha256}, blob_content_type = f.content_type
+        FROM current c WHERE f.id = c.id AND c.version = ${version}
+        RETURNING f.*)
+      SELECT u.*, u.id AS updated_id, c.version AS found_version, c.blob_id AS previous_blob_id,
+        EXISTS (SELECT 1 FROM files o WHERE o.blob_id = c.blob_id AND o.id <> c.id) AS previous_referenced
+      FROM current c LEFT JOIN updated u ON true`)
+    if (!found) throw new FilesStoreError('FILE_GONE', 'The file was deleted during the upload', { id: fileId })
+    if (found.updated_id === null) throw new FilesStoreError('VERSION_SUPERSEDED', 'A later upsertFile replaced this version during the upload', { id: fileId })
+    const previous = found.previous_blob_id
+    const unreferencedBlobId = previous && previous !== blob.blobId && !found.previous_referenced ? previous : null
+    return { file: fileRowToRecord(found), unreferencedBlobId }
   }
 
   /**
@@ -325,7 +315,7 @@ export class PgFilesPort implements FilesPort {
         declaredSize: source.size ?? source.declaredSize,
         contentVersion: source.blobId ? 1 : null,
       })
-      await replaceTags(sql, 'file_tags', row.id, destination.botId, source.tags)
+      await insertTags(sql, 'file_tags', row.id, destination.botId, source.tags)
       return { file: fileRowToRecord(row), unreferencedBlobIds }
     })
   }
@@ -469,8 +459,69 @@ async function deleteRow(sql: PgSql, fileId: string): Promise<string[]> {
   return blobId && !(await blobReferenced(sql, blobId)) ? [blobId] : []
 }
 
-async function insertRow(sql: PgSql, file: FileRecord): Promise<FileRow> {
+/** The record of a new file (version 1, no content yet) for an upsert. */
+function newFileRecord(input: UpsertFileInput, now: Date, nowIso: string): FileRecord {
+  return {
+    id: newFileId(now),
+    botId: input.botId,
+    key: input.key,
+    ownerScope: input.ownerScope,
+    owner: input.owner,
+    contentType: input.contentType,
+    tags: input.tags,
+    metadata: input.metadata,
+    accessPolicies: input.accessPolicies,
+    index: input.index,
+    status: 'upload_pending',
+    failedStatusReason: null,
+    expiresAt: input.expiresAt,
+    createdAt: nowIso,
+    updatedAt: nowIso,
+    version: 1,
+    declaredSize: input.size,
+    contentVersion: null,
+    blobId: null,
+    size: null,
+    sha256: null,
+    blobContentType: null,
+    indexGeneration: 0,
+    indexingStack: null,
+    indexingConfiguration: input.indexingConfiguration ?? null,
+  }
+}
+
+/** What an upsert's check answers for `existing`: accepted, or the error it threw (the check is called once). */
+function checkOutcome(check: ExistingFileCheck | undefined, existing: FileRecord | undefined): { ok: true } | { ok: false; error: unknown } {
+  try {
+    check?.(existing)
+    return { ok: true }
+  } catch (error) {
+    return { ok: false, error }
+  }
+}
+
+/** A new file's row and its tags in one statement, unless a row holds its (bot, owner scope, key): then undefined. */
+async function insertNewFile(sql: PgSql, file: FileRecord): Promise<FileRow | undefined> {
+  const entries = Object.entries(file.tags)
   const [row] = await sql<FileRow[]>`
+    WITH inserted AS (${fileInsert(sql, file)} ON CONFLICT (bot_id, owner_scope, key) DO NOTHING RETURNING *),
+    tagged AS (
+      INSERT INTO file_tags (file_id, bot_id, tag_key, tag_value)
+      SELECT inserted.id, inserted.bot_id, e.k, e.v
+      FROM inserted, unnest(${entries.map(([key]) => key)}::text[], ${entries.map(([, value]) => value)}::text[]) AS e (k, v))
+    SELECT * FROM inserted`
+  return row
+}
+
+/** Inserts a file row (its tags are the caller's). */
+async function insertRow(sql: PgSql, file: FileRecord): Promise<FileRow> {
+  const [row] = await sql<FileRow[]>`${fileInsert(sql, file)} RETURNING *`
+  return row!
+}
+
+/** The `INSERT INTO files … VALUES (…)` of a record, as a fragment. */
+function fileInsert(sql: PgSql, file: FileRecord) {
+  return sql`
     INSERT INTO files (id, bot_id, key, owner_scope, owner_json, content_type, tags_json, metadata_json, access_policies_json,
       policy_public, policy_integrations, index_requested, status, failed_status_reason, expires_at, created_at, updated_at,
       version, declared_size, content_version, blob_id, size, sha256, blob_content_type,
@@ -480,7 +531,5 @@ async function insertRow(sql: PgSql, file: FileRecord): Promise<FileRow> {
       ${file.accessPolicies.includes('public_content')}, ${file.accessPolicies.includes('integrations')}, ${file.index}, ${file.status},
       ${file.failedStatusReason}, ${file.expiresAt}, ${file.createdAt}, ${file.updatedAt}, ${file.version}, ${file.declaredSize},
       ${file.contentVersion}, ${file.blobId}, ${file.size}, ${file.sha256}, ${file.blobContentType},
-      ${file.indexGeneration}, ${file.indexingStack}, ${indexingConfigurationJson(file.indexingConfiguration)})
-    RETURNING *`
-  return row!
+      ${file.indexGeneration}, ${file.indexingStack}, ${indexingConfigurationJson(file.indexingConfiguration)})`
 }

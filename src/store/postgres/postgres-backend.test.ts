@@ -121,6 +121,20 @@ describe('openPostgresBackend', () => {
       expect(await visible('lost', lost)).toEqual({ bot: undefined, file: 0, knowledgeBase: 0, job: 0 })
     })
 
+    it('an upsert whose check refuses a new key leaves no row inside a transaction that goes on and commits', async () => {
+      const refusal = new Error('no new files here')
+      await backend.transaction(async (tx) => {
+        await expect(
+          tx.files.upsert(definition('refused.txt'), () => {
+            throw refusal
+          }),
+        ).rejects.toBe(refusal)
+        await tx.files.upsert(definition('accepted.txt'))
+      })
+      expect(await backend.files.getByKey(BOT, 'refused.txt')).toEqual([])
+      expect(await backend.files.getByKey(BOT, 'accepted.txt')).toHaveLength(1)
+    })
+
     it('keeps concurrent check-then-act transactions to one winner, on this server and across servers', async () => {
       const other = await open()
       const claimOnce = (worker: number) =>

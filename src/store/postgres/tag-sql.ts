@@ -53,9 +53,21 @@ export function tagConditions(
  * ```
  */
 export async function replaceTags(sql: PgSql, tagTable: PgTagTable, ownerId: string, botId: string, tags: Record<string, string>): Promise<void> {
+  await sql`DELETE FROM ${sql(tagTable)} WHERE ${sql(pgTagTables[tagTable])} = ${ownerId}`
+  await insertTags(sql, tagTable, ownerId, botId, tags)
+}
+
+/**
+ * Writes the tags of an owner that has none yet (a row just created): no statement when `tags` is empty.
+ *
+ * @example
+ * ```ts
+ * await insertTags(tx, 'file_tags', file.id, botId, { kind: 'faq' })
+ * ```
+ */
+export async function insertTags(sql: PgSql, tagTable: PgTagTable, ownerId: string, botId: string, tags: Record<string, string>): Promise<void> {
   const table = sql(tagTable)
   const ownerColumn = sql(pgTagTables[tagTable])
-  await sql`DELETE FROM ${table} WHERE ${ownerColumn} = ${ownerId}`
   const entries = Object.entries(tags)
   if (entries.length === 0) return
   await sql`
