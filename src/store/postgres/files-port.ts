@@ -4,6 +4,7 @@ import { FilesStoreError } from '../files/errors.js'
 import type { FilesPort, FilesUsage } from '../files/files-port.js'
 import { newFileId } from '../files/ids.js'
 import { mergePatch } from '../files/merge-patch.js'
+import { newFileRecord } from '../files/new-file-record.js'
 import { fileRowToRecord, indexingConfigurationJson, pageOfValues, type FileRow } from '../files/file-row.js'
 import type {
   CompleteUploadResult,
@@ -457,37 +458,6 @@ async function deleteRow(sql: PgSql, fileId: string): Promise<string[]> {
   const [gone] = await sql<Array<{ blob_id: string | null }>>`DELETE FROM files WHERE id = ${fileId} RETURNING blob_id`
   const blobId = gone?.blob_id
   return blobId && !(await blobReferenced(sql, blobId)) ? [blobId] : []
-}
-
-/** The record of a new file (version 1, no content yet) for an upsert. */
-function newFileRecord(input: UpsertFileInput, now: Date, nowIso: string): FileRecord {
-  return {
-    id: newFileId(now),
-    botId: input.botId,
-    key: input.key,
-    ownerScope: input.ownerScope,
-    owner: input.owner,
-    contentType: input.contentType,
-    tags: input.tags,
-    metadata: input.metadata,
-    accessPolicies: input.accessPolicies,
-    index: input.index,
-    status: 'upload_pending',
-    failedStatusReason: null,
-    expiresAt: input.expiresAt,
-    createdAt: nowIso,
-    updatedAt: nowIso,
-    version: 1,
-    declaredSize: input.size,
-    contentVersion: null,
-    blobId: null,
-    size: null,
-    sha256: null,
-    blobContentType: null,
-    indexGeneration: 0,
-    indexingStack: null,
-    indexingConfiguration: input.indexingConfiguration ?? null,
-  }
 }
 
 /** What an upsert's check answers for `existing`: accepted, or the error it threw (the check is called once). */

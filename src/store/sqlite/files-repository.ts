@@ -16,6 +16,7 @@ import type {
 } from '../files/types.js'
 
 import { newFileId } from '../files/ids.js'
+import { newFileRecord } from '../files/new-file-record.js'
 import { replaceTags, tagConditionsSql } from './tag-sql.js'
 import type { Sqlite } from './open-database.js'
 import { StatementCache } from './tables-statements.js'
@@ -182,33 +183,7 @@ export class FilesRepository {
       } else {
         if (existing) unreferencedBlobIds.push(...this.deleteRow(existing.id))
         created = true
-        row = this.insertRow({
-          id: newFileId(now),
-          botId: input.botId,
-          key: input.key,
-          ownerScope: input.ownerScope,
-          owner: input.owner,
-          contentType: input.contentType,
-          tags: input.tags,
-          metadata: input.metadata,
-          accessPolicies: input.accessPolicies,
-          index: input.index,
-          status: 'upload_pending',
-          failedStatusReason: null,
-          expiresAt: input.expiresAt,
-          createdAt: nowIso,
-          updatedAt: nowIso,
-          version: 1,
-          declaredSize: input.size,
-          contentVersion: null,
-          blobId: null,
-          size: null,
-          sha256: null,
-          blobContentType: null,
-          indexGeneration: 0,
-          indexingStack: null,
-          indexingConfiguration: input.indexingConfiguration ?? null,
-        })
+        row = this.insertRow(newFileRecord(input, now, nowIso))
       }
       // A new id has no tags yet (an expired row's went with it, by cascade): only the inserts are needed.
       replaceTags(this.db, 'file_tags', row.id, input.botId, input.tags, { prepare: this.prepareTags, fresh: created })
