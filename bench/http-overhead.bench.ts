@@ -9,12 +9,12 @@
  * Beside the rates it prints each server's CPU time per request (user + system, from `/proc/<pid>/stat`, Linux):
  * on a shared machine the rate follows the CPU the load generator leaves each side, the CPU per request much less.
  */
-import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { printRatio } from './report/index.js'
 import { startChild } from './support/child.js'
+import { cpuSeconds } from './support/cpu-time.js'
 import { startServe } from './support/serve-process.js'
 
 const { values } = parseArgs({
@@ -37,16 +37,10 @@ interface Run {
   cpuMicroseconds: number
 }
 
-/** User + system CPU time of a process so far, in µs (clock ticks of /proc/<pid>/stat; NaN off Linux). */
+/** User + system CPU time of a process so far, in µs (NaN off Linux). */
 function cpuTime(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS
-  } catch {
-    return Number.NaN
-  }
+  return (cpuSeconds(pid) ?? Number.NaN) * 1_000_000
 }
-const CLOCK_TICKS = 100
 
 function load(url: string, headers: Record<string, string>, duration: number, serverPid?: number): Promise<Run> {
   const cpuBefore = cpuTime(serverPid)

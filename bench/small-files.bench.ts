@@ -17,7 +17,6 @@
  * Prints RATIO lines for `npm run bench` and a Markdown table for bench/README.md.
  */
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import http from 'node:http'
 import os from 'node:os'
@@ -26,6 +25,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { printRatio } from './report/index.js'
 import { startServe } from './support/serve-process.js'
+import { cpuSeconds } from './support/cpu-time.js'
 
 /** Supabase Storage (file backend, PostgreSQL) creating 10,000 files of 256 B, 16 in flight, on this machine (issue 15). */
 const RECORDED_SUPABASE_FILES_PER_SECOND = 420
@@ -79,20 +79,6 @@ async function timedCreations(count: number, create: (index: number) => Promise<
     }),
   )
   return (performance.now() - started) / 1000
-}
-
-/**
- * CPU seconds (user + system) a process has used so far, from /proc (Linux; `undefined` elsewhere). On a shared
- * machine the CPU a server spends per file moves far less than its rate, which follows what the neighbours leave.
- */
-function cpuSeconds(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return undefined
-  }
 }
 
 async function startFloor(folder: string): Promise<{ url: string; pid: number | undefined; stop: () => Promise<void> }> {
