@@ -23,18 +23,9 @@ import {
   UploadFileError,
 } from '../../src/client/index.js'
 import { startClientService, type ClientTestService } from './service.js'
+import { failure } from '../helpers/failure.js'
 
 const errorIdPattern = /^err_\d{14}x[0-9A-F]{8}$/
-
-/** Runs a call that must fail and returns its error. */
-async function failure(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await call()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to fail')
-}
 
 /** Checks an API error as the server sent it: class, wire fields, a server-made id. */
 function expectApiError(error: unknown, ErrorClass: new (...args: never[]) => ApiError, code: number, message: RegExp | string) {

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import { afterEach, describe, expect, it } from 'vitest'
 import { RateLimitedError } from '../../src/client/index.js'
 import { startClientService, type ClientTestService } from './service.js'
+import { failure } from '../helpers/failure.js'
 
 const botpress = createRequire(import.meta.url)('@botpress/client') as typeof import('@botpress/client')
 
@@ -18,15 +19,6 @@ async function start(listen: boolean): Promise<ClientTestService> {
 }
 
 const refusals = (service: ClientTestService): number => service.logs.filter((line) => line.msg === 'request' && line.status === 429).length
-
-async function failure(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await call()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to fail')
-}
 
 describe('botshelf client on a 429', () => {
   it('throws RateLimitedError with the wire fields when retries are off', async () => {

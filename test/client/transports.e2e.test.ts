@@ -12,6 +12,7 @@ import {
   type ClientOptions,
 } from '../../src/client/index.js'
 import { startClientService, type ClientTestService } from './service.js'
+import { failure } from '../helpers/failure.js'
 
 /**
  * The same behaviours through both transports of botshelf's client over a real socket: the default one (under
@@ -48,15 +49,6 @@ async function rawServer(handler: (request: IncomingMessage, response: ServerRes
 }
 
 const wireError = (type: string, code: number, message: string) => JSON.stringify({ id: 'err_20261124000000x00000000', code, type, message })
-
-async function failure(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await call()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to fail')
-}
 
 describe.each(transports)('client over a socket, %s', (_name, transportOptions) => {
   let service: ClientTestService
