@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono'
+import type { MiddlewareHandler } from 'hono'
 import type { AppEnv, AppServices } from '../env.js'
 import { routeLabel } from '../metrics/route-label.js'
 import { newRequestId } from '../connections/refusal.js'
@@ -34,7 +34,9 @@ export function requestContext(services: AppServices): MiddlewareHandler<AppEnv>
     } catch (error) {
       c.res = handleError(error, c)
     }
-    if (c.res.headers.get('x-request-id') !== requestId) setHeader(c, 'x-request-id', requestId)
+    // Through Hono, never in place on `c.res.headers`: @hono/node-server's lightweight Response rebuilds itself from
+    // its original init when read later, and a header added in place was lost over a socket (decision 1211, amended).
+    if (c.res.headers.get('x-request-id') !== requestId) c.header('x-request-id', requestId)
     const principal = c.get('principal')
     const elapsed = performance.now() - started
     const ms = Math.round(elapsed * 10) / 10
@@ -77,15 +79,6 @@ export function requestContext(services: AppServices): MiddlewareHandler<AppEnv>
 /** Requests slower than this are logged at `warn` unless the app says otherwise (`slowRequestMs`). */
 export const DEFAULT_SLOW_REQUEST_MS = 1000
 
-
-/**
- * Sets a header on the finished answer through Hono (`c.header`). Setting it in place on `c.res.headers` looked
- * cheaper, but @hono/node-server's lightweight `Response` rebuilds itself from its original init when its body or
- * headers are read later, and the header was lost on every answer over a socket (decision 1211, amended).
- */
-function setHeader(c: Context<AppEnv>, name: string, value: string): void {
-  c.header(name, value)
-}
 
 /** The byte length of a JSON answer that states it, else undefined. */
 function jsonLength(headers: Headers): number | undefined {
