@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { newErrorId, type ErrorBody } from '../../api/error-body.js'
 import { errorTypes, type ErrorType } from '../../api/error-types.js'
-import type { AppEnv } from '../env.js'
+import type { AppEnv, AppServices } from '../env.js'
 import { BotshelfError } from '../../errors/index.js'
 import { ServiceError } from '../service-error.js'
 
@@ -20,13 +20,43 @@ import { ServiceError } from '../service-error.js'
  * ```
  */
 export function errorResponse(error: BotshelfError, now: Date = new Date(), headers: Record<string, string> = {}): Response {
-  const body: ErrorBody = { id: newErrorId(now), code: error.status, type: error.type, message: error.message }
-  if (error.metadata !== undefined) body.metadata = error.metadata
-  const text = JSON.stringify(body)
+  const text = errorBodyText(error, now)
   return new Response(text, {
     status: error.status,
     headers: { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)), ...headers },
   })
+}
+
+/**
+ * The wire error body of an error as JSON text: `{ id, code, type, message, metadata? }`. Shared by every answer path
+ * (the Hono app's errors, the direct lane's), so an error reads the same whichever path answered it.
+ *
+ * @example
+ * ```ts
+ * errorBodyText(new ServiceError('ResourceNotFound', 'File "a.txt" not found'), new Date())
+ * // '{"id":"err_...","code":404,"type":"ResourceNotFound","message":"File \\"a.txt\\" not found"}'
+ * ```
+ */
+export function errorBodyText(error: BotshelfError, now: Date): string {
+  const body: ErrorBody = { id: newErrorId(now), code: error.status, type: error.type, message: error.message }
+  if (error.metadata !== undefined) body.metadata = error.metadata
+  return JSON.stringify(body)
+}
+
+/**
+ * Logs and counts the error behind a 5xx answer (`unhandled error` at `error`, with its stack; the metrics' failure
+ * counters); errors answered 4xx are the caller's and go unreported.
+ *
+ * @example
+ * ```ts
+ * const serviceError = toServiceError(error)
+ * if (serviceError.status >= 500) reportServerError(services, error, requestId)
+ * ```
+ */
+export function reportServerError(services: Pick<AppServices, 'logger' | 'metrics'> | undefined, error: unknown, requestId: string | undefined): void {
+  services?.metrics?.observeFailure(error)
+  const detail = error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) }
+  services?.logger.log('error', 'unhandled error', { requestId, ...detail })
 }
 
 function typeForStatus(status: number): ErrorType {
@@ -69,11 +99,7 @@ export function toServiceError(error: unknown): BotshelfError {
 export function handleError(error: unknown, c: Context<AppEnv>, headers: Record<string, string> = {}): Response {
   const serviceError = toServiceError(error)
   const services = c.get('services')
-  if (serviceError.status >= 500) {
-    services?.metrics?.observeFailure(error)
-    const detail = error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) }
-    services?.logger.log('error', 'unhandled error', { requestId: c.get('requestId'), ...detail })
-  }
+  if (serviceError.status >= 500) reportServerError(services, error, c.get('requestId'))
   // The request id goes in with the other headers, so the request context finds it and leaves the answer as built.
   const requestId = c.get('requestId')
   return errorResponse(serviceError, services?.now() ?? new Date(), requestId !== undefined ? { ...headers, 'x-request-id': requestId } : headers)

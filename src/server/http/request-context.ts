@@ -3,7 +3,7 @@ import type { AppEnv, AppServices } from '../env.js'
 import { routeLabel } from '../metrics/route-label.js'
 import { newRequestId } from '../connections/refusal.js'
 import { handleError } from './error-handler.js'
-import { requestLogLevel } from './log-level.js'
+import { declaredLength, recordRequest } from './request-record.js'
 
 /**
  * First middleware of the app: puts the services and a fresh request id on the context, answers with an
@@ -38,46 +38,37 @@ export function requestContext(services: AppServices): MiddlewareHandler<AppEnv>
     // its original init when read later, and a header added in place was lost over a socket (decision 1211, amended).
     if (c.res.headers.get('x-request-id') !== requestId) c.header('x-request-id', requestId)
     const principal = c.get('principal')
-    const elapsed = performance.now() - started
-    const ms = Math.round(elapsed * 10) / 10
-    const status = c.res.status
-    services.logger.log(requestLogLevel(status, ms, services.slowRequestMs ?? DEFAULT_SLOW_REQUEST_MS), 'request', {
+    const metrics = services.metrics
+    const operation = metrics ? routeLabel(c) : ''
+    // A JSON answer of the operations says its length (register-operation.ts): counted without touching the body,
+    // so the answer keeps @hono/node-server's direct write. Other answers (downloads stream) are counted as they leave.
+    const knownLength = metrics ? jsonLength(c.res.headers) : undefined
+    recordRequest(services, {
       method: c.req.method,
       path: c.req.path,
-      status,
-      ms,
+      status: c.res.status,
+      elapsedMs: performance.now() - started,
       requestId,
       botId: principal?.botId ?? c.req.header('x-bot-id') ?? null,
+      operation,
+      bytesIn: declaredLength(c.req.header('content-length')),
+      bytesOut: knownLength,
     })
-    const metrics = services.metrics
-    if (metrics) {
-      const operation = routeLabel(c)
-      metrics.observeRequest({ operation, status, seconds: elapsed / 1000, bytesIn: contentLength(c.req.header('content-length')), bytesOut: 0 })
-      // A JSON answer of the operations says its length (register-operation.ts): counted without touching the body,
-      // so the answer keeps @hono/node-server's direct write. Other answers (downloads stream) are counted as they leave.
-      const knownLength = jsonLength(c.res.headers)
-      if (knownLength !== undefined) {
-        if (c.req.method !== 'HEAD') metrics.observeResponseBytes(operation, knownLength)
-        return
-      }
-      const body = c.res.body
-      if (body) {
-        const counted = body.pipeThrough(
-          new TransformStream<Uint8Array, Uint8Array>({
-            transform(chunk, controller) {
-              metrics.observeResponseBytes(operation, chunk.byteLength)
-              controller.enqueue(chunk)
-            },
-          }),
-        )
-        c.res = new Response(counted, { status: c.res.status, statusText: c.res.statusText, headers: c.res.headers })
-      }
+    if (!metrics || knownLength !== undefined) return
+    const body = c.res.body
+    if (body) {
+      const counted = body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            metrics.observeResponseBytes(operation, chunk.byteLength)
+            controller.enqueue(chunk)
+          },
+        }),
+      )
+      c.res = new Response(counted, { status: c.res.status, statusText: c.res.statusText, headers: c.res.headers })
     }
   }
 }
-
-/** Requests slower than this are logged at `warn` unless the app says otherwise (`slowRequestMs`). */
-export const DEFAULT_SLOW_REQUEST_MS = 1000
 
 
 /** The byte length of a JSON answer that states it, else undefined. */
@@ -87,9 +78,4 @@ function jsonLength(headers: Headers): number | undefined {
   const length = headers.get('content-length')
   if (length === null || !/^\d+$/.test(length)) return undefined
   return Number(length)
-}
-
-function contentLength(header: string | null | undefined): number {
-  const value = Number(header ?? 0)
-  return Number.isSafeInteger(value) && value > 0 ? value : 0
 }
