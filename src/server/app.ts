@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import { dataFolder, readLegacySigningKey } from '../data-folder/index.js'
@@ -12,7 +13,8 @@ import { handleError } from './http/error-handler.js'
 import { createJsonLogger, type Logger } from './http/logger.js'
 import { notFoundHandler } from './http/not-found.js'
 import { requestContext } from './http/request-context.js'
-import { registeredOperations } from './http/register-operation.js'
+import { directOperations, registeredOperations } from './http/register-operation.js'
+import { createDirectLane } from './http/direct-lane.js'
 import { openApiRoutes } from './openapi/route.js'
 import { describedRawRoutes } from './openapi/raw-route.js'
 import { rawRouteMatcher } from './openapi/raw-route-match.js'
@@ -251,6 +253,18 @@ export interface AppOptions {
    * ```
    */
   consoleDir?: string | false
+  /**
+   * Answer plain hot reads (`getFile` without a query or body) on node:http directly instead of through the Hono
+   * app, with the same checks, answers, log line and metrics (decision 1235). Used by `createServer`; off when CORS
+   * is on (`corsOrigins`), whose headers only the Hono app writes. Default `true`; `false` sends every request
+   * through the Hono app.
+   *
+   * @example
+   * ```ts
+   * await createServer({ memory: true, port: 0, directLane: false })
+   * ```
+   */
+  directLane?: boolean
 }
 
 /** Result of `admin.bootstrap()`. */
@@ -385,6 +399,19 @@ export interface BotshelfApp {
   readonly hono: Hono<AppEnv>
   /** The rate limits in force (`null` when off), with their store. */
   readonly rateLimits: ResolvedRateLimits | null
+  /**
+   * The direct lane of hot reads, for a node:http server: takes a plain `getFile` (and any operation registered with
+   * `registerDirectOperation`) and answers it on `outgoing`, returning a promise settled once answered; returns
+   * `undefined` for any other request, which the caller hands to `fetch` (through @hono/node-server). A request it
+   * took but leaves to the app (an unknown token, a refused rate limit) goes to `fallback` (decision 1235).
+   *
+   * @example
+   * ```ts
+   * const taken = app.answerDirect(incoming, outgoing, () => listener(incoming, outgoing))
+   * if (!taken) await listener(incoming, outgoing)
+   * ```
+   */
+  answerDirect(incoming: IncomingMessage, outgoing: ServerResponse, fallback: () => Promise<void> | void): Promise<void> | undefined
   /** Stops the job runner and background tasks, then closes the backend if the app opened it. */
   close(): Promise<void>
 }
@@ -518,6 +545,20 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
   if (limiter) hono.use('/v1/*', limiter.byToken)
   for (const feature of features) if (feature.routes) hono.route('/', feature.routes)
 
+  // The direct lane repeats the steps of the middlewares above for the operations it answers (request context, auth,
+  // the token's rate limit): a middleware added above must be added to it too (http/direct-lane.ts).
+  const corsOn = options.corsOrigins !== undefined && options.corsOrigins.length > 0
+  const lane =
+    options.directLane === false || corsOn
+      ? undefined
+      : createDirectLane({
+          services,
+          hono,
+          operations: features.flatMap((feature) => (feature.routes ? directOperations(feature.routes) : [])),
+          auth: backend.auth,
+          ...(limiter && rateLimits?.token ? { takeForToken: limiter.takeForToken } : {}),
+        })
+
   const stops: Array<() => void | Promise<void>> = []
   services.jobs.start()
   for (const feature of features) {
@@ -552,6 +593,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     services,
     hono,
     rateLimits,
+    answerDirect: (incoming, outgoing, fallback) => lane?.answer(incoming, outgoing, fallback),
     close() {
       closed ??= (async () => {
         await services.jobs.stop()

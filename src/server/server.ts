@@ -167,25 +167,32 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
   // Handlers still running (an upload reading its body): close() lets them finish before closing the database.
   let handlersRunning = 0
   let onHandlersSettled: (() => void) | undefined
-  const trackedFetch = async (request: Request, incoming: IncomingMessage, outgoing: ServerResponse): Promise<Response> => {
+  // A request in progress: known to the idle-connection and client-error listeners, and awaited by close().
+  const tracked = async <T>(incoming: IncomingMessage, outgoing: ServerResponse, run: (flight: InFlightRequest) => Promise<T>): Promise<T> => {
     const socket = incoming.socket
-    // Node leaves an HTTP/1.1 request without Host to us (requireHostHeader is off): answer it with a wire error.
-    if (incoming.httpVersion === '1.1' && incoming.headers.host === undefined) return refuseRequest('HTTP/1.1 requests must carry a Host header', socket.remoteAddress)
     const flight: InFlightRequest = { method: incoming.method ?? 'GET', path: (incoming.url ?? '/').split('?')[0] ?? '/', startedAt: Date.now() }
     inFlight.start(socket, flight)
-    // An upload's route reads the socket stream directly (the same bytes, without two web-stream layers).
-    if (incoming.method === 'PUT') attachNodeBody(request, incoming)
     outgoing.once('close', () => inFlight.end(socket, flight))
     handlersRunning += 1
     try {
-      const response = await app.fetch(request, socket.remoteAddress !== undefined ? { remoteAddress: socket.remoteAddress } : {})
-      closeIfBodyUnread(incoming, outgoing)
-      flight.requestId = response.headers.get('x-request-id') ?? undefined
-      return response
+      return await run(flight)
     } finally {
       handlersRunning -= 1
       if (handlersRunning === 0) onHandlersSettled?.()
     }
+  }
+  const trackedFetch = async (request: Request, incoming: IncomingMessage, outgoing: ServerResponse): Promise<Response> => {
+    const socket = incoming.socket
+    // Node leaves an HTTP/1.1 request without Host to us (requireHostHeader is off): answer it with a wire error.
+    if (incoming.httpVersion === '1.1' && incoming.headers.host === undefined) return refuseRequest('HTTP/1.1 requests must carry a Host header', socket.remoteAddress)
+    // An upload's route reads the socket stream directly (the same bytes, without two web-stream layers).
+    if (incoming.method === 'PUT') attachNodeBody(request, incoming)
+    return tracked(incoming, outgoing, async (flight) => {
+      const response = await app.fetch(request, socket.remoteAddress !== undefined ? { remoteAddress: socket.remoteAddress } : {})
+      closeIfBodyUnread(incoming, outgoing)
+      flight.requestId = response.headers.get('x-request-id') ?? undefined
+      return response
+    })
   }
   // A request @hono/node-server could not turn into a `Request` (a bad Host header, a backslash in the path).
   const refuseRequest = (reason: string, remoteAddress: string | undefined): Response => {
@@ -235,7 +242,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
             // cut) has no one to answer: its handler never starts, so nothing runs after close() closed the app.
             if (incoming.socket.destroyed) return
             lingerIfAnsweredEarly(incoming, outgoing)
-            void listener(incoming, outgoing)
+            // A plain hot read (getFile) is answered on node:http directly; the rest goes through the Hono app.
+            const fallback = (): Promise<void> => listener(incoming, outgoing)
+            const direct = app.answerDirect(incoming, outgoing, fallback)
+            if (direct) void tracked(incoming, outgoing, () => direct)
+            else void fallback()
           }
           turns.run(handle, { urgent: isHealthCheck(incoming) })
         },

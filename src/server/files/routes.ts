@@ -16,7 +16,7 @@ import { mergePatch, type FileRecord, type FileSortField } from '../../store/ind
 import { bearerToken } from '../auth/bearer.js'
 import type { AppEnv, AppServices } from '../env.js'
 import { publicBaseUrl } from '../http/public-url.js'
-import { registerOperation } from '../http/register-operation.js'
+import { registerDirectOperation, registerOperation } from '../http/register-operation.js'
 import type { Principal } from '../principal.js'
 import { ServiceError } from '../service-error.js'
 import { contentTypeFromKey } from './content-type.js'
@@ -25,6 +25,7 @@ import { decodeCursor, encodeCursor, isPagePosition, queryFingerprint } from '..
 import { checkExpiresAt } from './expires-at.js'
 import { resolveFile } from './file-resolver.js'
 import { toWireFile, type FileViewContext } from './file-view.js'
+import { WireFileMemo } from './wire-file-memo.js'
 import type { IndexingOptions } from './indexing/indexing-options.js'
 import { registerKnowledgeBaseRoutes } from './knowledge-base-routes.js'
 import { registerSearchRoutes } from './search/search-routes.js'
@@ -89,13 +90,14 @@ function requireFilesAccess(principal: Principal): void {
 export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
   const lifetimes = options.urls ?? defaultUrlLifetimes
   const router = new Hono<AppEnv>()
-  const view = (c: Context<AppEnv>, services: AppServices): FileViewContext => ({
+  const viewAt = (base: string, services: AppServices): FileViewContext => ({
     signingKey: services.signingKey,
-    base: publicBaseUrl(c),
+    base,
     now: services.now(),
     lifetimes,
     blobs: services.backend.blobs,
   })
+  const view = (c: Context<AppEnv>, services: AppServices): FileViewContext => viewAt(publicBaseUrl(c), services)
 
   registerSearchRoutes(router, options.indexing ?? {})
 
@@ -192,9 +194,11 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
     }
   })
 
-  registerOperation(router, getFile, async ({ input, principal, services, c }) => {
+  // The hot read: also answered by the direct lane (decision 1235), its answer kept per unchanged record and second.
+  const answers = new WireFileMemo()
+  registerDirectOperation(router, getFile, async ({ input, principal, services, baseUrl }) => {
     const file = await resolveFile(services.backend.files, principal, input.params.id, 'read')
-    return { file: toWireFile(file, view(c, services)) }
+    return answers.answer(file, viewAt(baseUrl, services))
   })
 
   registerOperation(router, updateFileMetadata, async ({ input, principal, services, c }) => {

@@ -1,18 +1,27 @@
 export { createJsonLogger, silentLogger, type Logger, type LogLevel } from './logger.js'
 export { createPrettyLogger, type PrettyLoggerOptions } from './pretty-logger.js'
 export { logThresholds, parseLogThreshold, requestLogLevel, withLogThreshold, type LogThreshold } from './log-level.js'
-export { errorResponse, handleError, toServiceError } from './error-handler.js'
+export { errorBodyText, errorResponse, handleError, reportServerError, toServiceError } from './error-handler.js'
 export { notFoundHandler } from './not-found.js'
 export { FILES_JSON_LIMIT, TABLES_JSON_LIMIT, jsonLimitFor, readBodyText, readJsonBody } from './body.js'
 export { coerceToSchema, parseQuery } from './query.js'
 export { requestContext } from './request-context.js'
 export { publicBaseUrl } from './public-url.js'
 export {
+  directOperations,
+  registerDirectOperation,
   registerOperation,
   registeredOperations,
   toHonoPath,
+  type DirectOperation,
+  type DirectOperationContext,
+  type DirectOperationHandler,
   type OperationContext,
   type OperationHandler,
   type OperationRequest,
   type RegisterOptions,
 } from './register-operation.js'
+export { createDirectLane, type DirectLane, type DirectLaneOptions } from './direct-lane.js'
+export { declaredLength, recordRequest, DEFAULT_SLOW_REQUEST_MS, type RequestRecord } from './request-record.js'
+export { requestOrigin } from './request-origin.js'
+export { jsonText } from './json-text.js'

@@ -46,11 +46,13 @@ export interface RateLimitContext {
  * The two middlewares of rate limiting: `byToken` (mount after authentication on `/v1/*`: one bucket per token
  * id) and `byAddress` (mount before the routes without a token: one bucket per client IP address, for the
  * paths `isTokenless` accepts). A refused request is answered 429 `RateLimited` with `Retry-After` before any
- * handler runs, so it changed nothing and may be sent again as is.
+ * handler runs, so it changed nothing and may be sent again as is. `takeForToken` is the token check alone, for the
+ * direct lane of hot reads: `false` when refused, and then nothing was taken.
  *
  * @example
  * ```ts
  * const limiter = createRateLimiter({ limits, now: () => new Date(), logger })
+ * limiter.takeForToken('tok_1') // true while the token's bucket holds a request
  * app.use('*', limiter.byAddress((path) => path === '/health' || path.startsWith('/v1/content/')))
  * app.use('/v1/*', authMiddleware(auth))
  * app.use('/v1/*', limiter.byToken)
@@ -59,6 +61,7 @@ export interface RateLimitContext {
 export function createRateLimiter(context: RateLimitContext): {
   byToken: MiddlewareHandler<AppEnv>
   byAddress(isTokenless: (path: string) => boolean): MiddlewareHandler<AppEnv>
+  takeForToken(tokenId: string): boolean | Promise<boolean>
 } {
   const { limits, now, logger } = context
   const lastLogged = new Map<string, number>()
@@ -107,5 +110,13 @@ export function createRateLimiter(context: RateLimitContext): {
     }
   }
 
-  return { byToken, byAddress }
+  // The direct lane's check (http/direct-lane.ts): a refusal takes nothing, and the lane hands the request to the
+  // app, whose `byToken` refuses it again with the 429, its log line and its headers.
+  const takeForToken = (tokenId: string): boolean | Promise<boolean> => {
+    if (!limits.token) return true
+    const decision = limits.store.take(`token:${tokenId}`, 1, now().getTime(), limits.token)
+    return decision instanceof Promise ? decision.then((taken) => taken.allowed) : decision.allowed
+  }
+
+  return { byToken, byAddress, takeForToken }
 }
