@@ -1,5 +1,5 @@
-import type { Statement } from 'better-sqlite3'
 import type { TokenCheck } from '../auth/types.js'
+import { DataVersionWatch } from './data-version-watch.js'
 import type { Sqlite } from './open-database.js'
 
 /** How many accepted (token, bot) pairs are kept before the memory is cleared and refilled. */
@@ -13,8 +13,8 @@ const DEFAULT_CAPACITY = 10_000
  * An answer is kept only while nothing can have changed it:
  * - a write of this store (a token revoked or created, a bot created) forgets everything (`forget`);
  * - a commit by another connection to the same database (`botshelf token revoke` beside a running server) moves
- *   SQLite's `PRAGMA data_version`, read at each lookup before the caller's own statements, and everything is
- *   forgotten;
+ *   the connection's {@link DataVersionWatch}, read at each lookup before the caller's own statements, and everything
+ *   is forgotten;
  * - nothing is kept from inside a transaction, which may still roll back.
  *
  * @example
@@ -26,15 +26,16 @@ const DEFAULT_CAPACITY = 10_000
  */
 export class AcceptedTokens {
   private readonly checks = new Map<string, TokenCheck>()
-  private readonly dataVersion: Statement<[]>
-  private version: number
+  private readonly watch: DataVersionWatch
+  /** The watch's epoch when the kept checks were last known valid. */
+  private epoch: number
 
   constructor(
     private readonly db: Sqlite,
     private readonly capacity = DEFAULT_CAPACITY,
   ) {
-    this.dataVersion = db.prepare<[]>('PRAGMA data_version').pluck()
-    this.version = this.dataVersion.get() as number
+    this.watch = DataVersionWatch.of(db)
+    this.epoch = this.watch.read()
   }
 
   /**
@@ -46,10 +47,10 @@ export class AcceptedTokens {
    * ```
    */
   get(token: string, botId: string): TokenCheck | undefined {
-    // Read before the caller's statements run, so an answer kept after them is never older than this version.
-    const version = this.dataVersion.get() as number
-    if (version !== this.version) {
-      this.version = version
+    // Read before the caller's statements run, so an answer kept after them is never older than this epoch.
+    const epoch = this.watch.read()
+    if (epoch !== this.epoch) {
+      this.epoch = epoch
       this.checks.clear()
       return undefined
     }

@@ -83,6 +83,22 @@ describe('FilesRepository', () => {
     expect(plan.map((p) => p.detail).join(' ')).toContain('file_tags_lookup')
   })
 
+  it("reads a key's files through the (bot_id, key) index, without a walk of the bot's files", () => {
+    const fresh = new FilesRepository(db, tick)
+    const original = db.prepare.bind(db)
+    const compiled: string[] = []
+    db.prepare = ((sql: string) => {
+      compiled.push(sql)
+      return original(sql)
+    }) as typeof db.prepare
+    fresh.getByKey(BOT, 'a')
+    db.prepare = original
+    expect(compiled).toHaveLength(1)
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${compiled[0]}`).all(BOT, 'a') as Array<{ detail: string }>).map((p) => p.detail).join(' ')
+    expect(plan).toContain('files_bot_key (bot_id=? AND key=?)')
+    expect(plan).not.toContain('TEMP B-TREE')
+  })
+
   it('starts each page inside the sort index (no scan from the top, no temporary sort)', () => {
     const sql = FilesRepository.listSql('f.created_at', ['f.bot_id = ?', '(f.created_at, f.id) < (?, ?)'], 'DESC')
     const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(BOT, 'x', 'y', 20) as Array<{ detail: string }>).map((p) => p.detail).join(' ')

@@ -18,6 +18,8 @@ import type {
 import { newFileId } from '../files/ids.js'
 import { newFileRecord } from '../files/new-file-record.js'
 import { replaceTags, tagConditionsSql } from './tag-sql.js'
+import { FileRecordCache } from './file-record-cache.js'
+import { frozenFileRecord } from './frozen-file-record.js'
 import type { Sqlite } from './open-database.js'
 import { StatementCache } from './tables-statements.js'
 import type { Statement } from 'better-sqlite3'
@@ -38,6 +40,11 @@ function scopeSql(scope: FilesAccessScope): { sql: string; params: unknown[] } {
 }
 
 const NOT_EXPIRED = '(f.expires_at IS NULL OR f.expires_at > ?)'
+
+/** {@link NOT_EXPIRED} in JavaScript: the same comparison of ISO strings, for the point reads kept in memory. */
+function unexpired(file: FileRecord, nowIso: string): boolean {
+  return file.expiresAt === null || file.expiresAt > nowIso
+}
 
 /** Oldest first, then by id: the order of the files of one key. */
 function byCreationThenId(a: FileRow, b: FileRow): number {
@@ -60,12 +67,15 @@ function byCreationThenId(a: FileRow, b: FileRow): number {
 export class FilesRepository {
   /** Hot queries (getByKey, upsert) are compiled once per connection instead of on every call. */
   private readonly statements: StatementCache
+  /** The point reads' files, kept while this connection wrote nothing and no other committed (decision 1231). */
+  private readonly records: FileRecordCache
 
   constructor(
     private readonly db: Sqlite,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.statements = new StatementCache(db)
+    this.records = new FileRecordCache(db)
     this.prepareTags = (sql) => this.statements.prepare(sql)
   }
 
@@ -79,7 +89,7 @@ export class FilesRepository {
   }
 
   /**
-   * A file of a bot by id, unless expired.
+   * A file of a bot by id, unless expired. Frozen: it may be the same object other callers get (decision 1231).
    *
    * @example
    * ```ts
@@ -87,15 +97,14 @@ export class FilesRepository {
    * ```
    */
   getById(botId: string, id: string): FileRecord | undefined {
-    const now = this.now()
-    const row = this
-      .statement(`SELECT * FROM files f WHERE f.bot_id = ? AND f.id = ? AND ${NOT_EXPIRED}`)
-      .get(botId, id, now.toISOString()) as FileRow | undefined
-    return row ? fileRowToRecord(row) : undefined
+    const nowIso = this.now().toISOString()
+    const file = this.records.fileOfId(id, () => this.loadById(id))
+    return file && file.botId === botId && unexpired(file, nowIso) ? file : undefined
   }
 
   /**
-   * A file by id, whatever its bot (used by signed URLs, which carry the file id), unless expired.
+   * A file by id, whatever its bot (used by signed URLs, which carry the file id), unless expired. Frozen, like
+   * `getById`.
    *
    * @example
    * ```ts
@@ -103,15 +112,13 @@ export class FilesRepository {
    * ```
    */
   getAnyById(id: string): FileRecord | undefined {
-    const now = this.now()
-    const row = this.statement(`SELECT * FROM files f WHERE f.id = ? AND ${NOT_EXPIRED}`).get(id, now.toISOString()) as
-      | FileRow
-      | undefined
-    return row ? fileRowToRecord(row) : undefined
+    const nowIso = this.now().toISOString()
+    const file = this.records.fileOfId(id, () => this.loadById(id))
+    return file && unexpired(file, nowIso) ? file : undefined
   }
 
   /**
-   * Every file of a bot with this key, one per owner scope, oldest first, unless expired.
+   * Every file of a bot with this key, one per owner scope, oldest first, unless expired. Frozen, like `getById`.
    *
    * @example
    * ```ts
@@ -119,14 +126,23 @@ export class FilesRepository {
    * ```
    */
   getByKey(botId: string, key: string): FileRecord[] {
-    const now = this.now()
+    const nowIso = this.now().toISOString()
+    return this.records.filesOfKey(botId, key, () => this.loadByKey(botId, key)).filter((file) => unexpired(file, nowIso))
+  }
+
+  /** The row of an id, expired or not (the expiry is applied at each read: the answer may be kept). */
+  private loadById(id: string): FileRecord | undefined {
+    const row = this.statement('SELECT * FROM files f WHERE f.id = ?').get(id) as FileRow | undefined
+    return row ? frozenFileRecord(row) : undefined
+  }
+
+  /** The rows of a key, expired or not, oldest first. */
+  private loadByKey(botId: string, key: string): FileRecord[] {
     // No ORDER BY in SQL: with one, SQLite walked the bot's (bot_id, created_at) index to skip a sort and read every
     // file of the bot (2 ms at 20,000 files); the (bot_id, key) index finds the few rows of a key, sorted here.
-    const rows = this
-      .statement(`SELECT * FROM files f WHERE f.bot_id = ? AND f.key = ? AND ${NOT_EXPIRED}`)
-      .all(botId, key, now.toISOString()) as FileRow[]
+    const rows = this.statement('SELECT * FROM files f WHERE f.bot_id = ? AND f.key = ?').all(botId, key) as FileRow[]
     if (rows.length > 1) rows.sort(byCreationThenId)
-    return rows.map(fileRowToRecord)
+    return rows.map(frozenFileRecord)
   }
 
   /**
