@@ -147,6 +147,38 @@ function laneRoutes(hono: Hono<AppEnv>, operations: ReadonlyArray<DirectOperatio
   return table
 }
 
+/** How many request targets the lane remembers the route of before it forgets them all. */
+const REMEMBERED_TARGETS = 4096
+
+/** A request target the lane answers: its operation, its path as Hono reads it and its decoded parameters. */
+interface Routed {
+  readonly lane: LaneRoute
+  readonly path: string
+  readonly params: Readonly<Record<string, string>>
+}
+
+/**
+ * Where a request target leads: the direct operation whose route the router would pick for it, or `null` when the
+ * target is not plain (see `PLAIN_TARGET`) or leads elsewhere. Decoded as Hono decodes it: the path with `getPath`,
+ * the parameters with `tryDecodeURIComponent`.
+ */
+function routeOf(table: ReadonlyArray<LaneRoute>, target: string): Routed | null {
+  if (!PLAIN_TARGET.test(target)) return null
+  // getPath reads the path out of a whole URL; the origin does not change it.
+  const path = getPath({ url: `http://host${target}` } as Request)
+  const parts = path.split('/').slice(1)
+  for (const lane of table) {
+    if (!fits(parts, lane.segments)) continue
+    if (lane.earlier.some((shape) => fits(parts, shape))) return null
+    const params: Record<string, string> = {}
+    lane.segments.forEach((segment, i) => {
+      if ('param' in segment) params[segment.param] = parts[i]!.includes('%') ? tryDecodeURIComponent(parts[i]!) : parts[i]!
+    })
+    return Object.freeze({ lane, path, params: Object.freeze(params) })
+  }
+  return null
+}
+
 /** A header sent exactly once, else `undefined` (node joins some repeated headers and drops others; Hono reads all). */
 function singleHeader(incoming: IncomingMessage, name: string): string | undefined {
   const raw = incoming.rawHeaders
@@ -181,37 +213,32 @@ function singleHeader(incoming: IncomingMessage, name: string): string | undefin
 export function createDirectLane(options: DirectLaneOptions): DirectLane {
   const { services, auth, takeForToken } = options
   const table = laneRoutes(options.hono, options.operations)
+  // Where each request target leads (`null`: not the lane's); a server sees the same hot targets again and again.
+  let routed = new Map<string, Routed | null>()
 
-  const route = (path: string): { lane: LaneRoute; params: Record<string, string> } | undefined => {
-    const parts = path.split('/').slice(1)
-    for (const lane of table) {
-      if (!fits(parts, lane.segments)) continue
-      if (lane.earlier.some((shape) => fits(parts, shape))) return undefined
-      const params: Record<string, string> = {}
-      lane.segments.forEach((segment, i) => {
-        if ('param' in segment) params[segment.param] = parts[i]!.includes('%') ? tryDecodeURIComponent(parts[i]!) : parts[i]!
-      })
-      return { lane, params }
+  const route = (target: string): Routed | null => {
+    let found = routed.get(target)
+    if (found === undefined) {
+      found = routeOf(table, target)
+      if (routed.size >= REMEMBERED_TARGETS) routed = new Map()
+      routed.set(target, found)
     }
-    return undefined
+    return found
   }
 
   return {
     answer(incoming, outgoing, fallback) {
       if (table.length === 0 || incoming.method !== 'GET') return undefined
-      const target = incoming.url ?? ''
-      if (!PLAIN_TARGET.test(target)) return undefined
+      const found = route(incoming.url ?? '')
+      if (found === null) return undefined
       if (incoming.headers['transfer-encoding'] !== undefined || (incoming.headers['content-length'] ?? '0') !== '0') return undefined
       const origin = requestOrigin(incoming)
       if (origin === undefined) return undefined
-      const path = getPath({ url: `${origin}${target}` } as Request)
-      const found = route(path)
-      if (!found) return undefined
       const token = bearerToken(singleHeader(incoming, 'authorization'))
       const botId = singleHeader(incoming, 'x-bot-id')?.trim()
       if (!token || !botId) return undefined
       // Errors inside are answered as the wire error; what could still throw (a logger) is reported, never left unhandled.
-      return answerDirect(incoming, outgoing, fallback, { ...found, path, origin, token, botId }).catch((error: unknown) => reportServerError(services, error, undefined))
+      return answerDirect(incoming, outgoing, fallback, found, origin, token, botId).catch((error: unknown) => reportServerError(services, error, undefined))
     },
   }
 
@@ -219,18 +246,21 @@ export function createDirectLane(options: DirectLaneOptions): DirectLane {
     incoming: IncomingMessage,
     outgoing: ServerResponse,
     fallback: () => Promise<void> | void,
-    request: { lane: LaneRoute; params: Record<string, string>; path: string; origin: string; token: string; botId: string },
+    found: Routed,
+    origin: string,
+    token: string,
+    botId: string,
   ): Promise<void> {
     const started = performance.now()
-    const { operation, handler } = request.lane.direct
+    const { operation, handler } = found.lane.direct
     // Up to the rate limit nothing is spent or sent: a request the app answers otherwise goes to it whole.
     let context
     try {
-      const check = await auth.authenticate(request.token, request.botId)
+      const check = await auth.authenticate(token, botId)
       if (!check.ok) return await fallback()
-      const input = operationInputWithoutBody(operation, request.params, '', (name) => headerValue(incoming, name))
+      const input = operationInputWithoutBody(operation, found.params, '', (name) => headerValue(incoming, name))
       if (takeForToken && !(await takeForToken(check.principal.tokenId))) return await fallback()
-      context = { input, principal: check.principal, services, baseUrl: services.publicUrl ?? request.origin }
+      context = { input, principal: check.principal, services, baseUrl: services.publicUrl ?? origin }
     } catch {
       return await fallback()
     }
@@ -252,7 +282,7 @@ export function createDirectLane(options: DirectLaneOptions): DirectLane {
     outgoing.end(text)
     recordRequest(services, {
       method: 'GET',
-      path: request.path,
+      path: found.path,
       status,
       elapsedMs: performance.now() - started,
       requestId,

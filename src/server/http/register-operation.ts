@@ -171,7 +171,7 @@ export function operationAnswerText(operation: Operation, output: unknown, servi
  */
 export function operationInputWithoutBody<Op extends Operation>(
   operation: Op,
-  rawParams: Record<string, string>,
+  rawParams: Readonly<Record<string, string>>,
   search: string,
   header: (name: string) => string | undefined,
 ): OperationRequest<Op> {
