@@ -168,15 +168,23 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
   let handlersRunning = 0
   let onHandlersSettled: (() => void) | undefined
   // A request in progress: known to the idle-connection and client-error listeners, and awaited by close().
-  const tracked = async <T>(incoming: IncomingMessage, outgoing: ServerResponse, run: (flight: InFlightRequest) => Promise<T>): Promise<T> => {
+  // `until: 'answered'` ends it when `run` settles (the direct lane's answers are whole once it does), otherwise when
+  // the response closes (a download may still stream).
+  const tracked = async <T>(
+    incoming: IncomingMessage,
+    outgoing: ServerResponse,
+    run: (flight: InFlightRequest) => Promise<T>,
+    until: 'answered' | 'closed' = 'closed',
+  ): Promise<T> => {
     const socket = incoming.socket
     const flight: InFlightRequest = { method: incoming.method ?? 'GET', path: (incoming.url ?? '/').split('?')[0] ?? '/', startedAt: Date.now() }
     inFlight.start(socket, flight)
-    outgoing.once('close', () => inFlight.end(socket, flight))
+    if (until === 'closed') outgoing.once('close', () => inFlight.end(socket, flight))
     handlersRunning += 1
     try {
       return await run(flight)
     } finally {
+      if (until === 'answered') inFlight.end(socket, flight)
       handlersRunning -= 1
       if (handlersRunning === 0) onHandlersSettled?.()
     }
@@ -241,11 +249,14 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
             // A request that waited for a later turn while its connection was cut (a client gone, the shutdown's
             // cut) has no one to answer: its handler never starts, so nothing runs after close() closed the app.
             if (incoming.socket.destroyed) return
-            lingerIfAnsweredEarly(incoming, outgoing)
-            // A plain hot read (getFile) is answered on node:http directly; the rest goes through the Hono app.
-            const fallback = (): Promise<void> => listener(incoming, outgoing)
+            // A plain hot read (getFile) is answered on node:http directly; the rest goes through the Hono app. The
+            // lane takes requests without a body only, so only the app's answers may come before their body.
+            const fallback = (): Promise<void> => {
+              lingerIfAnsweredEarly(incoming, outgoing)
+              return listener(incoming, outgoing)
+            }
             const direct = app.answerDirect(incoming, outgoing, fallback)
-            if (direct) void tracked(incoming, outgoing, () => direct)
+            if (direct) void tracked(incoming, outgoing, () => direct, 'answered')
             else void fallback()
           }
           turns.run(handle, { urgent: isHealthCheck(incoming) })
