@@ -32,7 +32,7 @@ export interface HeldFsyncOptions {
   /**
    * Flush with `fdatasync` instead of `fsync` when the handle has it: the data and the metadata needed to read it
    * back (the size of a file that grew), not its times. For a file written in place, such as SQLite's write-ahead
-   * log once it wraps: SQLite itself syncs its log this way where the platform has it (decision 1232). Not for a
+   * log once it wraps: SQLite's own syncs are fdatasync when it is built with it (decision 1232). Not for a
    * folder, whose renames must reach the disk.
    *
    * @example
