@@ -6,7 +6,7 @@ import type { BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, W
 import { BlobError, BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from './errors.js'
 import { GroupFsync } from '../data-folder/index.js'
 import { OverlappedWriter } from './overlapped-writer.js'
-import { TrailingHash } from './trailing-hash.js'
+import { TRAILING_HASH_BYTES, TrailingHash } from './trailing-hash.js'
 
 /** Default ceiling of one blob: 1 GB (docs/wire-format.md §5). */
 export const DEFAULT_MAX_BLOB_BYTES = 1024 * 1024 * 1024
@@ -185,8 +185,8 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
     const tempPath = join(tmpDir, `${blobId}${TEMP_SUFFIX}`)
     const finalPath = join(blobsDir, blobId)
     let renamed = false
-    // Hashed behind the bytes: the tail is hashed while the fsync runs (decision 1232).
-    const hash = new TrailingHash()
+    // The last megabyte is hashed while the fsync runs (decision 1232).
+    const hash = new TrailingHash(TRAILING_HASH_BYTES, writeOptions.expectedBytes)
     let size = 0
     // Opened while the first chunks arrive: they wait in the writer's queue until the file is open (decision 1232).
     const opening = fs.open(tempPath, 'wx')

@@ -38,6 +38,28 @@ describe('TrailingHash', () => {
     expect(hash.digestHex()).toBe(sha256Of([Buffer.from('abcdefghijkl')]))
   })
 
+  it('given the expected total, hashes at once what comes before its last trailBytes and holds back only the tail', () => {
+    const hash = new TrailingHash(10, 30)
+    const early = Buffer.from('a'.repeat(20))
+    const tail = Buffer.from('b'.repeat(10))
+    hash.update(early)
+    hash.update(tail)
+    // The first 20 bytes end before the last 10 of 30: hashed already, so changing them now changes nothing;
+    // the tail is not hashed yet, so changing it shows.
+    early[0] = 'z'.charCodeAt(0)
+    tail[0] = 'z'.charCodeAt(0)
+    expect(hash.digestHex()).toBe(sha256Of([Buffer.from('a'.repeat(20) + 'z' + 'b'.repeat(9))]))
+  })
+
+  it('gives the right digest when the bytes differ from the expected total', () => {
+    const chunks = Array.from({ length: 30 }, (_, i) => randomBytes(100 + i))
+    for (const expected of [0, 500, 2_000, 100_000]) {
+      const hash = new TrailingHash(1_000, expected)
+      for (const chunk of chunks) hash.update(chunk)
+      expect(hash.digestHex()).toBe(sha256Of(chunks))
+    }
+  })
+
   it('hashes an empty stream', () => {
     expect(new TrailingHash().digestHex()).toBe(sha256Of([]))
   })

@@ -8,7 +8,8 @@ export const TRAILING_HASH_BYTES = 1024 * 1024
 
 /**
  * A sha256 that trails the bytes it is given by at most `trailBytes`: `update` only queues a chunk until more than
- * that is queued, then hashes the oldest ones; `digestHex` hashes what is left. A writer that streams to the disk
+ * that is queued, then hashes the oldest ones (given the expected total, it hashes at once every chunk before the
+ * last `trailBytes`); `digestHex` hashes what is left. A writer that streams to the disk
  * calls `digestHex` after starting the fsync, so the last megabyte is hashed while the disk flushes instead of
  * while the body is read (for a 1 MB upload: all of it). The digest is the same as hashing every chunk at once.
  *
@@ -27,8 +28,17 @@ export class TrailingHash {
   private readonly hash: Hash = createHash('sha256')
   private queued: Uint8Array[] = []
   private queuedBytes = 0
+  private givenBytes = 0
 
-  constructor(private readonly trailBytes: number = TRAILING_HASH_BYTES) {}
+  /**
+   * @param trailBytes how many bytes may wait unhashed
+   * @param expectedBytes the total when known (an upload's declared size): chunks that end before the last
+   *   `trailBytes` of it are hashed at once, as they come, so only the tail waits and a large upload hashes as before
+   */
+  constructor(
+    private readonly trailBytes: number = TRAILING_HASH_BYTES,
+    private readonly expectedBytes?: number,
+  ) {}
 
   /**
    * Gives the next chunk; hashes the oldest queued chunks once more than `trailBytes` wait.
@@ -39,6 +49,12 @@ export class TrailingHash {
    * ```
    */
   update(chunk: Uint8Array): void {
+    this.givenBytes += chunk.byteLength
+    // Known to be before the tail (nothing is queued yet then, so the order holds).
+    if (this.expectedBytes !== undefined && this.givenBytes <= this.expectedBytes - this.trailBytes) {
+      this.hash.update(chunk)
+      return
+    }
     this.queued.push(chunk)
     this.queuedBytes += chunk.byteLength
     if (this.queuedBytes <= this.trailBytes) return
