@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -140,6 +140,51 @@ describe('local folder blob store: durability order (what a crash test cannot se
     const blobs = createLocalFolderBlobStore({ root, fs: recordingFileSystem(calls) })
     await blobs.write(chunks(), { expectedBytes: 0 })
     expect(calls).toEqual(['open temp wx', 'rename temp → blob', 'fsync temp', 'open blobs-folder r', 'fsync blobs-folder', 'close blobs-folder', 'close temp'])
+  })
+
+  it('reads the first chunks while the temporary file is still being opened, and writes them once it is', async () => {
+    const calls: string[] = []
+    const recording = recordingFileSystem(calls)
+    let letOpen!: () => void
+    const openGate = new Promise<void>((resolve) => (letOpen = resolve))
+    const fs: BlobFileSystem = {
+      ...recording,
+      async open(path, flags) {
+        if (flags === 'wx') await openGate
+        return recording.open(path, flags)
+      },
+    }
+    let read = 0
+    async function* body(): AsyncIterable<Uint8Array> {
+      for (const part of ['hello ', 'world']) {
+        read++
+        yield new TextEncoder().encode(part)
+      }
+    }
+    const blobs = createLocalFolderBlobStore({ root, fs })
+    const writing = blobs.write(body(), { expectedBytes: 11 })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(read).toBe(2)
+    expect(calls).toEqual([])
+    letOpen()
+    const written = await writing
+    expect(calls.slice(0, 4)).toEqual(['open temp wx', 'write temp', 'write temp', 'rename temp → blob'])
+    expect(written.sha256).toBe(createHash('sha256').update('hello world').digest('hex'))
+    expect(await readdir(join(root, 'tmp'))).toEqual([])
+  })
+
+  it('a temporary file that cannot be opened stores nothing and passes the error on, however much was read', async () => {
+    const eacces = Object.assign(new Error('EACCES: permission denied, open'), { code: 'EACCES' })
+    for (const parts of [[], ['abc'], ['abc', 'def', 'ghi']]) {
+      const fs: BlobFileSystem = {
+        ...nodeBlobFileSystem,
+        open: (path, flags) => (flags === 'wx' ? Promise.reject(eacces) : nodeBlobFileSystem.open(path, flags)),
+      }
+      const blobs = createLocalFolderBlobStore({ root, fs })
+      await expect(blobs.write(chunks(...parts))).rejects.toBe(eacces)
+      expect(await readdir(join(root, 'tmp'))).toEqual([])
+      expect(await readdir(join(root, 'blobs'))).toEqual([])
+    }
   })
 
   it('a failing fsync of the file stores nothing: the renamed blob removed, the error passed on', async () => {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { open, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -6,6 +6,7 @@ import type { BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, W
 import { BlobError, BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from './errors.js'
 import { GroupFsync } from '../data-folder/index.js'
 import { OverlappedWriter } from './overlapped-writer.js'
+import { TRAILING_HASH_BYTES, TrailingHash } from './trailing-hash.js'
 
 /** Default ceiling of one blob: 1 GB (docs/wire-format.md §5). */
 export const DEFAULT_MAX_BLOB_BYTES = 1024 * 1024 * 1024
@@ -184,21 +185,26 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
     const tempPath = join(tmpDir, `${blobId}${TEMP_SUFFIX}`)
     const finalPath = join(blobsDir, blobId)
     let renamed = false
-    const hash = createHash('sha256')
+    // The last megabyte is hashed while the fsync runs (decision 1232).
+    const hash = new TrailingHash(TRAILING_HASH_BYTES, writeOptions.expectedBytes)
     let size = 0
-    const handle = await fs.open(tempPath, 'wx')
-    let handleOpen = true
-    const writer = new OverlappedWriter(handle)
+    // Opened while the first chunks arrive: they wait in the writer's queue until the file is open (decision 1232).
+    const opening = fs.open(tempPath, 'wx')
+    // A failed open is thrown by the writer or awaited below; never an unhandled rejection meanwhile.
+    opening.catch(() => undefined)
+    let handle: BlobFileHandle | undefined
+    const writer = new OverlappedWriter(opening)
     try {
       for await (const chunk of source) {
         size += chunk.byteLength
         if (size > limit) throw new BlobTooLargeError(limit)
-        // The chunk goes to the disk (libuv's threads) while this thread hashes it and reads the next one.
+        // The chunk goes to the disk (libuv's threads) while this thread reads the next one.
         const backlog = writer.push(chunk)
         hash.update(chunk)
         if (backlog) await backlog
       }
       await writer.drain()
+      handle = await opening
       if (writeOptions.expectedBytes !== undefined && size !== writeOptions.expectedBytes) {
         throw new BlobSizeMismatchError(writeOptions.expectedBytes, size)
       }
@@ -206,15 +212,20 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
       // returns, hence before any row can name the blob; a crash before then leaves an orphan the start sweep removes.
       await fs.rename(tempPath, finalPath)
       renamed = true
-      const [fileSync, folderSync] = await Promise.allSettled([handle.sync(), blobsDirSync.durable()])
+      const syncs = Promise.allSettled([handle.sync(), blobsDirSync.durable()])
+      // The bytes not hashed yet are hashed while the disk flushes (decision 1232).
+      const sha256 = hash.digestHex()
+      const [fileSync, folderSync] = await syncs
       if (fileSync.status === 'rejected') throw fileSync.reason
       if (folderSync.status === 'rejected') throw folderSync.reason
-      await handle.close()
-      handleOpen = false
-      return { blobId, size, sha256: hash.digest('hex') }
+      const closing = handle.close()
+      handle = undefined
+      await closing
+      return { blobId, size, sha256 }
     } catch (error) {
       await writer.settle()
-      if (handleOpen) await handle.close().catch(() => undefined)
+      handle ??= await opening.catch(() => undefined)
+      if (handle) await handle.close().catch(() => undefined)
       await fs.rm(renamed ? finalPath : tempPath, { force: true })
       throw error
     }

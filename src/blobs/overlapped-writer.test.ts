@@ -85,6 +85,35 @@ describe('OverlappedWriter', () => {
     expect(file.bytes).toEqual([1, 2, 3, 4, 5, 6])
   })
 
+  it('given the opening of its file, queues chunks until it is open, then writes them in order', async () => {
+    const file = controlledFile({ writev: true })
+    let open!: (handle: BlobFileHandle) => void
+    const writer = new OverlappedWriter(new Promise<BlobFileHandle>((resolve) => (open = resolve)))
+    writer.push(bytesOf(1, 2))
+    writer.push(bytesOf(3))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(file.calls).toEqual([])
+    open(file.handle)
+    writer.push(bytesOf(4))
+    const drained = writer.drain()
+    // The writer learns of the open file a tick later.
+    await new Promise((resolve) => setImmediate(resolve))
+    await file.flush()
+    await drained
+    expect(file.calls).toEqual(['writev 3x 4'])
+    expect(file.bytes).toEqual([1, 2, 3, 4])
+  })
+
+  it('a failed opening is its first failure: drain and later pushes throw it', async () => {
+    const refused = new Error('EACCES: permission denied, open')
+    const opening = Promise.reject(refused)
+    const writer = new OverlappedWriter(opening)
+    writer.push(bytesOf(1))
+    await expect(writer.drain()).rejects.toBe(refused)
+    expect(() => writer.push(bytesOf(2))).toThrow(refused)
+    await writer.settle()
+  })
+
   it('without writev, writes the queued chunks one by one, in order', async () => {
     const file = controlledFile()
     const writer = new OverlappedWriter(file.handle)

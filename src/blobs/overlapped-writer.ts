@@ -33,11 +33,22 @@ export class OverlappedWriter {
   private unwritten = 0
   private running: Promise<void> | undefined
   private failure: { error: unknown } | undefined
+  /** The open file, once known; until then, its opening. */
+  private handle: BlobFileHandle | undefined
+  private opening: Promise<BlobFileHandle> | undefined
 
+  /**
+   * @param handle the file to write, or the promise of its opening: chunks pushed before it is open wait in the
+   *   queue (the file is opened while the first chunks arrive); a failed open is the writer's first failure
+   * @param backlogBytes unwritten bytes past which `push` asks its caller to wait
+   */
   constructor(
-    private readonly handle: BlobFileHandle,
+    handle: BlobFileHandle | Promise<BlobFileHandle>,
     private readonly backlogBytes: number = OVERLAPPED_WRITE_BACKLOG_BYTES,
-  ) {}
+  ) {
+    if (handle instanceof Promise) this.opening = handle
+    else this.handle = handle
+  }
 
   /**
    * Queues a chunk for writing. Returns a promise when more than the backlog is unwritten (await it before pushing
@@ -92,10 +103,12 @@ export class OverlappedWriter {
 
   private async run(): Promise<void> {
     try {
+      // A handle given open starts its first write in the same tick as the push.
+      const handle = (this.handle ??= await this.opening!)
       while (this.queue.length > 0 && !this.failure) {
         const batch = this.queue
         this.queue = []
-        const bytes = await this.writeAll(batch)
+        const bytes = await this.writeAll(handle, batch)
         this.unwritten -= bytes
       }
     } catch (error) {
@@ -107,11 +120,11 @@ export class OverlappedWriter {
   }
 
   /** Writes a batch completely (a short write continues where it stopped); returns its byte count. */
-  private async writeAll(batch: Uint8Array[]): Promise<number> {
+  private async writeAll(handle: BlobFileHandle, batch: Uint8Array[]): Promise<number> {
     let total = 0
     for (const chunk of batch) total += chunk.byteLength
-    if (batch.length > 1 && this.handle.writev) {
-      let written = (await this.handle.writev(batch)).bytesWritten
+    if (batch.length > 1 && handle.writev) {
+      let written = (await handle.writev(batch)).bytesWritten
       if (written === total) return total
       // A short vectored write: finish chunk by chunk from where it stopped.
       for (const chunk of batch) {
@@ -119,19 +132,19 @@ export class OverlappedWriter {
           written -= chunk.byteLength
           continue
         }
-        await this.writeChunk(chunk, written)
+        await this.writeChunk(handle, chunk, written)
         written = 0
       }
       return total
     }
-    for (const chunk of batch) await this.writeChunk(chunk, 0)
+    for (const chunk of batch) await this.writeChunk(handle, chunk, 0)
     return total
   }
 
-  private async writeChunk(chunk: Uint8Array, from: number): Promise<void> {
+  private async writeChunk(handle: BlobFileHandle, chunk: Uint8Array, from: number): Promise<void> {
     let offset = from
     while (offset < chunk.byteLength) {
-      const { bytesWritten } = await this.handle.write(chunk, offset, chunk.byteLength - offset)
+      const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset)
       offset += bytesWritten
     }
   }

@@ -122,6 +122,20 @@ describe('GroupFsync holding the file open between fsyncs', () => {
     expect(wal.fsyncCount).toBe(3)
   })
 
+  it('with datasync, flushes through fdatasync where the handle has it, else through fsync', async () => {
+    const calls: string[] = []
+    const handle = (withDatasync: boolean): FsyncHandle => ({
+      sync: async () => void calls.push('fsync'),
+      ...(withDatasync ? { datasync: async () => void calls.push('fdatasync') } : {}),
+      close: async () => void calls.push('close'),
+    })
+    await new GroupFsync('/db-wal', { open: async () => handle(true), datasync: true }).durable()
+    await new GroupFsync('/db-wal', { open: async () => handle(false), datasync: true }).durable()
+    await new GroupFsync('/db-wal', { open: async () => handle(true) }).durable()
+    await tick()
+    expect(calls.filter((call) => call !== 'close')).toEqual(['fdatasync', 'fsync', 'fsync'])
+  })
+
   it('a failed fsync rejects its callers, drops the handle, and the next call opens a fresh one', async () => {
     const opener = recordingOpener()
     const wal = new GroupFsync('/db-wal', { open: opener.open })

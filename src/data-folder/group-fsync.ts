@@ -12,6 +12,8 @@ import { open } from 'node:fs/promises'
  */
 export interface FsyncHandle {
   sync(): Promise<void>
+  /** Optional: flushes the data and the metadata needed to read it back (`fdatasync`); see `HeldFsyncOptions.datasync`. */
+  datasync?(): Promise<void>
   close(): Promise<void>
 }
 
@@ -27,6 +29,18 @@ export interface HeldFsyncOptions {
    * ```
    */
   open?: (path: string) => Promise<FsyncHandle | undefined>
+  /**
+   * Flush with `fdatasync` instead of `fsync` when the handle has it: the data and the metadata needed to read it
+   * back (the size of a file that grew), not its times. For a file written in place, such as SQLite's write-ahead
+   * log once it wraps: SQLite's own syncs are fdatasync when it is built with it (decision 1232). Not for a
+   * folder, whose renames must reach the disk.
+   *
+   * @example
+   * ```ts
+   * new GroupFsync(`${databaseFile}-wal`, { datasync: true })
+   * ```
+   */
+  datasync?: boolean
 }
 
 async function openIfPresent(path: string): Promise<FsyncHandle | undefined> {
@@ -85,6 +99,7 @@ export class GroupFsync {
   private readonly sync: (path: string) => Promise<void>
   private readonly openHandle: ((path: string) => Promise<FsyncHandle | undefined>) | undefined
   private held: Promise<FsyncHandle | undefined> | undefined
+  private readonly datasync: boolean
 
   /**
    * @param path the file or folder to fsync (e.g. `<database>-wal`)
@@ -98,8 +113,10 @@ export class GroupFsync {
     if (typeof how === 'function') {
       this.sync = how
       this.openHandle = undefined
+      this.datasync = false
     } else {
       this.openHandle = how.open ?? openIfPresent
+      this.datasync = how.datasync ?? false
       this.sync = () => this.syncHeld()
     }
   }
@@ -165,7 +182,8 @@ export class GroupFsync {
       return
     }
     try {
-      await handle.sync()
+      if (this.datasync && handle.datasync) await handle.datasync()
+      else await handle.sync()
     } catch (error) {
       this.release()
       throw error

@@ -29,6 +29,21 @@ describe('JSON answers over a real socket', () => {
     expect(matching[0]).toMatchObject({ level: 'info', method: 'GET', path: '/health', status: 200, botId: null })
   })
 
+  it('a content PUT answers {} with its length and request id', async () => {
+    const boot = await server.app.admin.bootstrap()
+    const headers = { authorization: `Bearer ${boot.token!.token}`, 'x-bot-id': boot.bot.id, 'content-type': 'application/json' }
+    const defined = await fetch(`${server.url}/v1/files`, { method: 'PUT', headers, body: JSON.stringify({ key: 'answer.txt', size: 5 }) })
+    expect(defined.status).toBe(200)
+    const { file } = (await defined.json()) as { file: { uploadUrl: string } }
+    const response = await fetch(file.uploadUrl, { method: 'PUT', body: 'hello' })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/json')
+    expect(response.headers.get('content-length')).toBe('2')
+    expect(response.headers.get('transfer-encoding')).toBeNull()
+    expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{16}$/)
+    expect(await response.text()).toBe('{}')
+  })
+
   it('HEAD /health answers 200 without a body', async () => {
     const response = await fetch(`${server.url}/health`, { method: 'HEAD' })
     expect(response.status).toBe(200)

@@ -7,6 +7,7 @@ import { BotshelfError } from '../../errors/index.js'
 import { ServiceError } from '../service-error.js'
 import { describeRawRoute } from '../openapi/raw-route.js'
 import { toHonoPath } from '../http/register-operation.js'
+import { jsonAnswer } from '../http/json-answer.js'
 import { privateContentRoute, publicContentRoute, uploadContentRoute } from './content-route-docs.js'
 import { isExpired, readPublicToken, readVersionedToken } from './content-urls.js'
 import { serveContent } from './serve-content.js'
@@ -108,7 +109,8 @@ export function filesContentRoutes(): Hono<AppEnv> {
       await fail('the server could not store the content')
       throw error
     }
-    return c.json({}, 200)
+    // With its length: written in one call, no web stream for the metrics to count through (decision 1232).
+    return jsonAnswer(c, {}, 200)
   })
 
   describeRawRoute(router, privateContentRoute)

@@ -82,8 +82,8 @@ export type SqliteBackendOptions = SqliteBackendCommonOptions &
        */
       transactionWaitMs?: number
       /**
-       * How the write-ahead log is flushed before a write is acknowledged (default: open, fsync, close on libuv's
-       * threads; decision 1210). Tests pass a spy to see that an answer waits for it.
+       * How the write-ahead log is flushed before a write is acknowledged (default: `fdatasync` on libuv's threads
+       * through a handle held while commits follow each other; decisions 1210, 1215, 1232). Tests pass a spy to see that an answer waits for it.
        *
        * @example
        * ```ts
@@ -207,7 +207,8 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
   let db: Sqlite | undefined
   const gate = new TransactionGate(options.transactionWaitMs)
   // File-backed: commits are made durable off the JavaScript thread, several sharing one fsync (decision 1210).
-  const walSync = databaseFile === ':memory:' ? undefined : new GroupFsync(`${databaseFile}-wal`, options.memory ? undefined : options.fsyncFile)
+  // The log is flushed with fdatasync, as SQLite flushes it itself (decision 1232).
+  const walSync = databaseFile === ':memory:' ? undefined : new GroupFsync(`${databaseFile}-wal`, (options.memory ? undefined : options.fsyncFile) ?? { datasync: true })
   const durable = walSync ? () => walSync.durable() : () => Promise.resolve()
   const idle = () => gate.idle()
   let rootPorts: BackendPorts
