@@ -5,6 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DataVersionWatch } from './data-version-watch.js'
 import { openDatabase, type Sqlite } from './open-database.js'
 
+/** Lets the event loop finish this callback (its ticks) and start another. */
+const nextCallback = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
 describe('DataVersionWatch', () => {
   let dir: string
   let db: Sqlite
@@ -36,25 +39,42 @@ describe('DataVersionWatch', () => {
     expect(watch.read()).toBe(epoch)
   })
 
-  it("moves its epoch once per observed commit of another connection, and only then", () => {
+  it("moves its epoch once per observed commit of another connection, and only then", async () => {
     const watch = DataVersionWatch.of(db)
     const epoch = watch.read()
     other.prepare('INSERT INTO notes (text) VALUES (?)').run('theirs')
+    await nextCallback()
     const moved = watch.read()
     expect(moved).not.toBe(epoch)
+    await nextCallback()
     expect(watch.read()).toBe(moved)
     other.prepare('INSERT INTO notes (text) VALUES (?)').run('theirs again')
+    await nextCallback()
     expect(watch.read()).not.toBe(moved)
   })
 
-  it('lets each reader see a move another reader of the same connection observed first', () => {
+  it('lets each reader see a move another reader of the same connection observed first', async () => {
     const watch = DataVersionWatch.of(db)
     const firstSeen = watch.read()
     const secondSeen = DataVersionWatch.of(db).read()
     other.prepare('INSERT INTO notes (text) VALUES (?)').run('theirs')
+    await nextCallback()
     // The first reader observes the commit; the second still finds an epoch different from the one it kept.
     expect(watch.read()).not.toBe(firstSeen)
     expect(DataVersionWatch.of(db).read()).not.toBe(secondSeen)
+  })
+
+  it('reads once per callback of the event loop: a commit made meanwhile is seen from the next callback (decision 1235)', async () => {
+    const watch = DataVersionWatch.of(db)
+    await nextCallback()
+    const epoch = watch.read()
+    other.prepare('INSERT INTO notes (text) VALUES (?)').run('within the same callback')
+    // Everything running in this callback came in before the first read, which is later than its arrival.
+    expect(watch.read()).toBe(epoch)
+    await Promise.resolve()
+    expect(watch.read()).toBe(epoch)
+    await nextCallback()
+    expect(watch.read()).not.toBe(epoch)
   })
 
   it('ignores what another connection has not committed yet', () => {

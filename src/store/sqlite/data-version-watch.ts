@@ -59,11 +59,21 @@ export class DataVersionWatch {
    * ```
    */
   read(): number {
+    if (this.readThisTick) return this.current
     const version = this.dataVersion.get() as number
     if (version !== this.version) {
       this.version = version
       this.current++
     }
+    // One read serves the rest of this callback of the event loop (decision 1235): everything that runs in it came
+    // in before it started, so the state read now is already later than its arrival.
+    this.readThisTick = true
+    process.nextTick(this.endTick)
     return this.current
+  }
+
+  private readThisTick = false
+  private readonly endTick = (): void => {
+    this.readThisTick = false
   }
 }

@@ -30,6 +30,9 @@ function input(key: string, extra: Partial<UpsertFileInput> = {}): UpsertFileInp
   }
 }
 
+/** Lets the event loop finish this callback (its ticks) and start another: a request after a commit comes in one. */
+const nextCallback = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
 describe('file records kept in memory on SQLite', () => {
   let dir: string
   let db: Sqlite
@@ -114,14 +117,16 @@ describe('file records kept in memory on SQLite', () => {
       expect(again).toEqual(kept)
     })
 
-    it("sees another connection's commit at its next read (a command beside a running server)", () => {
+    it("sees another connection's commit from the next callback of the event loop (a command beside a running server)", async () => {
       const { file } = files.upsert(input('a.txt'))
       expect(files.getByKey(BOT, 'a.txt')[0]?.metadata).toEqual({ nested: { depth: [1, { deeper: true }] } })
       expect(files.getById(BOT, file.id)?.contentType).toBe('text/plain')
       other.prepare("UPDATE files SET metadata_json = '{\"by\":\"other\"}', content_type = 'text/csv'").run()
+      await nextCallback()
       expect(files.getByKey(BOT, 'a.txt')[0]?.metadata).toEqual({ by: 'other' })
       expect(files.getById(BOT, file.id)?.contentType).toBe('text/csv')
       other.prepare('DELETE FROM files').run()
+      await nextCallback()
       expect(files.getByKey(BOT, 'a.txt')).toEqual([])
       expect(files.getAnyById(file.id)).toBeUndefined()
     })
@@ -248,7 +253,7 @@ describe('file records kept in memory on SQLite', () => {
       expect([ofKey.loads(), ofId.loads()]).toEqual([2, 2])
     })
 
-    it("loads again after a write of its connection or a commit of another one, not after another's uncommitted write", () => {
+    it("loads again after a write of its connection or a commit of another one, not after another's uncommitted write", async () => {
       const cache = new FileRecordCache(db)
       const record = frozenFileRecord(rowOf(files.upsert(input('a.txt')).file))
       const ofId = counting(() => record)
@@ -256,11 +261,13 @@ describe('file records kept in memory on SQLite', () => {
       db.prepare('INSERT INTO unrelated DEFAULT VALUES').run()
       cache.fileOfId(record.id, ofId.load)
       expect(ofId.loads()).toBe(2)
+      await nextCallback()
       other.exec('BEGIN IMMEDIATE')
       other.prepare('INSERT INTO unrelated DEFAULT VALUES').run()
       cache.fileOfId(record.id, ofId.load)
       expect(ofId.loads()).toBe(2)
       other.exec('COMMIT')
+      await nextCallback()
       cache.fileOfId(record.id, ofId.load)
       expect(ofId.loads()).toBe(3)
     })
