@@ -64,6 +64,18 @@ describe('DataVersionWatch', () => {
     expect(DataVersionWatch.of(db).read()).not.toBe(secondSeen)
   })
 
+  it('serves the continuation a callback queued after its read (a request\'s file read after its token check)', async () => {
+    const watch = DataVersionWatch.of(db)
+    await nextCallback()
+    const epoch = watch.read()
+    other.prepare('INSERT INTO notes (text) VALUES (?)').run('between the two reads')
+    const inContinuation = await Promise.resolve().then(() => watch.read())
+    // The commit above is newer than the read: the continuation still answers from the read, as a request would.
+    expect(inContinuation).toBe(epoch)
+    await nextCallback()
+    expect(watch.read()).not.toBe(epoch)
+  })
+
   it('reads once per callback of the event loop: a commit made meanwhile is seen from the next callback (decision 1235)', async () => {
     const watch = DataVersionWatch.of(db)
     await nextCallback()

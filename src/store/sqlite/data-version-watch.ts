@@ -66,9 +66,11 @@ export class DataVersionWatch {
       this.current++
     }
     // One read serves the rest of this callback of the event loop (decision 1235): everything that runs in it came
-    // in before it started, so the state read now is already later than its arrival.
+    // in before it started, so the state read now is already later than its arrival. Forgotten by a microtask queued
+    // from the next tick, behind the continuations this callback already queued (a request's next step after its
+    // token check) and before the next callback.
     this.readThisTick = true
-    process.nextTick(this.endTick)
+    process.nextTick(this.endTickSoon)
     return this.current
   }
 
@@ -76,4 +78,5 @@ export class DataVersionWatch {
   private readonly endTick = (): void => {
     this.readThisTick = false
   }
+  private readonly endTickSoon = (): void => queueMicrotask(this.endTick)
 }
