@@ -253,17 +253,18 @@ export function createDirectLane(options: DirectLaneOptions): DirectLane {
   ): Promise<void> {
     const started = performance.now()
     const { operation, handler } = found.lane.direct
-    // Up to the rate limit nothing is spent or sent: a request the app answers otherwise goes to it whole.
+    // Up to the rate limit nothing is spent or sent: a request the app answers otherwise goes to it whole, once.
     let context
     try {
       const check = await auth.authenticate(token, botId)
-      if (!check.ok) return await fallback()
-      const input = operationInputWithoutBody(operation, found.params, '', (name) => headerValue(incoming, name))
-      if (takeForToken && !(await takeForToken(check.principal.tokenId))) return await fallback()
-      context = { input, principal: check.principal, services, baseUrl: services.publicUrl ?? origin }
+      if (check.ok) {
+        const input = operationInputWithoutBody(operation, found.params, '', (name) => headerValue(incoming, name))
+        if (!takeForToken || (await takeForToken(check.principal.tokenId))) context = { input, principal: check.principal, services, baseUrl: services.publicUrl ?? origin }
+      }
     } catch {
-      return await fallback()
+      context = undefined
     }
+    if (context === undefined) return fallback()
     const requestId = newRequestId()
     let status = 200
     let contentType = 'application/json'
