@@ -96,6 +96,7 @@ function sendRaw(url: URL, bytes: Buffer): Promise<Answer | undefined> {
     socket.on('error', () => {})
     socket.on('close', () => {
       clearTimeout(timer)
+      clearTimeout(halfClose)
       const text = Buffer.concat(chunks).toString('latin1')
       const match = /^HTTP\/1\.[01] (\d{3})/.exec(text)
       if (!match) return resolve(undefined)
@@ -107,8 +108,14 @@ function sendRaw(url: URL, bytes: Buffer): Promise<Answer | undefined> {
       }
       resolve({ status: Number(match[1]), headers, body: rest.join('\r\n\r\n') })
     })
-    // The raw cases are complete messages: half-close so a server waiting for more knows there is none.
-    socket.on('connect', () => setTimeout(() => socket.end(), 200))
+    // The raw cases are complete messages: half-close so a server waiting for more knows there is none. Soon after an
+    // answer starts (a keep-alive answer leaves the socket open), else after 2 s of silence: a client that half-closes
+    // before a loaded server took up its request is treated as gone (as Node does), which is not what this checks.
+    let halfClose = setTimeout(() => socket.end(), 2_000)
+    socket.once('data', () => {
+      clearTimeout(halfClose)
+      halfClose = setTimeout(() => socket.end(), 200)
+    })
   })
 }
 
