@@ -8,6 +8,11 @@ import { rateLimitedResponse, retryAfterSeconds, type RateLimitScope } from './r
 
 /** At most one `rate limited` log line per bucket in this many milliseconds: a flood must not flood the log. */
 const LOG_EVERY_MS = 10_000
+
+/** The store key of a bucket: one spelling for the middlewares and the direct lane, so both spend from the same bucket. */
+function bucketKey(scope: RateLimitScope, id: string): string {
+  return `${scope}:${id}`
+}
 /** How many buckets the log throttle remembers before it starts over. */
 const LOG_MEMORY = 10_000
 
@@ -75,12 +80,13 @@ export function createRateLimiter(context: RateLimitContext): {
   ): Promise<Response | void> => {
     const at = now()
     const time = at.getTime()
-    const decision = await limits.store.take(`${scope}:${id}`, 1, time, limit)
+    const key = bucketKey(scope, id)
+    const decision = await limits.store.take(key, 1, time, limit)
     if (decision.allowed) return next()
-    const previous = lastLogged.get(`${scope}:${id}`)
+    const previous = lastLogged.get(key)
     if (previous === undefined || time - previous >= LOG_EVERY_MS || time < previous) {
       if (lastLogged.size >= LOG_MEMORY) lastLogged.clear()
-      lastLogged.set(`${scope}:${id}`, time)
+      lastLogged.set(key, time)
       logger.log('warn', 'rate limited', {
         requestId: c.get('requestId'),
         scope,
@@ -114,7 +120,7 @@ export function createRateLimiter(context: RateLimitContext): {
   // app, whose `byToken` refuses it again with the 429, its log line and its headers.
   const takeForToken = (tokenId: string): boolean | Promise<boolean> => {
     if (!limits.token) return true
-    const decision = limits.store.take(`token:${tokenId}`, 1, now().getTime(), limits.token)
+    const decision = limits.store.take(bucketKey('token', tokenId), 1, now().getTime(), limits.token)
     return decision instanceof Promise ? decision.then((taken) => taken.allowed) : decision.allowed
   }
 
