@@ -1,4 +1,16 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+
+// Tests run on the sources of both packages: the service's imports of `botshelf/...` resolve to this package's src/
+// (as tsconfig.json's paths do for the typecheck), so a test never runs against a stale dist/.
+const source = (path: string): string => fileURLToPath(new URL(path, import.meta.url))
+const alias = [
+  { find: /^botshelf$/, replacement: source('./src/index.ts') },
+  { find: /^botshelf\/client$/, replacement: source('./src/client/index.ts') },
+  { find: /^botshelf\/testing$/, replacement: source('./src/testing/index.ts') },
+  { find: /^botshelf\/api$/, replacement: source('./src/api/index.ts') },
+  { find: /^botshelf-server$/, replacement: source('./server/src/index.ts') },
+]
 
 // Every backend the end-to-end tests run against (test/helpers/backends.ts): the first runs every test, the
 // others re-run the end-to-end folders that go through the backend only (no CLI, no data-folder crash tests).
@@ -14,6 +26,7 @@ const endToEnd = ['test/files/**/*.test.ts', 'test/admin/**/*.test.ts', 'test/ta
 const notOn: Record<string, string[]> = {}
 
 export default defineConfig({
+  resolve: { alias },
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -22,7 +35,7 @@ export default defineConfig({
       extends: true,
       test: {
         name: backend,
-        include: index === 0 ? ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'] : endToEnd,
+        include: index === 0 ? ['src/**/*.test.ts', 'server/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'] : endToEnd,
         exclude: [...(notOn[backend] ?? []), '**/node_modules/**'],
         env: { BOTSHELF_TEST_BACKEND: backend },
         ...(setupFiles[backend] ? { setupFiles: setupFiles[backend] } : {}),

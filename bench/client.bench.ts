@@ -16,9 +16,9 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { Client } from '../src/client/index.js'
 import { printRatio } from './report/index.js'
-import { createServer, silentLogger } from '../src/server/index.js'
-import { filesFeature } from '../src/server/files/feature.js'
-import { tablesFeature } from '../src/server/tables/feature.js'
+import { createServer, silentLogger } from '../server/src/index.js'
+import { filesFeature } from '../server/src/files/feature.js'
+import { tablesFeature } from '../server/src/tables/feature.js'
 
 const argValue = (name: string, fallback: number) => {
   const index = process.argv.indexOf(name)

@@ -18,9 +18,9 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import postgres from 'postgres'
-import { exportDataset, importDataset } from '../src/dataset/index.js'
-import { openBackend, openSqliteBackend } from '../src/store/open-backend.js'
-import { openDatabase } from '../src/store/sqlite/open-database.js'
+import { exportDataset, importDataset } from '../server/src/dataset/index.js'
+import { openBackend, openSqliteBackend } from '../server/src/store/open-backend.js'
+import { openDatabase } from '../server/src/store/sqlite/connect.js'
 import { printRatio } from './report/index.js'
 
 const arg = (name: string, fallback: string): string => {

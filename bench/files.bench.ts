@@ -20,11 +20,11 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { createApp } from '../src/server/app.js'
-import { ownerFor } from '../src/server/files/permissions.js'
-import { silentLogger } from '../src/server/http/logger.js'
-import { FilesRepository } from '../src/store/sqlite/files-repository.js'
-import type { SqliteBackend } from '../src/store/sqlite/sqlite-backend.js'
+import { createApp } from '../server/src/http/app.js'
+import { ownerFor } from '../server/src/files/permissions.js'
+import { silentLogger } from '../server/src/http/logger.js'
+import { FilesRepository } from '../server/src/store/sqlite/files/files-port.js'
+import type { SqliteBackend } from '../server/src/store/sqlite/backend.js'
 import { printRatio } from './report/index.js'
 
 const MB = 1024 * 1024
@@ -230,7 +230,7 @@ async function main(): Promise<void> {
     process.stderr.write(`seeded ${listFiles} files in ${seedSeconds.toFixed(1)} s\n`)
   }
   await seeding.close()
-  const serve = await start(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'serve', '--port', '0', '--data', dataDir, '--rate-limit', 'off'], /bot id:\s+(\S+)/)
+  const serve = await start(process.execPath, ['--import', 'tsx', 'server/src/cli/bin.ts', 'serve', '--port', '0', '--data', dataDir, '--rate-limit', 'off'], /bot id:\s+(\S+)/)
   const bannerUrl = /listening on (\S+)/.exec(serve.output())![1]!
   const botshelf: Botshelf = { url: bannerUrl, botId: serve.match[1]!, token: boot.token!.token }
   const idleRss = rssOf(serve.process.pid!)

@@ -6,13 +6,13 @@
  * (pgvector) or the read of every vector's bytes (exact), without the port's join, filters and second statement. Options: --passages 10000 --dimensions 128 --queries 60.
  * Compare ratios against the baseline of the same engine, not absolute numbers across machines.
  */
-import type { Backend } from '../src/store/backend.js'
-import type { PgSql } from '../src/store/postgres/pg-types.js'
-import { openSearchTestBackend } from '../src/store/postgres/search/search-test-backend.test-support.js'
-import { seededUnitVectors } from '../src/store/postgres/search/seeded-vectors.test-support.js'
-import { pgliteDatabase, realPostgresDatabase, type SchemaSource } from '../src/store/postgres/search/test-databases.test-support.js'
-import { pgvectorLiteral } from '../src/store/postgres/search/vector-literals.js'
-import type { VectorMode } from '../src/store/postgres/search/vector-mode.js'
+import type { Backend } from '../server/src/store/backend.js'
+import type { PgSql } from '../server/src/store/postgres/pg-types.js'
+import { openSearchTestBackend } from '../server/src/store/postgres/search/search-test-backend.test-support.js'
+import { seededUnitVectors } from '../server/src/store/postgres/search/seeded-vectors.test-support.js'
+import { pgliteDatabase, realPostgresDatabase, type SchemaSource } from '../server/src/store/postgres/search/test-databases.test-support.js'
+import { pgvectorLiteral } from '../server/src/store/postgres/search/vector-literals.js'
+import type { VectorMode } from '../server/src/store/postgres/search/vector-mode.js'
 
 function option(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`)

@@ -22,7 +22,7 @@ import { benchFileId, TABLE_SCHEMA } from './backends/engine.js'
 import { seeded } from './backends/measure.js'
 import { openPostgresEngine } from './backends/postgres-engine.js'
 import { printRatio } from './report/index.js'
-import { DEFAULT_POOL_SIZE } from '../src/store/postgres/connect.js'
+import { DEFAULT_POOL_SIZE } from '../server/src/store/postgres/connect.js'
 
 const { values } = parseArgs({
   options: {

@@ -11,8 +11,8 @@
  */
 import { performance } from 'node:perf_hooks'
 import { cpus } from 'node:os'
-import { createApp, type BotshelfApp } from '../src/server/app.js'
-import { silentLogger } from '../src/server/http/logger.js'
+import { createApp, type BotshelfApp } from '../server/src/http/app.js'
+import { silentLogger } from '../server/src/http/logger.js'
 
 const argValue = (name: string, fallback: number): number => {
   const index = process.argv.indexOf(name)

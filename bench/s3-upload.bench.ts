@@ -16,8 +16,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createLocalFolderBlobStore, type BlobStore } from '../src/blobs/index.js'
-import { createS3BlobStore, type S3BlobStore } from '../src/blobs/s3/index.js'
+import { createLocalFolderBlobStore, type BlobStore } from '../server/src/blobs/index.js'
+import { createS3BlobStore, type S3BlobStore } from '../server/src/blobs/s3/index.js'
 import { startS3TestServer } from '../test/helpers/s3-server.js'
 
 const MB = 1024 * 1024

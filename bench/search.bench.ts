@@ -4,8 +4,8 @@
  * brute-force dot product over the same vectors held in one Float32Array in memory (the least work an exact KNN can
  * do). Options: --passages 20000 --dimensions 128 --seconds 2.
  */
-import { openSqliteBackend } from '../src/store/sqlite/sqlite-backend.js'
-import type { PassageInput } from '../src/store/index.js'
+import { openSqliteBackend } from '../server/src/store/sqlite/backend.js'
+import type { PassageInput } from '../server/src/store/index.js'
 
 function option(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`)

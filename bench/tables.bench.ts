@@ -13,8 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { createApp } from '../src/server/app.js'
-import { openDatabase } from '../src/store/sqlite/open-database.js'
+import { createApp } from '../server/src/http/app.js'
+import { openDatabase } from '../server/src/store/sqlite/connect.js'
 
 const argRows = process.argv.indexOf('--rows')
 const BIG = argRows > 0 ? Number(process.argv[argRows + 1]) : 1_000_000

@@ -15,8 +15,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
-import { createServer } from '../src/server/server.js'
-import { openDatabase } from '../src/store/sqlite/open-database.js'
+import { createServer } from '../server/src/http/server.js'
+import { openDatabase } from '../server/src/store/sqlite/connect.js'
 
 const argRows = process.argv.indexOf('--rows')
 const ROWS = argRows > 0 ? Number(process.argv[argRows + 1]) : 500_000

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs the botshelf CLI from a checkout: `npm run -s botshelf -- <command>` (or `node scripts/botshelf.mjs`).
-// It builds dist/ first when it is missing, older than src/, or left half-built by an interrupted build (a
-// stamp is written only after a build succeeds), then runs dist/cli/bin.js in this process. Nothing is
+// It builds both packages first when server/dist/ is missing, older than the sources (src/ and server/src/), or left
+// half-built by an interrupted build (a stamp is written only after a build succeeds), then runs
+// server/dist/cli/bin.js in this process. Nothing is
 // installed or cached anywhere else, so there is nothing to go stale outside the checkout.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
@@ -9,8 +10,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const bin = join(root, 'dist', 'cli', 'bin.js')
-const stamp = join(root, 'dist', '.build-stamp')
+const server = join(root, 'server')
+const bin = join(server, 'dist', 'cli', 'bin.js')
+const stamp = join(server, 'dist', '.build-stamp')
 
 function newestSource(dir) {
   let newest = 0
@@ -24,14 +26,21 @@ function newestSource(dir) {
 
 function upToDate() {
   if (!existsSync(bin) || !existsSync(stamp)) return false
-  const sources = Math.max(newestSource(join(root, 'src')), statSync(join(root, 'tsconfig.build.json')).mtimeMs)
+  const sources = Math.max(
+    newestSource(join(root, 'src')),
+    newestSource(join(server, 'src')),
+    statSync(join(root, 'tsconfig.build.json')).mtimeMs,
+    statSync(join(server, 'tsconfig.build.json')).mtimeMs,
+  )
   return statSync(stamp).mtimeMs >= sources
 }
 
 if (!upToDate()) {
-  process.stderr.write('botshelf: building dist/ from src/ first (it is missing or out of date)...\n')
+  process.stderr.write('botshelf: building dist/ and server/dist/ first (missing or out of date)...\n')
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
-  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] })
+  // The service's build reads the declarations of botshelf's dist/, so botshelf is built first.
+  let result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] })
+  if (result.status === 0) result = spawnSync(process.execPath, [tsc, '-p', join(server, 'tsconfig.build.json')], { cwd: server, stdio: ['ignore', 'inherit', 'inherit'] })
   if (result.status !== 0) {
     process.stderr.write('botshelf: the build failed (see above); fix it, or run "npm run build" to see it again\n')
     process.exit(1)

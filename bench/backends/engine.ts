@@ -1,5 +1,5 @@
-import type { Backend } from '../../src/store/backend.js'
-import type { TableRecord } from '../../src/store/tables/types.js'
+import type { Backend } from '../../server/src/store/backend.js'
+import type { TableRecord } from '../../server/src/store/tables/types.js'
 
 /** A files row of the bench: key `bench/<n>`, created `BASE_TIME + n` ms, in the growth bot or the ratio bot. */
 export const BASE_TIME_MS = Date.parse('2026-01-01T00:00:00.000Z')

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { connectPostgres } from '../../src/store/postgres/connect.js'
-import { openPostgresBackend } from '../../src/store/postgres/postgres-backend.js'
-import { createTestDatabase } from '../../src/store/postgres/test-database.test-support.js'
-import type { TableRecord } from '../../src/store/tables/types.js'
+import { connectPostgres } from '../../server/src/store/postgres/connect.js'
+import { openPostgresBackend } from '../../server/src/store/postgres/backend.js'
+import { createTestDatabase } from '../../server/src/store/postgres/test-database.test-support.js'
+import type { TableRecord } from '../../server/src/store/tables/types.js'
 import { BASE_TIME_MS, physicalOf, type Engine, type PhysicalTable } from './engine.js'
 
 const FILE_COLUMNS = `id, bot_id, key, owner_scope, owner_json, content_type, tags_json, metadata_json, access_policies_json,

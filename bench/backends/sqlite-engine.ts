@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Statement } from 'better-sqlite3'
-import { openSqliteBackend } from '../../src/store/sqlite/sqlite-backend.js'
-import type { TableRecord } from '../../src/store/tables/types.js'
+import { openSqliteBackend } from '../../server/src/store/sqlite/backend.js'
+import type { TableRecord } from '../../server/src/store/tables/types.js'
 import { BASE_TIME_MS, physicalOf, type Engine, type PhysicalTable } from './engine.js'
 
 const FILE_COLUMNS = `id, bot_id, key, owner_scope, owner_json, content_type, tags_json, metadata_json, access_policies_json,

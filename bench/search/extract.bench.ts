@@ -18,9 +18,9 @@ import { unzipSync } from 'fflate'
 import mammoth from 'mammoth'
 import { fromMarkdown } from 'mdast-util-from-markdown'
 import { parse as parseHtml } from 'node-html-parser'
-import { extractDocumentHere } from '../../src/indexing/extract-document.js'
-import { closeExtractionWorkers, extractPassages } from '../../src/indexing/index.js'
-import { DEFAULT_EXTRACTION_LIMITS } from '../../src/indexing/limits.js'
+import { extractDocumentHere } from '../../server/src/search/extraction/extract-document.js'
+import { closeExtractionWorkers, extractPassages } from '../../server/src/search/extraction/index.js'
+import { DEFAULT_EXTRACTION_LIMITS } from '../../server/src/search/extraction/limits.js'
 import {
   csvDocument,
   docxDocument,

@@ -3,7 +3,7 @@
  * search index uses, for BM25 ranking and for the stems the paraphrase check compares.
  */
 import Database from 'better-sqlite3'
-import { STOP_WORDS, wordsOf } from '../../src/embeddings/index.js'
+import { STOP_WORDS, wordsOf } from '../../server/src/search/embedding/index.js'
 
 /** The FTS5 tokenizer of botshelf's search index. */
 export const FTS5_TOKENIZER = 'porter unicode61 remove_diacritics 2'

@@ -20,10 +20,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
-import { createOfflineEmbedder, STOP_WORDS } from '../../src/embeddings/index.js'
-import { openSqliteBackend, type SqliteBackend } from '../../src/store/sqlite/sqlite-backend.js'
-import type { PassageInput } from '../../src/store/index.js'
-import { randomVectors, realisticTexts, recallAtK, seededRandom } from '../../src/store/sqlite/search-vector-lists.test-support.js'
+import { createOfflineEmbedder, STOP_WORDS } from '../../server/src/search/embedding/index.js'
+import { openSqliteBackend, type SqliteBackend } from '../../server/src/store/sqlite/backend.js'
+import type { PassageInput } from '../../server/src/store/index.js'
+import { randomVectors, realisticTexts, recallAtK, seededRandom } from '../../server/src/store/sqlite/search/vector-lists.test-support.js'
 
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`)

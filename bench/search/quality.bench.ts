@@ -7,7 +7,7 @@
  *   npm run bench:quality [-- --sweep]
  */
 import { cpus } from 'node:os'
-import { createOfflineEmbedder, createOpenAiCompatibleEmbedder, embedderOptionsFromEnv, fuseByReciprocalRank, RRF_K, STOP_WORDS, wordsOf, type Embedder, type OfflineEmbedderOptions } from '../../src/embeddings/index.js'
+import { createOfflineEmbedder, createOpenAiCompatibleEmbedder, embedderOptionsFromEnv, fuseByReciprocalRank, RRF_K, STOP_WORDS, wordsOf, type Embedder, type OfflineEmbedderOptions } from '../../server/src/search/embedding/index.js'
 import { indexedText, loadCorpus, loadQuestions, type Question } from './corpus.js'
 import { Bm25Index, fts5Stems } from './fts5.js'
 import { mean, ndcgAt, recallAt } from './metrics.js'

@@ -1,4 +1,4 @@
-import { dot } from '../../src/embeddings/index.js'
+import { dot } from '../../server/src/search/embedding/index.js'
 
 /** Exact cosine search over unit vectors (what sqlite-vec's brute-force scan computes). */
 export class ExactVectorIndex {

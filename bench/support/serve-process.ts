@@ -6,7 +6,7 @@
  * names, a property definition per closure created), and says so.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import { join } from 'node:path'
@@ -77,9 +77,10 @@ export interface StartServeOptions {
 export async function startServe(options: StartServeOptions = {}): Promise<ServeProcess> {
   const dataDir = await mkdtemp(join(os.tmpdir(), 'botshelf-bench-serve-'))
   const cwd = options.root ?? root
-  const built = isBuildFresh(cwd)
+  const layout = serviceLayout(cwd)
+  const built = isBuildFresh(cwd, layout)
   if (!built) process.stderr.write(`botshelf serve runs from source through tsx in ${cwd}: its dist/ is missing or older than src/ (npm run build)\n`)
-  const entry = built ? ['dist/cli/bin.js'] : ['--import', 'tsx', 'src/cli/bin.ts']
+  const entry = built ? [layout.built] : ['--import', 'tsx', layout.source]
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry, 'serve', '--port', '0', '--data', join(dataDir, 'data'), ...(options.args ?? [])], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -122,11 +123,19 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
   }
 }
 
-/** Whether `dist/cli/bin.js` of a checkout is newer than every file of its `src/`. */
-function isBuildFresh(checkout: string): boolean {
+/** Where the CLI of a checkout is: `server/` since the package split (decision 1301), the root before it. */
+function serviceLayout(checkout: string): { built: string; source: string; sources: string[] } {
+  if (existsSync(join(checkout, 'server/src/cli/bin.ts'))) {
+    return { built: 'server/dist/cli/bin.js', source: 'server/src/cli/bin.ts', sources: ['src', 'server/src'] }
+  }
+  return { built: 'dist/cli/bin.js', source: 'src/cli/bin.ts', sources: ['src'] }
+}
+
+/** Whether the built CLI of a checkout is newer than every file of its sources. */
+function isBuildFresh(checkout: string, layout: ReturnType<typeof serviceLayout>): boolean {
   let builtAt: number
   try {
-    builtAt = statSync(join(checkout, 'dist/cli/bin.js')).mtimeMs
+    builtAt = statSync(join(checkout, layout.built)).mtimeMs
   } catch {
     return false
   }
@@ -135,5 +144,5 @@ function isBuildFresh(checkout: string): boolean {
       const path = join(folder, entry.name)
       return Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs)
     }, 0)
-  return newest(join(checkout, 'src')) < builtAt
+  return Math.max(...layout.sources.map((folder) => newest(join(checkout, folder)))) < builtAt
 }

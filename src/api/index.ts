@@ -7,3 +7,7 @@ export { defineOperation, type Operation, type HttpMethod } from './operation.js
 export * from './files/index.js'
 export * from './tables/index.js'
 export { memberRoles, tokenRoles, type MemberRole, type Principal, type TokenRole } from './principal.js'
+// The readable-issue helpers the service formats its refusals with.
+export { toReadableIssues, formatIssues, formatPath, describeValue, shortPath, type ReadableIssue } from '../issues/index.js'
+// The one base error class of every botshelf error (the service's included).
+export { BotshelfError } from '../errors/index.js'

@@ -19,7 +19,14 @@ export interface ReadableIssue {
 
 const MAX_SHOWN = 60
 
-/** Renders a received value briefly: strings quoted, long values cut, objects named by their kind. */
+/**
+ * Renders a received value briefly: strings quoted, long values cut, objects named by their kind.
+ *
+ * @example
+ * ```ts
+ * describeValue([1, 2, 3]) // 'array (3 items)'
+ * ```
+ */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'missing'
   if (value === null) return 'null'
@@ -35,7 +42,14 @@ export function describeValue(value: unknown): string {
   return typeof value
 }
 
-/** Formats a path array as `a.b.3.c`, or `(root)` when empty. */
+/**
+ * Formats a path array as `a.b.3.c`, or `(root)` when empty.
+ *
+ * @example
+ * ```ts
+ * formatPath(['rows', 3, 'name']) // 'rows.3.name'
+ * ```
+ */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   if (path.length === 0) return '(root)'
   return path.map((part) => String(part)).join('.')

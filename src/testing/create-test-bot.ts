@@ -9,7 +9,7 @@ import {
   type DispatchReport,
   type LogRecord,
 } from '../runtime/index.js'
-import { createApp, silentLogger, type BotshelfApp } from '../server/index.js'
+import { loadInProcessService, type InProcessService } from './in-process-service.js'
 import { isMadeUpBotId } from './fake-bot-ids.js'
 import { createMemoryLogger } from './memory-logger.js'
 
@@ -79,7 +79,7 @@ export interface TestBot<A extends readonly AnyAction[] = readonly AnyAction[]> 
   /** Every line logged by hooks and actions, oldest first, with their bindings (event id, hook name). */
   readonly logs: LogRecord[]
   /** The in-process service, for tests that want to send raw requests (`bot.app.fetch(request)`). */
-  readonly app: BotshelfApp
+  readonly app: InProcessService
   /** Stops the service and removes its temporary store. */
   close(): Promise<void>
 }
@@ -102,10 +102,11 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
   options: TestBotOptions<A> = {},
 ): Promise<TestBot<A>> {
   const botId = options.botId ?? TEST_BOT_ID
-  const app = await createApp({
+  const service = await loadInProcessService()
+  const app = await service.createApp({
     memory: true,
     publicUrl: IN_PROCESS_ORIGIN,
-    logger: silentLogger,
+    logger: service.silentLogger,
     // A test of a bot must not depend on how fast it runs: with a fake clock that never moves, the buckets of
     // the service's rate limit would never refill (docs/decisions/0702-rate-limits-and-timeouts.md).
     rateLimit: false,

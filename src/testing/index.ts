@@ -20,3 +20,4 @@ export { signWebhookRequest, type SignWebhookRequestOptions } from './sign-webho
 export { createFakeClock, type FakeClock } from './fake-clock.js'
 export { createMemoryLogger, type MemoryLogger } from './memory-logger.js'
 export { createTestBot, TEST_BOT_ID, type TestBot, type TestBotOptions } from './create-test-bot.js'
+export { seededRandom } from './seeded-random.js'

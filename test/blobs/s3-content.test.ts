@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createS3BlobStore, type S3BlobStore } from '../../src/blobs/s3/index.js'
-import { createApp, type BotshelfApp } from '../../src/server/app.js'
-import type { Backend } from '../../src/store/index.js'
-import { openSqliteBackend } from '../../src/store/sqlite/sqlite-backend.js'
+import { createS3BlobStore, type S3BlobStore } from '../../server/src/blobs/s3/index.js'
+import { createApp, type BotshelfApp } from '../../server/src/http/app.js'
+import type { Backend } from '../../server/src/store/index.js'
+import { openSqliteBackend } from '../../server/src/store/sqlite/backend.js'
 import { startS3TestServer, type S3TestServer } from '../helpers/s3-server.js'
 
 // The real service with its content in S3 (on the test server): uploads go through the routes into the bucket,

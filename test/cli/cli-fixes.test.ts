@@ -78,7 +78,7 @@ describe('small CLI fixes', () => {
 
 describe('serve --metrics-port and --log-format', () => {
   it('prints where the metrics are, serves them there for an administrator token, and logs JSON lines as asked', async () => {
-    const { serveCommand } = await import('../../src/cli/serve.js')
+    const { serveCommand } = await import('../../server/src/cli/serve.js')
     const dataDir = await tempDir()
     let err = ''
     let out = ''

@@ -76,8 +76,8 @@ describe('botshelf serve', () => {
 describe('botshelf token', () => {
   async function bootstrapped(): Promise<{ dataDir: string; botId: string }> {
     const dataDir = await tempDir()
-    const { createApp } = await import('../../src/server/app.js')
-    const { silentLogger } = await import('../../src/server/http/logger.js')
+    const { createApp } = await import('../../server/src/http/app.js')
+    const { silentLogger } = await import('../../server/src/http/logger.js')
     const app = await createApp({ dataDir, logger: silentLogger })
     const { bot } = await app.admin.bootstrap()
     await app.close()
@@ -149,8 +149,8 @@ describe('botshelf token', () => {
 describe('botshelf token create --workspace', () => {
   it('creates a member token that reaches every bot, lists its scope, and keeps bot tokens bound', async () => {
     const dataDir = await tempDir()
-    const { createApp } = await import('../../src/server/app.js')
-    const { silentLogger } = await import('../../src/server/http/logger.js')
+    const { createApp } = await import('../../server/src/http/app.js')
+    const { silentLogger } = await import('../../server/src/http/logger.js')
     const setup = await createApp({ dataDir, logger: silentLogger })
     const { bot: first, token: firstBotToken } = await setup.admin.bootstrap()
     const second = await setup.admin.createBot({ name: 'archive' })
@@ -191,8 +191,8 @@ describe('botshelf token create --workspace', () => {
 describe('botshelf bot', () => {
   it('creates a second bot that gets its own token, and lists bots', async () => {
     const dataDir = await tempDir()
-    const { createApp } = await import('../../src/server/app.js')
-    const { silentLogger } = await import('../../src/server/http/logger.js')
+    const { createApp } = await import('../../server/src/http/app.js')
+    const { silentLogger } = await import('../../server/src/http/logger.js')
     const setup = await createApp({ dataDir, logger: silentLogger })
     const { bot: first } = await setup.admin.bootstrap()
     await setup.close()
@@ -227,7 +227,7 @@ describe('botshelf bot', () => {
 
 describe('botshelf serve options', () => {
   it('applies --cors-origin and --public-url, and refuses malformed ones', async () => {
-    const { serveCommand } = await import('../../src/cli/serve.js')
+    const { serveCommand } = await import('../../server/src/cli/serve.js')
     const dataDir = await tempDir()
     let err = ''
     const io = { stdout: { write: () => true }, stderr: { write: (t: string) => (err += t) } }
@@ -260,7 +260,7 @@ describe('botshelf serve options', () => {
   describe('--shutdown-grace', () => {
     /** Starts `serve` in process with `args`, upserts a 10-byte file and begins its upload with 3 bytes only. */
     async function serveWithUploadInFlight(args: string[]) {
-      const { serveCommand } = await import('../../src/cli/serve.js')
+      const { serveCommand } = await import('../../server/src/cli/serve.js')
       const dataDir = await tempDir()
       let err = ''
       const io = { stdout: { write: () => true }, stderr: { write: (t: string) => (err += t) } }
@@ -327,7 +327,7 @@ describe('botshelf serve options', () => {
 
   describe('--rate-limit', () => {
     it('applies --rate-limit: the banner shows the limits in force and the 429 names them', async () => {
-      const { serveCommand } = await import('../../src/cli/serve.js')
+      const { serveCommand } = await import('../../server/src/cli/serve.js')
       const dataDir = await tempDir()
       let err = ''
       const io = { stdout: { write: () => true }, stderr: { write: (t: string) => (err += t) } }
@@ -355,7 +355,7 @@ describe('botshelf serve options', () => {
     })
 
     it('prints the default limits, and "off" when switched off', async () => {
-      const { serveCommand } = await import('../../src/cli/serve.js')
+      const { serveCommand } = await import('../../server/src/cli/serve.js')
       for (const [args, shown] of [
         [[], 'token 100/s,burst=500; ip 200/s,burst=1000'],
         [['--rate-limit', 'off'], 'off'],

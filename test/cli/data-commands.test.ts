@@ -3,7 +3,7 @@ import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli } from '../../src/cli/main.js'
+import { runCli } from '../../server/src/cli/main.js'
 import { serveForClientCommands, type ServedFolder, type ServeProcess } from '../helpers/cli.js'
 
 // Every data command against a real `botshelf serve` on a port (a child process); the commands run in process

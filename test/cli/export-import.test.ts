@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '../../src/client/index.js'
-import { openSqliteBackend } from '../../src/store/open-backend.js'
-import { createTestDatabase, type TestDatabase } from '../../src/store/postgres/test-database.test-support.js'
+import { openSqliteBackend } from '../../server/src/store/open-backend.js'
+import { createTestDatabase, type TestDatabase } from '../../server/src/store/postgres/test-database.test-support.js'
 import { runCliCaptured, spawnServe, type ServeProcess } from '../helpers/cli.js'
 import { s3Environment, startS3TestServer, type S3TestServer } from '../helpers/s3-server.js'
 
@@ -233,7 +233,7 @@ describe('botshelf import and Ctrl-C', () => {
     expect((await runCliCaptured(['export', '--data', sourceDir, '--out', bigArchive])).code).toBe(0)
 
     const target = join(root, 'big-target')
-    const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url))
+    const bin = fileURLToPath(new URL('../../server/src/cli/bin.ts', import.meta.url))
     const child = spawn(process.execPath, ['--import', 'tsx', bin, 'import', '--from', bigArchive, '--data', target], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: 'pipe' })
     let stderr = ''
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))

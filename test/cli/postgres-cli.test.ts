@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDatabase, type TestDatabase } from '../../src/store/postgres/test-database.test-support.js'
+import { createTestDatabase, type TestDatabase } from '../../server/src/store/postgres/test-database.test-support.js'
 import { runCliCaptured, spawnServe, type ServeProcess } from '../helpers/cli.js'
 
 // The real CLI against a real PostgreSQL database made for this file (dropped after).

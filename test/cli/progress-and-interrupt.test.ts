@@ -6,11 +6,11 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '../../src/client/index.js'
-import { runCli } from '../../src/cli/main.js'
+import { runCli } from '../../server/src/cli/main.js'
 import { serveForClientCommands, type ServedFolder, type ServeProcess } from '../helpers/cli.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const binSource = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url))
+const binSource = fileURLToPath(new URL('../../server/src/cli/bin.ts', import.meta.url))
 
 let serve: ServeProcess
 let work: string

@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { defaultWordVectorsPath } from '../../src/embeddings/index.js'
-import { startFakeEmbeddingsServer } from '../../src/embeddings/fake-embeddings-server.test-support.js'
-import { serveCommand } from '../../src/cli/serve.js'
+import { defaultWordVectorsPath } from '../../server/src/search/embedding/index.js'
+import { startFakeEmbeddingsServer } from '../../server/src/search/embedding/fake-embeddings-server.test-support.js'
+import { serveCommand } from '../../server/src/cli/serve.js'
 import { runCliCaptured } from '../helpers/cli.js'
 
 const ENV_NAMES = ['BOTSHELF_EMBEDDINGS_URL', 'BOTSHELF_EMBEDDINGS_MODEL', 'BOTSHELF_EMBEDDINGS_API_KEY', 'BOTSHELF_EMBEDDINGS_BATCH_SIZE'] as const

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDatabase, type TestDatabase } from '../../src/store/postgres/test-database.test-support.js'
+import { createTestDatabase, type TestDatabase } from '../../server/src/store/postgres/test-database.test-support.js'
 import { runCliCaptured, spawnServe, type ServeProcess } from '../helpers/cli.js'
 import { s3Environment, startS3TestServer, type S3TestServer } from '../helpers/s3-server.js'
 

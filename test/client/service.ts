@@ -1,6 +1,6 @@
 import { Client, type ClientOptions } from '../../src/client/index.js'
-import { filesFeature } from '../../src/server/files/feature.js'
-import { tablesFeature } from '../../src/server/tables/feature.js'
+import { filesFeature } from '../../server/src/files/feature.js'
+import { tablesFeature } from '../../server/src/tables/feature.js'
 import { startTestService, type TestCaller, type TestService, type TestServiceOptions } from '../helpers/service.js'
 
 /** The real service (files + tables) and botshelf clients bound to it. */

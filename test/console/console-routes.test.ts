@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp, type BotshelfApp } from '../../src/server/app.js'
-import { silentLogger } from '../../src/server/http/logger.js'
+import { createApp, type BotshelfApp } from '../../server/src/http/app.js'
+import { silentLogger } from '../../server/src/http/logger.js'
 
 describe('the console static handler at /console', () => {
   let dir: string

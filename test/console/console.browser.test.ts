@@ -34,7 +34,7 @@ describe('web console in Chromium against botshelf serve', () => {
 
   beforeAll(async () => {
     // The console the server serves is the one built from these sources.
-    const { buildConsole } = await import('../../scripts/build-console.mjs')
+    const { buildConsole } = await import('../../server/scripts/build-console.mjs')
     await buildConsole()
     await mkdir(shots, { recursive: true })
     dataDir = await mkdtemp(join(tmpdir(), 'botshelf-console-'))

@@ -51,8 +51,8 @@ describe('README', () => {
   it('walks through an upload with curl that works as written', async () => {
     const lines = shellBlockAfter(await readme(), '### Upload a file with curl')
     expect(lines[0]).toMatch(/^URL=\S+ TOKEN=\S+ BOT=\S+/)
-    const { createServer } = await import('../../src/server/server.js')
-    const { silentLogger } = await import('../../src/server/http/logger.js')
+    const { createServer } = await import('../../server/src/http/server.js')
+    const { silentLogger } = await import('../../server/src/http/logger.js')
     const server = await createServer({ memory: true, port: 0, logger: silentLogger })
     const cwd = await mkdtemp(join(tmpdir(), 'botshelf-readme-curl-'))
     try {

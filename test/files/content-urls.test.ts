@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createFilesFeature } from '../../src/server/files/index.js'
+import { createFilesFeature } from '../../server/src/files/index.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { fetchUrl, manualClock, uploadText, type ManualClock } from './helpers.js'
 

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createFilesFeature } from '../../src/server/files/index.js'
+import { createFilesFeature } from '../../server/src/files/index.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { manualClock, uploadText } from './helpers.js'
 

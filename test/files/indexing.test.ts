@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { filesLimits } from '../../src/api/files/index.js'
-import { enqueueIndexing } from '../../src/server/files/indexing/index.js'
+import { enqueueIndexing } from '../../server/src/search/indexing/index.js'
 import { manualClock, uploadText } from './helpers.js'
 import { pause, settledFile, startSearchService, type SearchTestService } from './search-helpers.js'
 

@@ -1,7 +1,7 @@
-import { createFilesFeature } from '../../src/server/files/feature.js'
-import type { DocumentExtractor } from '../../src/server/files/indexing/index.js'
-import { hashedTestEmbedder, type HashedTestEmbedder } from '../../src/server/files/indexing/hashed-embedder.test-support.js'
-import { markdownTestExtractor } from '../../src/server/files/indexing/markdown-extractor.test-support.js'
+import { createFilesFeature } from '../../server/src/files/feature.js'
+import type { DocumentExtractor } from '../../server/src/search/indexing/index.js'
+import { hashedTestEmbedder, type HashedTestEmbedder } from '../../server/src/search/indexing/hashed-embedder.test-support.js'
+import { markdownTestExtractor } from '../../server/src/search/indexing/markdown-extractor.test-support.js'
 import { startTestService, type TestService, type TestServiceOptions } from '../helpers/service.js'
 
 /** A test service whose files feature indexes with the test extractor and embedder, plus handles on both. */

@@ -1,7 +1,7 @@
-import type { Backend } from '../../src/store/index.js'
-import type { Clock } from '../../src/store/clock.js'
-import { openPostgresBackend } from '../../src/store/postgres/postgres-backend.js'
-import { openSqliteBackend } from '../../src/store/sqlite/sqlite-backend.js'
+import type { Backend } from '../../server/src/store/index.js'
+import type { Clock } from '../../server/src/store/clock.js'
+import { openPostgresBackend } from '../../server/src/store/postgres/backend.js'
+import { openSqliteBackend } from '../../server/src/store/sqlite/backend.js'
 import { testFileDatabase } from './postgres-database.js'
 
 /** How a test opens one backend: in its data folder (a fresh temp dir), with the test's clock. */

@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { runCli } from '../../src/cli/main.js'
+import { runCli } from '../../server/src/cli/main.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const binSource = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url))
+const binSource = fileURLToPath(new URL('../../server/src/cli/bin.ts', import.meta.url))
 
 /** Runs the CLI in process with captured output. */
 export async function runCliCaptured(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

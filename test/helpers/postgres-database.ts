@@ -1,4 +1,4 @@
-import { createTestDatabase, type TestDatabase } from '../../src/store/postgres/test-database.test-support.js'
+import { createTestDatabase, type TestDatabase } from '../../server/src/store/postgres/test-database.test-support.js'
 
 // One database per test file: vitest evaluates modules afresh for each file, so this is per file; the setup file
 // of the postgres project (postgres-setup.ts) drops it after the file's last test.

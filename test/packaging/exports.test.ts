@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 // built package (dist/), resolved by its own name the way a dependent resolves it.
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const entries = ['botshelf', 'botshelf/client', 'botshelf/server', 'botshelf/testing']
+// botshelf's entries and the service package's (a workspace, linked under node_modules/botshelf-server).
+const entries = ['botshelf', 'botshelf/client', 'botshelf/testing', 'botshelf/api', 'botshelf-server']
 
 function node(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', timeout: 120_000 })
@@ -14,7 +15,7 @@ function node(args: string[]): { status: number | null; stdout: string; stderr: 
 }
 
 beforeAll(() => {
-  // Builds dist/ when it is missing or older than src/ (the checkout's way to run the CLI does the same).
+  // Builds both packages' dist/ when missing or older than their sources (the checkout's way to run the CLI does it).
   const built = node(['scripts/botshelf.mjs', '--version'])
   expect(built.status, built.stderr).toBe(0)
 }, 240_000)

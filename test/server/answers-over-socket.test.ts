@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createServer, type RunningServer } from '../../src/server/index.js'
-import type { Logger } from '../../src/server/http/logger.js'
+import { createServer, type RunningServer } from '../../server/src/index.js'
+import type { Logger } from '../../server/src/http/logger.js'
 
 // JSON answers that are not operations (health, errors, 404/405, rate limits) carry every header from the start, so
 // @hono/node-server writes them as built (decision 1211). Over a real socket a header set on the answer afterwards

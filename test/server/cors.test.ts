@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp, type BotshelfApp } from '../../src/server/app.js'
-import { silentLogger } from '../../src/server/http/logger.js'
+import { createApp, type BotshelfApp } from '../../server/src/http/app.js'
+import { silentLogger } from '../../server/src/http/logger.js'
 import { echoFeature } from './fixtures/echo-feature.js'
 
 let withCors: BotshelfApp

@@ -1,10 +1,10 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { createApp, defaultFeatures } from '../../src/server/app.js'
-import type { AppEnv } from '../../src/server/env.js'
-import type { Logger } from '../../src/server/http/logger.js'
-import { withLogThreshold } from '../../src/server/http/log-level.js'
-import { serveLogger } from '../../src/cli/serve-logging.js'
+import { createApp, defaultFeatures } from '../../server/src/http/app.js'
+import type { AppEnv } from '../../server/src/http/env.js'
+import type { Logger } from '../../server/src/http/logger.js'
+import { withLogThreshold } from '../../server/src/http/log-level.js'
+import { serveLogger } from '../../server/src/cli/serve-logging.js'
 
 // docs/server.md (Logs): 5xx at error, slow requests at warn, everything else (4xx included) at info; the
 // threshold drops the lines below it.

@@ -1,9 +1,9 @@
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp, type BotshelfApp } from '../../src/server/app.js'
-import type { AppEnv } from '../../src/server/env.js'
-import { silentLogger } from '../../src/server/http/logger.js'
-import { createServer } from '../../src/server/server.js'
+import { createApp, type BotshelfApp } from '../../server/src/http/app.js'
+import type { AppEnv } from '../../server/src/http/env.js'
+import { silentLogger } from '../../server/src/http/logger.js'
+import { createServer } from '../../server/src/http/server.js'
 
 // docs/operations.md (Metrics): a known sequence of requests must show up in the counters, and only a workspace
 // administrator token reads them.
@@ -24,7 +24,7 @@ const failingFeature = {
 }
 
 beforeAll(async () => {
-  const { defaultFeatures } = await import('../../src/server/app.js')
+  const { defaultFeatures } = await import('../../server/src/http/app.js')
   app = await createApp({ memory: true, logger: silentLogger, features: [...defaultFeatures, failingFeature] })
   const boot = await app.admin.bootstrap()
   botId = boot.bot.id

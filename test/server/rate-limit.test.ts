@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createApp } from '../../src/server/app.js'
-import { silentLogger } from '../../src/server/http/logger.js'
-import { MemoryRateLimitStore, RateLimitOptionError } from '../../src/server/rate-limit/index.js'
+import { createApp } from '../../server/src/http/app.js'
+import { silentLogger } from '../../server/src/http/logger.js'
+import { MemoryRateLimitStore, RateLimitOptionError } from '../../server/src/http/rate-limit/index.js'
 import { createFakeClock } from '../../src/testing/fake-clock.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 

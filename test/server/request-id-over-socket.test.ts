@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createServer, type RunningServer } from '../../src/server/index.js'
-import { silentLogger } from '../../src/server/http/logger.js'
+import { createServer, type RunningServer } from '../../server/src/index.js'
+import { silentLogger } from '../../server/src/http/logger.js'
 
 // docs/server.md (Logs): every response carries `x-request-id`. In-process `app.fetch` tests use the platform's
 // Response; over a socket @hono/node-server's lightweight Response is in play, and a header set in place on it was

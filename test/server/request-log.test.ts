@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp, type BotshelfApp } from '../../src/server/app.js'
-import type { Logger } from '../../src/server/http/logger.js'
+import { createApp, type BotshelfApp } from '../../server/src/http/app.js'
+import type { Logger } from '../../server/src/http/logger.js'
 
 // docs/server.md (Logs): every response carries `x-request-id`, and the request's log line has the status the
 // caller got, including answers made outside the operation routes (404, 405, preflights, content routes).

@@ -1,8 +1,8 @@
 import { connect, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createApp } from '../../src/server/app.js'
-import { silentLogger } from '../../src/server/http/logger.js'
-import { createServer, type RunningServer, type ServerOptions } from '../../src/server/server.js'
+import { createApp } from '../../server/src/http/app.js'
+import { silentLogger } from '../../server/src/http/logger.js'
+import { createServer, type RunningServer, type ServerOptions } from '../../server/src/http/server.js'
 
 const servers: RunningServer[] = []
 const sockets: Socket[] = []

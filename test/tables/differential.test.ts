@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describeTablesDifferential } from '../../src/store/tables/tables-port.oracle.js'
+import { describeTablesDifferential } from '../../server/src/store/tables/tables-port.oracle.js'
 import { currentTestBackend, testBackends } from '../helpers/backends.js'
 
 const backend = currentTestBackend()

@@ -9,8 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createOfflineEmbedder, type Embedder } from '../../src/embeddings/index.js'
-import { createTablesFeature } from '../../src/server/tables/index.js'
+import { createOfflineEmbedder, type Embedder } from '../../server/src/search/embedding/index.js'
+import { createTablesFeature } from '../../server/src/tables/index.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 
 const products = [

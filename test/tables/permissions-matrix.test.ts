@@ -3,7 +3,7 @@
  * for every pair, through the real app (decision 0406).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { tablesOperationAccess } from '../../src/server/tables/index.js'
+import { tablesOperationAccess } from '../../server/src/tables/index.js'
 import { startTestService, type TestCaller, type TestService } from '../helpers/service.js'
 
 type Access = 'read' | 'write'

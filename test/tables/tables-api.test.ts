@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { tablesFeature } from '../../src/server/tables/index.js'
+import { tablesFeature } from '../../server/src/tables/index.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 
 let service: TestService

@@ -16,8 +16,9 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }))
 const entries: Record<string, string> = {
   botshelf: 'dist/index.d.ts',
   'botshelf/client': 'dist/client/index.d.ts',
-  'botshelf/server': 'dist/server/index.d.ts',
   'botshelf/testing': 'dist/testing/index.d.ts',
+  'botshelf/api': 'dist/api/index.d.ts',
+  'botshelf-server': 'server/dist/index.d.ts',
 }
 
 describe('the published declarations', () => {
@@ -29,7 +30,7 @@ describe('the published declarations', () => {
       [
         "import { createWebhookHandler, createRuntime, parseEvent } from 'botshelf'",
         "import { Client, isApiError } from 'botshelf/client'",
-        "import { createApp } from 'botshelf/server'",
+        "import { createApp } from 'botshelf-server'",
         "import { createTestBot, fakeTextEvent } from 'botshelf/testing'",
         'export const used = [createWebhookHandler, createRuntime, parseEvent, Client, isApiError, createApp, createTestBot, fakeTextEvent]',
       ].join('\n'),
@@ -48,7 +49,7 @@ describe('the published declarations', () => {
     })
     const ours = ts
       .getPreEmitDiagnostics(program)
-      .filter((d) => !d.file || d.file.fileName.startsWith(join(root, 'dist')) || d.file.fileName === consumer)
+      .filter((d) => !d.file || d.file.fileName.startsWith(join(root, 'dist')) || d.file.fileName.startsWith(join(root, 'server/dist')) || d.file.fileName === consumer)
       .map((d) => `${d.file ? `${d.file.fileName.replace(root + '/', '')}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`)
     expect(ours).toEqual([])
   })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { usageCommand } from '../../src/cli/index.js'
+import { usageCommand } from '../../server/src/cli/index.js'
 import { uploadText } from '../files/helpers.js'
 import { settledFile, startSearchService, type SearchTestService } from '../files/search-helpers.js'
 

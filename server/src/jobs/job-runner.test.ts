@@ -1,0 +1,315 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Clock } from '../store/clock.js'
+import type { JobQueue, JobRecord } from '../store/jobs/index.js'
+import { asyncPort } from '../store/sqlite/async-port.js'
+import { jobsMigrations } from '../store/sqlite/jobs/migrations.js'
+import { runMigrations } from '../store/sqlite/migrations.js'
+import { openDatabase } from '../store/sqlite/connect.js'
+import { jobQueueMethods, SqliteJobQueue } from '../store/sqlite/jobs/job-queue.js'
+import { defineJob, type JobHandler } from './job-handler.js'
+import { JobRunner } from './job-runner.js'
+import type { JobLogLevel, JobRunnerOptions } from './job-runner-options.js'
+import { PermanentJobError } from './permanent-job-error.js'
+
+interface Line {
+  level: JobLogLevel
+  message: string
+  fields: Record<string, unknown>
+}
+
+/** A promise resolved from outside. */
+function gate(): { promise: Promise<void>; open(): void } {
+  let open!: () => void
+  const promise = new Promise<void>((resolve) => (open = resolve))
+  return { promise, open }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(5)
+  }
+}
+
+const cleanup: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step()
+})
+
+/** A real in-memory SQLite queue on a fake clock, and a runner factory whose runners are stopped after the test. */
+function setup(options: { realClock?: boolean } = {}) {
+  let current = Date.parse('2026-05-01T08:00:00.000Z')
+  const now: Clock = options.realClock ? () => new Date() : () => new Date(current)
+  const db = openDatabase(':memory:')
+  runMigrations(db, jobsMigrations)
+  const store = new SqliteJobQueue(db, now)
+  const queue: JobQueue = asyncPort(store, jobQueueMethods)
+  const lines: Line[] = []
+  cleanup.push(() => void db.close())
+  const runner = (options: Omit<JobRunnerOptions, 'queue'>): JobRunner => {
+    const created = new JobRunner({
+      queue,
+      now,
+      pollMs: 20,
+      workerName: 'test',
+      logger: { log: (level, message, fields) => lines.push({ level, message, fields }) },
+      ...options,
+    })
+    cleanup.push(() => created.stop())
+    return created
+  }
+  const job = (id: string): JobRecord => {
+    const found = store.get(id)
+    if (!found) throw new Error(`no job ${id}`)
+    return found
+  }
+  return { store, queue, runner, job, lines, advance: (ms: number) => void (current += ms) }
+}
+
+describe('JobRunner', () => {
+  it('never runs more than `concurrency` handlers at once, one slot id each', async () => {
+    const { store, runner, job } = setup()
+    const gates = new Map<number, ReturnType<typeof gate>>()
+    const owners: string[] = []
+    let active = 0
+    let most = 0
+    const work = defineJob<{ n: number }>({
+      kind: 'work',
+      async run(record, { payload }) {
+        active++
+        most = Math.max(most, active)
+        owners.push(record.leaseOwner ?? '')
+        const g = gate()
+        gates.set(payload.n, g)
+        await g.promise
+        active--
+      },
+    })
+    const ids = [0, 1, 2, 3, 4].map((n) => store.enqueue({ kind: 'work', payload: { n } }).job.id)
+    runner({ handlers: [work], concurrency: 2 }).start()
+
+    await waitFor(() => gates.size === 2, 'two handlers to start')
+    await sleep(100)
+    expect(gates.size).toBe(2)
+    expect(store.list({ state: 'pending' })).toHaveLength(3)
+    expect(owners.sort()).toEqual([`test:${process.pid}:0`, `test:${process.pid}:1`])
+
+    gates.get(0)!.open()
+    await waitFor(() => gates.size === 3, 'a third handler once a slot frees')
+    expect(job(ids[0]!).state).toBe('completed')
+
+    for (let n = 1; n < 5; n++) {
+      await waitFor(() => gates.has(n), `handler ${n}`)
+      gates.get(n)!.open()
+    }
+    await waitFor(() => ids.every((id) => job(id).state === 'completed'), 'every job to complete')
+    expect(most).toBe(2)
+  })
+
+  it('retries a failing job with backoff until it succeeds, and logs each step', async () => {
+    const { store, runner, job, lines, advance } = setup()
+    const attempts: number[] = []
+    const flaky: JobHandler = {
+      kind: 'flaky',
+      async run(_record, { attempt }) {
+        attempts.push(attempt)
+        if (attempt < 3) throw new Error(`flaky ${attempt}`)
+      },
+    }
+    const { id } = store.enqueue({ kind: 'flaky' }).job
+    runner({ handlers: [flaky] }).start()
+
+    await waitFor(() => job(id).attempts === 1 && job(id).state === 'pending', 'the first failure')
+    expect(job(id).lastError).toBe('flaky 1')
+    await sleep(60) // a few polls: the backoff holds it back
+    expect(attempts).toEqual([1])
+    advance(1_000)
+    await waitFor(() => job(id).attempts === 2 && job(id).state === 'pending', 'the second failure')
+    advance(2_000)
+    await waitFor(() => job(id).state === 'completed', 'the third attempt to complete')
+    expect(job(id).attempts).toBe(3)
+    expect(attempts).toEqual([1, 2, 3])
+
+    const summary = lines.map((line) => `${line.level} ${line.message} ${String(line.fields.attempt)}`)
+    expect(summary).toEqual([
+      'debug job claimed 1',
+      'warn job failed 1',
+      'debug job claimed 2',
+      'warn job failed 2',
+      'debug job claimed 3',
+      'info job completed 3',
+    ])
+    expect(lines[1]!.fields).toMatchObject({ jobId: id, kind: 'flaky', error: 'flaky 1', permanent: false, state: 'pending' })
+  })
+
+  it('buries a job whose handler throws PermanentJobError, without retrying', async () => {
+    const { store, runner, job, advance } = setup()
+    let calls = 0
+    const strict = defineJob({
+      kind: 'strict',
+      async run() {
+        calls++
+        throw new PermanentJobError('bad CSV header')
+      },
+    })
+    const { id } = store.enqueue({ kind: 'strict' }).job
+    runner({ handlers: [strict] }).start()
+    await waitFor(() => job(id).state === 'dead', 'the job to go dead')
+    expect(job(id)).toMatchObject({ attempts: 1, lastError: 'bad CSV header' })
+    advance(60 * 60_000)
+    await sleep(60)
+    expect(calls).toBe(1)
+  })
+
+  it('aborts the handler signal when its lease was taken by another worker, and records nothing', async () => {
+    const { store, runner, job, lines, advance } = setup()
+    const started = gate()
+    let reason: unknown
+    const slow = defineJob({
+      kind: 'slow',
+      async run(_record, { signal }) {
+        started.open()
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
+        reason = signal.reason
+        throw signal.reason
+      },
+    })
+    const { id } = store.enqueue({ kind: 'slow' }).job
+    runner({ handlers: [slow], leaseMs: 150 }).start()
+    await started.promise
+
+    // The lease runs out (the process looked frozen) and another worker takes the job, in one synchronous step.
+    advance(10 * 60_000)
+    expect(store.claim({ workerId: 'elsewhere', leaseMs: 60_000 })?.id).toBe(id)
+
+    await waitFor(() => reason !== undefined, 'the signal to abort')
+    expect(String(reason)).toMatch(/lost the lease/)
+    await sleep(50)
+    expect(job(id)).toMatchObject({ state: 'running', attempts: 2, leaseOwner: 'elsewhere', lastError: null })
+    expect(lines.some((line) => line.level === 'warn' && line.message.includes('lease lost'))).toBe(true)
+  })
+
+  it('stop() stops claiming and waits for the running handler to finish and be recorded', async () => {
+    const { store, runner, job } = setup()
+    const started: string[] = []
+    const steady = defineJob({
+      kind: 'steady',
+      async run(record) {
+        started.push(record.id)
+        await sleep(150)
+      },
+    })
+    const first = store.enqueue({ kind: 'steady' }).job.id
+    const second = store.enqueue({ kind: 'steady' }).job.id
+    const worker = runner({ handlers: [steady], concurrency: 1 })
+    worker.start()
+    await waitFor(() => started.length === 1, 'the first handler')
+
+    const stopping = Date.now()
+    await worker.stop()
+    expect(Date.now() - stopping).toBeGreaterThanOrEqual(100)
+    expect(job(first).state).toBe('completed')
+
+    worker.wake()
+    await sleep(100)
+    expect(started).toEqual([first])
+    expect(job(second)).toMatchObject({ state: 'pending', attempts: 0 })
+    expect(() => worker.start()).toThrow(/stopped/)
+  })
+
+  it('stop() gives up after the grace: aborts the signal and leaves the job to lease expiry', async () => {
+    const { store, runner, job } = setup()
+    const started = gate()
+    let aborted = false
+    const stuck = defineJob({
+      kind: 'stuck',
+      async run(_record, { signal }) {
+        started.open()
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
+        aborted = true
+      },
+    })
+    const { id } = store.enqueue({ kind: 'stuck' }).job
+    const worker = runner({ handlers: [stuck], shutdownGraceMs: 100 })
+    worker.start()
+    await started.promise
+
+    const stopping = Date.now()
+    await worker.stop()
+    expect(Date.now() - stopping).toBeLessThan(2_000)
+    expect(aborted).toBe(true)
+    await sleep(20)
+    // Not completed although the handler resolved: the outcome after the grace is not recorded.
+    expect(job(id)).toMatchObject({ state: 'running', attempts: 1, lastError: null, leaseOwner: `test:${process.pid}:0` })
+  })
+
+  it('wake() starts a job at once instead of at the next poll', async () => {
+    const { store, runner, job } = setup()
+    const quick = defineJob({ kind: 'quick', run: async () => {} })
+    const worker = runner({ handlers: [quick], pollMs: 60_000 })
+    worker.start()
+    await sleep(50) // the first look found nothing; the next poll is a minute away
+
+    const { id } = store.enqueue({ kind: 'quick' }).job
+    await sleep(150)
+    expect(job(id).state).toBe('pending')
+    const woken = Date.now()
+    worker.wake()
+    await waitFor(() => job(id).state === 'completed', 'the woken runner to run the job', 2_000)
+    expect(Date.now() - woken).toBeLessThan(2_000)
+  })
+
+  it('looks again when a known job falls due, sooner than the poll', async () => {
+    const { store, runner, job } = setup({ realClock: true })
+    const quick = defineJob({ kind: 'quick', run: async () => {} })
+    const { id } = store.enqueue({ kind: 'quick', runAt: new Date(Date.now() + 200) }).job
+    const started = Date.now()
+    runner({ handlers: [quick], pollMs: 60_000 }).start()
+    await waitFor(() => job(id).state === 'completed', 'the scheduled job', 3_000)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150)
+  })
+
+  it('takes a turn of the event loop between two claims', async () => {
+    const { store, runner } = setup()
+    let claimedWhenTurned = -1
+    let running = 0
+    const hang = defineJob({
+      kind: 'hang',
+      async run(_record, { signal }) {
+        running++
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
+      },
+    })
+    for (let i = 0; i < 10; i++) store.enqueue({ kind: 'hang' })
+    const worker = runner({ handlers: [hang], concurrency: 10, shutdownGraceMs: 0 })
+    worker.start()
+    setImmediate(() => (claimedWhenTurned = running))
+    await waitFor(() => running === 10, 'all ten handlers')
+    expect(claimedWhenTurned).toBeGreaterThanOrEqual(0)
+    expect(claimedWhenTurned).toBeLessThan(10)
+  })
+
+  it('claims only the kinds it has handlers for', async () => {
+    const { store, runner, job } = setup()
+    const mine = store.enqueue({ kind: 'mine' }).job.id
+    const theirs = store.enqueue({ kind: 'theirs' }).job.id
+    runner({ handlers: [defineJob({ kind: 'mine', run: async () => {} })] }).start()
+    await waitFor(() => job(mine).state === 'completed', 'its own job')
+    await sleep(60)
+    expect(job(theirs)).toMatchObject({ state: 'pending', attempts: 0 })
+  })
+
+  it('refuses options it cannot honour', () => {
+    const { queue } = setup()
+    const a = defineJob({ kind: 'a', run: async () => {} })
+    expect(() => new JobRunner({ queue, handlers: [a, { ...a }] })).toThrow(/two handlers/)
+    expect(() => new JobRunner({ queue, handlers: [a], concurrency: 0 })).toThrow(/concurrency/)
+    expect(() => new JobRunner({ queue, handlers: [a], concurrency: 1.5 })).toThrow(/concurrency/)
+    expect(() => new JobRunner({ queue, handlers: [a], leaseMs: -1 })).toThrow(/leaseMs/)
+    expect(() => new JobRunner({ queue, handlers: [a], shutdownGraceMs: -1 })).toThrow(/shutdownGraceMs/)
+    expect(() => defineJob({ kind: '', run: async () => {} })).toThrow(/kind/)
+  })
+})

@@ -1,0 +1,11 @@
+export type { Embedder, EmbedOptions } from './embedder.js'
+export { EmbedderError, EmbedderUnavailableError, type EmbedderErrorCode } from './embedder-errors.js'
+export { createOpenAiCompatibleEmbedder, type OpenAiCompatibleEmbedderOptions } from './openai-compatible-embedder.js'
+export { embedderOptionsFromEnv, embedderFlags } from './embedder-options-from-env.js'
+export { createEmbedderFromEnv } from './create-embedder-from-env.js'
+export { createOfflineEmbedder, type OfflineEmbedderOptions, defaultWordVectorsPath, STOP_WORDS, wordsOf } from './offline/index.js'
+export { retryAfterMs } from './retry-after.js'
+export { dot, normalizeInPlace } from './vector-math.js'
+export { fuseByReciprocalRank, RRF_K, type FuseOptions, type FusedResult } from '../ranking/index.js'
+// Embedding a search query with a time limit and a lexical fallback (the search routes share it).
+export { embedQuery, QUERY_EMBED_TIMEOUT_MS } from './embed-query.js'

@@ -1,0 +1,31 @@
+import type { Passage } from 'botshelf/api'
+import type { PassageRecord } from '../../store/index.js'
+
+/**
+ * The wire `meta` of a stored passage: a chunk with its subtype, page and position.
+ *
+ * @example
+ * ```ts
+ * passageMeta(record) // { type: 'chunk', subtype: 'paragraph', position: 3 }
+ * ```
+ */
+export function passageMeta(record: PassageRecord): Passage['meta'] {
+  return {
+    type: 'chunk',
+    subtype: record.subtype,
+    ...(record.pageNumber !== null ? { pageNumber: record.pageNumber } : {}),
+    position: record.position,
+  }
+}
+
+/**
+ * The wire Passage of `listFilePassages`.
+ *
+ * @example
+ * ```ts
+ * toWirePassage(record) // { id, content, meta: { type: 'chunk', subtype: 'title', position: 0 } }
+ * ```
+ */
+export function toWirePassage(record: PassageRecord): Passage {
+  return { id: record.id, content: record.content, meta: passageMeta(record) }
+}

@@ -1,0 +1,168 @@
+import { vectorStorageQuotaExceeded } from '../../usage/index.js'
+import { filesLimits } from 'botshelf/api'
+import { BotshelfError } from 'botshelf/api'
+import { EmbedderUnavailableError, type Embedder } from '../embedding/index.js'
+import type { FileRecord, PassageInput } from '../../store/index.js'
+import type { AppServices, ServiceJob } from '../../http/env.js'
+import type { DocumentExtractor } from './document-extractor.js'
+import { INDEX_FILE_JOB, enqueueIndexing, type IndexFilePayload } from './enqueue-indexing.js'
+import { prepareGivenPassages, type PreparedPassage } from './given-passages.js'
+import type { IndexingOptions } from './indexing-options.js'
+
+/** Shortest and longest wait before retrying after an unavailable embedder, in milliseconds. */
+const DEFER_MIN_MS = 1_000
+const DEFER_MAX_MS = 5 * 60_000
+
+/** A reason the file cannot be indexed: the file goes `indexing_failed` with this message, no retry. */
+class IndexingRefusal extends Error {}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+function isPayload(value: unknown): value is IndexFilePayload {
+  const payload = value as IndexFilePayload | null
+  return typeof payload === 'object' && payload !== null && typeof payload.fileId === 'string' && typeof payload.generation === 'number'
+}
+
+async function readContent(services: AppServices, file: FileRecord, signal: AbortSignal): Promise<Uint8Array> {
+  if (!file.blobId) throw new IndexingRefusal('the file has no uploaded content to index; upload it, or give its passages with setFilePassages')
+  const { stream, size } = await services.backend.blobs.read(file.blobId)
+  const content = new Uint8Array(size)
+  let offset = 0
+  const reader = stream.getReader()
+  try {
+    for (;;) {
+      signal.throwIfAborted()
+      const { done, value } = await reader.read()
+      if (done) return content
+      // The blob grew under us (it never should): refuse rather than write past the buffer.
+      if (offset + value.byteLength > size) throw new Error(`the content of file ${file.id} is longer than its recorded ${size} bytes`)
+      content.set(value, offset)
+      offset += value.byteLength
+    }
+  } catch (error) {
+    // Let go of the file handle at once instead of waiting for the stream to be collected.
+    await reader.cancel().catch(() => undefined)
+    throw error
+  } finally {
+    reader.releaseLock()
+  }
+}
+
+async function extract(services: AppServices, file: FileRecord, extractor: DocumentExtractor | undefined, signal: AbortSignal): Promise<PreparedPassage[]> {
+  if (!extractor) {
+    throw new IndexingRefusal('this server has no document extractor configured, so files cannot be indexed from their content (setFilePassages still works)')
+  }
+  const size = file.size ?? 0
+  if (size > filesLimits.indexableMaxBytes) {
+    throw new IndexingRefusal(`the file has ${size} bytes; files over 95 MB (${filesLimits.indexableMaxBytes} bytes) are not indexed`)
+  }
+  const content = await readContent(services, file, signal)
+  const chunking = (file.indexingConfiguration?.['chunking'] ?? {}) as { maximumChunkLength?: number }
+  let extracted
+  try {
+    extracted = await extractor(
+      { content, contentType: file.blobContentType ?? file.contentType, key: file.key },
+      { maximumChunkLength: chunking.maximumChunkLength ?? filesLimits.chunkLengthDefault, signal },
+    )
+  } catch (error) {
+    // The extractor's own errors explain themselves; anything else may be transient and is retried.
+    if (error instanceof BotshelfError || (error instanceof Error && error.name === 'ExtractionError')) throw new IndexingRefusal(error.message)
+    throw error
+  }
+  return extracted.map((passage) => ({
+    content: passage.content,
+    subtype: passage.meta.subtype,
+    ...(passage.meta.pageNumber !== undefined ? { pageNumber: passage.meta.pageNumber } : {}),
+    breadcrumb: passage.breadcrumb,
+  }))
+}
+
+async function embed(embedder: Embedder | null | undefined, passages: PreparedPassage[], batchSize: number, signal: AbortSignal): Promise<Array<Float32Array | null>> {
+  if (!embedder || passages.length === 0) return passages.map(() => null)
+  const vectors: Float32Array[] = []
+  for (let start = 0; start < passages.length; start += batchSize) {
+    const batch = passages.slice(start, start + batchSize).map((passage) => passage.content)
+    const answer = await embedder.embed(batch, { signal, purpose: 'passage' })
+    if (answer.length !== batch.length) throw new Error(`the embedder ${embedder.id} returned ${answer.length} vectors for ${batch.length} texts`)
+    vectors.push(...answer)
+  }
+  return vectors
+}
+
+/**
+ * The `files.index` job: extracts the passages of a file's content (or takes the given ones), embeds them when an
+ * embedder is configured, then, in one transaction, swaps them in and marks the file `indexing_completed`, if the
+ * indexing request it serves is still the file's latest. Until that commit the file's earlier passages keep
+ * matching. Every failure ends in `indexing_failed` with a reason: at once when the document cannot be indexed,
+ * after the last attempt otherwise. An unavailable embedder does not count as a failure: the request is queued
+ * again after the embedder's `retryAfterMs` and the file stays `indexing_pending`.
+ *
+ * @example
+ * ```ts
+ * const feature: ServiceFeature = { name: 'files', jobs: [indexFileJob({ extractor, embedder })] }
+ * ```
+ */
+export function indexFileJob(options: IndexingOptions = {}): ServiceJob {
+  const batchSize = options.embedBatchSize ?? 32
+  return {
+    kind: INDEX_FILE_JOB,
+    async run({ job, signal, services }) {
+      const { backend } = services
+      if (!isPayload(job.payload)) return
+      const payload = job.payload
+      const file = await backend.files.getAnyById(payload.fileId)
+      // Deleted, re-upserted or asked again meanwhile: a later request (or none) owns the file now.
+      if (!file || file.indexGeneration !== payload.generation || file.status !== 'indexing_pending') return
+      const fail = async (reason: string) => {
+        await backend.files.finishIndexing(file.id, payload.generation, { status: 'indexing_failed', reason })
+        services.logger.log('warn', 'indexing failed', { fileId: file.id, reason })
+      }
+      try {
+        const prepared = payload.passages ? prepareGivenPassages(payload.passages) : await extract(services, file, options.extractor, signal)
+        const vectors = await embed(options.embedder, prepared, batchSize, signal)
+        const passages: PassageInput[] = prepared.map((passage, index) => ({ ...passage, vector: vectors[index] ?? null }))
+        const overQuota = await vectorStorageQuotaExceeded(backend, services.quotas, file.id, passages)
+        if (overQuota) return fail(overQuota)
+        await backend.transaction(async (tx) => {
+          const current = await tx.files.getAnyById(file.id)
+          if (!current || current.indexGeneration !== payload.generation || current.status !== 'indexing_pending') return
+          await tx.search.replacePassages({ fileId: file.id, botId: file.botId, embedderId: options.embedder?.id ?? null, passages })
+          await tx.files.finishIndexing(file.id, payload.generation, { status: 'indexing_completed' })
+        })
+      } catch (error) {
+        if (signal.aborted) throw error
+        if (error instanceof IndexingRefusal) return fail(error.message)
+        if (error instanceof EmbedderUnavailableError) {
+          const waitMs = Math.min(DEFER_MAX_MS, Math.max(DEFER_MIN_MS, error.retryAfterMs))
+          const deferrals = (payload.deferrals ?? 0) + 1
+          await backend.transaction((tx) => enqueueIndexing(tx, file, { ...(payload.passages ? { passages: payload.passages } : {}), runAt: new Date(services.now().getTime() + waitMs), deferrals }))
+          services.logger.log('info', 'indexing waits for the embedder', { fileId: file.id, waitMs, deferrals, error: error.message })
+          return
+        }
+        if (job.attempts >= job.maxAttempts) return fail(`indexing failed after ${job.attempts} attempts: ${messageOf(error)}`)
+        throw error
+      }
+    },
+  }
+}
+
+/**
+ * Ends the indexing requests whose job went dead without recording an outcome (its worker crashed on every
+ * attempt): their files go `indexing_failed` instead of staying pending forever. Run at start.
+ *
+ * @example
+ * ```ts
+ * await failDeadIndexingJobs(services)
+ * ```
+ */
+export async function failDeadIndexingJobs(services: AppServices): Promise<number> {
+  let failed = 0
+  for (const job of await services.backend.jobs.list({ state: 'dead', kind: INDEX_FILE_JOB, limit: 500 })) {
+    if (!isPayload(job.payload)) continue
+    const reason = `indexing stopped after ${job.attempts} attempts: ${job.lastError ?? 'the indexing worker stopped before finishing'}`
+    if (await services.backend.files.finishIndexing(job.payload.fileId, job.payload.generation, { status: 'indexing_failed', reason })) failed++
+  }
+  return failed
+}

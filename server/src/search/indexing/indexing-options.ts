@@ -1,0 +1,38 @@
+import type { Embedder } from '../embedding/index.js'
+import type { DocumentExtractor } from './document-extractor.js'
+
+/**
+ * How the files feature indexes documents. By default the extractor is botshelf's own (`extractPassages`:
+ * PDF, DOCX, PPTX, XLSX, HTML, Markdown, CSV, text) and the embedder is the one the environment names
+ * (`BOTSHELF_EMBEDDINGS_URL`), else the offline default. Without an `extractor` files can still be indexed from
+ * passages given with `setFilePassages`; with `embedder: null` the index is lexical only (BM25).
+ */
+export interface IndexingOptions {
+  /**
+   * Turns uploaded documents into passages.
+   *
+   * @example
+   * ```ts
+   * createFilesFeature({ indexing: { extractor: extractPassages } })
+   * ```
+   */
+  extractor?: DocumentExtractor
+  /**
+   * Embeds passages and queries for the vector half of hybrid search.
+   *
+   * @example
+   * ```ts
+   * createFilesFeature({ indexing: { extractor: extractPassages, embedder: myEmbedder } })
+   * ```
+   */
+  embedder?: Embedder | null
+  /**
+   * Texts embedded per call (default 32).
+   *
+   * @example
+   * ```ts
+   * createFilesFeature({ indexing: { embedder, embedBatchSize: 64 } })
+   * ```
+   */
+  embedBatchSize?: number
+}

@@ -1,0 +1,31 @@
+import type { AppServices } from '../../http/env.js'
+
+/** Kind of the job that embeds a table's stale rows. */
+export const EMBED_TABLE_ROWS_JOB = 'tables.embed'
+
+/** Payload of a `tables.embed` job. */
+export interface EmbedTableRowsPayload {
+  botId: string
+  tableId: string
+  /** How many times an unavailable embedder postponed the work. */
+  deferrals?: number
+}
+
+/**
+ * Queues the embedding of a table's stale rows (one pending job per table: a second request while one waits is the
+ * same job) and wakes the job runner. The rows were marked stale by the write itself; this only says "now".
+ *
+ * @example
+ * ```ts
+ * await enqueueRowEmbedding(services, { botId, tableId: table.id })
+ * ```
+ */
+export async function enqueueRowEmbedding(services: AppServices, payload: EmbedTableRowsPayload, options: { runAt?: Date; dedupeKey?: string } = {}): Promise<void> {
+  await services.backend.jobs.enqueue({
+    kind: EMBED_TABLE_ROWS_JOB,
+    payload,
+    dedupeKey: options.dedupeKey ?? payload.tableId,
+    ...(options.runAt ? { runAt: options.runAt } : {}),
+  })
+  if (!options.runAt) services.jobs.wake()
+}

@@ -1,0 +1,6 @@
+export { createPostgresSearchPort } from './search-port.js'
+export { postgresSearchMigrations, vectorModeOf } from './migrations.js'
+export { detectVectorSupport } from './detect-vector-support.js'
+export { ensureHnswIndex, hnswIndexName } from './hnsw-index.js'
+export { FOLD_FROM, FOLD_TO, foldText } from './text-folding.js'
+export { HNSW_MAX_DIMENSIONS, type VectorMode } from './vector-mode.js'

@@ -1,0 +1,20 @@
+/**
+ * Worker thread entry of the vector lists' training (decision 0821): receives the packed vectors of one bot and
+ * embedder, trains the centroids and assigns every vector its list, off the server's event loop.
+ */
+import { parentPort } from 'node:worker_threads'
+import { assignLists, estimateRecall, trainLists } from '../../search/vector-lists.js'
+import type { TrainRequest, TrainResult } from './lists-training.js'
+
+parentPort!.on('message', (request: TrainRequest) => {
+  try {
+    const centroids = trainLists(request.vectors, request.dimensions, { lists: request.lists, seed: request.seed })
+    const assignment = assignLists(request.vectors, request.dimensions, centroids)
+    const recall = estimateRecall(request.vectors, request.dimensions, centroids, assignment, { probes: request.probes })
+    const result: TrainResult = { ok: true, centroids, assignment, recall }
+    parentPort!.postMessage(result, [centroids.buffer as ArrayBuffer, assignment.buffer as ArrayBuffer])
+  } catch (error) {
+    const result: TrainResult = { ok: false, message: error instanceof Error ? error.message : String(error) }
+    parentPort!.postMessage(result)
+  }
+})

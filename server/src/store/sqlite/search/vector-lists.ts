@@ -1,0 +1,362 @@
+import type { Sqlite } from '../connect.js'
+import { listCountFor, nearestList, probeCountFor, rankLists, VECTOR_LISTS_DEFAULTS, type VectorListsSettings } from '../../search/vector-lists.js'
+import { trainListsInWorker, type RunningTraining, type TrainedLists } from './lists-training.js'
+
+/** The trained lists of one bot and embedder, as cached in memory. */
+interface ListsState {
+  version: number
+  dimensions: number
+  lists: number
+  centroids: Float32Array
+}
+
+/** Where a query starts: every list from the closest centroid, and how many of them to probe first. */
+export interface ListsProbe {
+  order: Int32Array
+  first: number
+}
+
+/** Rows read per statement while collecting a bot's vectors for training (the event loop turns between reads). */
+const READ_CHUNK = 5_000
+
+const keyOf = (botId: string, embedderId: string) => `${botId}\u0000${embedderId}`
+
+function floats(bytes: Buffer): Float32Array {
+  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))
+}
+
+/**
+ * The approximate vector stage of the SQLite search index (decision 0821): per bot and embedder, once it holds
+ * `minVectors` vectors, k-means centroids (√n lists) trained in a worker thread and stored in `search_vector_lists`;
+ * each passage's `list_id` is written with the passage, in its transaction; a query probes the lists of the closest
+ * centroids. Training starts after writes (and at open) when a bot crosses the threshold, doubles or halves since the
+ * last training; it commits between transactions and reassigns in that commit the passages written meanwhile, so
+ * every vector of a trained bot and embedder always has a list. Below the threshold, search stays exact.
+ *
+ * @example
+ * ```ts
+ * const lists = new SqliteVectorLists(db, { minVectors: 20_000 })
+ * lists.listFor(botId, embedderId, vector) // 17, or null while untrained
+ * await lists.idle()
+ * ```
+ */
+export class SqliteVectorLists {
+  readonly settings: VectorListsSettings
+  private readonly cache = new Map<string, ListsState>()
+  private readonly pending = new Set<string>()
+  private running: Promise<void> = Promise.resolve()
+  private training: RunningTraining | undefined
+  private stopped = false
+
+  constructor(
+    private readonly db: Sqlite,
+    settings: Partial<VectorListsSettings> = {},
+    private readonly waitIdle: () => Promise<void> | undefined = () => undefined,
+  ) {
+    this.settings = { ...VECTOR_LISTS_DEFAULTS, ...settings }
+  }
+
+  /**
+   * The list a new vector of this bot and embedder belongs to, or `null` while they have no trained lists.
+   *
+   * @example
+   * ```ts
+   * lists.listFor('bot_1', 'offline:x', vector) // 17
+   * ```
+   */
+  listFor(botId: string, embedderId: string | null, vector: Float32Array | null): number | null {
+    return this.assigner(botId, embedderId)(vector)
+  }
+
+  /**
+   * A function placing vectors of this bot and embedder in their lists (`null` while untrained), reading the lists'
+   * state once: for the passages of one write.
+   *
+   * @example
+   * ```ts
+   * const place = lists.assigner('bot_1', 'offline:x')
+   * passages.map((passage) => place(passage.vector))
+   * ```
+   */
+  assigner(botId: string, embedderId: string | null): (vector: Float32Array | null) => number | null {
+    const state = embedderId === null ? undefined : this.state(botId, embedderId)
+    if (!state) return () => null
+    return (vector) => (vector !== null && vector.length === state.dimensions ? nearestList(state.centroids, state.dimensions, vector) : null)
+  }
+
+  /**
+   * The lists to probe for a query, or `undefined` when the bot and embedder are searched exactly.
+   *
+   * @example
+   * ```ts
+   * lists.probe('bot_1', 'offline:x', query) // { order: Int32Array [...], first: 28 }
+   * ```
+   */
+  probe(botId: string, embedderId: string, query: Float32Array): ListsProbe | undefined {
+    const state = this.state(botId, embedderId)
+    if (!state || state.dimensions !== query.length) return undefined
+    return { order: rankLists(state.centroids, state.dimensions, query), first: probeCountFor(state.lists, this.settings.probes) }
+  }
+
+  /**
+   * Notes that this bot's vectors of this embedder changed: a training (or dropping the lists) is considered after
+   * the current call, once, however many writes come in between.
+   *
+   * @example
+   * ```ts
+   * lists.changed('bot_1', 'offline:x')
+   * ```
+   */
+  changed(botId: string, embedderId: string | null): void {
+    if (embedderId === null || this.stopped) return
+    const key = keyOf(botId, embedderId)
+    if (this.pending.has(key)) return
+    this.pending.add(key)
+    this.running = this.running.then(() => this.consider(botId, embedderId, key))
+  }
+
+  /**
+   * Considers every bot and embedder of the database (at open: a database upgraded from the exact-only schema trains
+   * its lists without waiting for a write).
+   *
+   * @example
+   * ```ts
+   * lists.considerAll()
+   * ```
+   */
+  considerAll(): void {
+    const rows = this.db
+      .prepare(
+        `SELECT bot_id AS botId, embedder_id AS embedderId FROM search_passages WHERE embedder_id IS NOT NULL GROUP BY bot_id, embedder_id
+         UNION SELECT bot_id, embedder_id FROM search_vector_lists`,
+      )
+      .all() as Array<{ botId: string; embedderId: string }>
+    for (const row of rows) this.changed(row.botId, row.embedderId)
+  }
+
+  /**
+   * Resolves once no training is pending or running (tests, benchmarks, `botshelf reindex`).
+   *
+   * @example
+   * ```ts
+   * await lists.idle()
+   * ```
+   */
+  async idle(): Promise<void> {
+    for (;;) {
+      const current = this.running
+      await current
+      if (current === this.running) return
+    }
+  }
+
+  /**
+   * Trains the lists of a bot and embedder now if it holds at least `minVectors` vectors, whatever their last
+   * training (`botshelf reindex` calls it to rebuild them); resolves when done.
+   *
+   * @example
+   * ```ts
+   * await lists.rebuild('bot_1', 'offline:x')
+   * ```
+   */
+  async rebuild(botId: string, embedderId: string): Promise<void> {
+    this.running = this.running.then(() => this.consider(botId, embedderId, keyOf(botId, embedderId), true))
+    await this.idle()
+  }
+
+  /**
+   * Retrains the lists of every bot and embedder holding at least `minVectors` vectors and drops the others'
+   * (`botshelf reindex`); resolves when done.
+   *
+   * @example
+   * ```ts
+   * await backend.vectorLists.rebuildAll()
+   * ```
+   */
+  async rebuildAll(): Promise<void> {
+    const rows = this.db
+      .prepare(
+        `SELECT bot_id AS botId, embedder_id AS embedderId FROM search_passages WHERE embedder_id IS NOT NULL GROUP BY bot_id, embedder_id
+         UNION SELECT bot_id, embedder_id FROM search_vector_lists`,
+      )
+      .all() as Array<{ botId: string; embedderId: string }>
+    for (const row of rows) this.running = this.running.then(() => this.consider(row.botId, row.embedderId, keyOf(row.botId, row.embedderId), true))
+    await this.idle()
+  }
+
+  /**
+   * Stops: a running training is abandoned (its thread ended) and nothing more is started or committed.
+   *
+   * @example
+   * ```ts
+   * await lists.stop()
+   * ```
+   */
+  async stop(): Promise<void> {
+    this.stopped = true
+    this.training?.cancel()
+    await this.running
+  }
+
+  private state(botId: string, embedderId: string): ListsState | undefined {
+    const key = keyOf(botId, embedderId)
+    const row = this.db.prepare('SELECT version FROM search_vector_lists WHERE bot_id = ? AND embedder_id = ?').get(botId, embedderId) as { version: number } | undefined
+    if (!row) {
+      this.cache.delete(key)
+      return undefined
+    }
+    const cached = this.cache.get(key)
+    if (cached?.version === row.version) return cached.lists > 0 ? cached : undefined
+    const full = this.db
+      .prepare('SELECT version, dimensions, lists, centroids FROM search_vector_lists WHERE bot_id = ? AND embedder_id = ?')
+      .get(botId, embedderId) as { version: number; dimensions: number; lists: number; centroids: Buffer }
+    const state: ListsState = { version: full.version, dimensions: full.dimensions, lists: full.lists, centroids: floats(full.centroids) }
+    this.cache.set(key, state)
+    return state.lists > 0 ? state : undefined
+  }
+
+  private async quiet(): Promise<void> {
+    for (;;) {
+      const wait = this.waitIdle()
+      if (!wait) return
+      await wait.catch(() => undefined)
+    }
+  }
+
+  private async consider(botId: string, embedderId: string, key: string, force = false): Promise<void> {
+    this.pending.delete(key)
+    if (this.stopped) return
+    try {
+      await this.quiet()
+      if (this.stopped || this.db.inTransaction) return
+      const count = this.countVectors(botId, embedderId)
+      const trained = this.db.prepare('SELECT trained_vectors AS n FROM search_vector_lists WHERE bot_id = ? AND embedder_id = ?').pluck().get(botId, embedderId) as
+        | number
+        | undefined
+      const { minVectors } = this.settings
+      if (count < minVectors) {
+        // Under the threshold, exact search is fast enough; drop lists only well below it (no flapping at the edge).
+        if (trained !== undefined && (force || count < minVectors / 2 || count * 2 <= trained)) this.drop(botId, embedderId)
+        return
+      }
+      if (!force && trained !== undefined && count < trained * 2 && count * 2 > trained) return
+      await this.train(botId, embedderId)
+    } catch {
+      // A failed training leaves the previous state (exact search or the older lists), which stays correct; the
+      // next write considers it again.
+    }
+  }
+
+  private countVectors(botId: string, embedderId: string): number {
+    return this.db.prepare('SELECT count(*) FROM search_passages WHERE bot_id = ? AND embedder_id = ? AND embedding IS NOT NULL').pluck().get(botId, embedderId) as number
+  }
+
+  private drop(botId: string, embedderId: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM search_vector_lists WHERE bot_id = ? AND embedder_id = ?').run(botId, embedderId)
+      this.db.prepare('UPDATE search_passages SET list_id = NULL WHERE bot_id = ? AND embedder_id = ? AND list_id IS NOT NULL').run(botId, embedderId)
+    })()
+  }
+
+  private async train(botId: string, embedderId: string): Promise<void> {
+    const snapshot = await this.readVectors(botId, embedderId)
+    if (!snapshot || this.stopped) return
+    const lists = listCountFor(snapshot.ids.length)
+    const probes = probeCountFor(lists, this.settings.probes)
+    const training = trainListsInWorker({ vectors: snapshot.vectors, dimensions: snapshot.dimensions, lists, probes, seed: 1 })
+    this.training = training
+    let result: TrainedLists
+    try {
+      result = await training.result
+    } finally {
+      this.training = undefined
+    }
+    if (this.stopped) return
+    await this.quiet()
+    if (this.stopped || this.db.inTransaction) return
+    this.commit(botId, embedderId, snapshot, result)
+  }
+
+  /** Reads the bot's vectors of this embedder in chunks, letting other work run between them. */
+  private async readVectors(
+    botId: string,
+    embedderId: string,
+  ): Promise<{ rowids: number[]; ids: string[]; vectors: Float32Array; dimensions: number } | undefined> {
+    const read = this.db.prepare(
+      `SELECT rowid, id, embedding FROM search_passages WHERE bot_id = ? AND embedder_id = ? AND embedding IS NOT NULL AND rowid > ?
+       ORDER BY rowid LIMIT ?`,
+    )
+    const rowids: number[] = []
+    const ids: string[] = []
+    const chunks: Buffer[] = []
+    let dimensions = 0
+    let after = 0
+    for (;;) {
+      await this.quiet()
+      if (this.stopped) return undefined
+      const rows = read.all(botId, embedderId, after, READ_CHUNK) as Array<{ rowid: number; id: string; embedding: Buffer }>
+      for (const row of rows) {
+        if (dimensions === 0) dimensions = row.embedding.byteLength / 4
+        if (row.embedding.byteLength !== dimensions * 4) continue
+        rowids.push(row.rowid)
+        ids.push(row.id)
+        chunks.push(row.embedding)
+      }
+      if (rows.length < READ_CHUNK) break
+      after = rows[rows.length - 1]!.rowid
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    if (ids.length === 0) return undefined
+    const vectors = new Float32Array(ids.length * dimensions)
+    const vectorBytes = new Uint8Array(vectors.buffer)
+    chunks.forEach((bytes, i) => vectorBytes.set(bytes, i * dimensions * 4))
+    return { rowids, ids, vectors, dimensions }
+  }
+
+  /**
+   * Stores the centroids and every passage's list in one transaction. Passages written since the snapshot (or
+   * restored by a rolled-back deletion) are assigned here, so no vector of the bot and embedder is left without a
+   * list; passages deleted since are skipped (the rowid and id must both match). Lists whose estimated recall is
+   * under `minRecall` are not kept: the row records the attempt (no centroids, so search stays exact) and no
+   * training is tried again before the vectors double or halve.
+   */
+  private commit(botId: string, embedderId: string, snapshot: { rowids: number[]; ids: string[]; dimensions: number }, trained: TrainedLists): void {
+    const { dimensions } = snapshot
+    const kept = trained.recall >= this.settings.minRecall
+    const centroids = kept ? trained.centroids : new Float32Array(0)
+    const assignment = trained.assignment
+    const lists = centroids.length / dimensions
+    const set = this.db.prepare('UPDATE search_passages SET list_id = ? WHERE rowid = ? AND id = ?')
+    const leftovers = this.db.prepare(
+      'SELECT rowid, embedding FROM search_passages WHERE bot_id = ? AND embedder_id = ? AND embedding IS NOT NULL AND list_id IS NULL',
+    )
+    const setRow = this.db.prepare('UPDATE search_passages SET list_id = ? WHERE rowid = ?')
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE search_passages SET list_id = NULL WHERE bot_id = ? AND embedder_id = ? AND list_id IS NOT NULL').run(botId, embedderId)
+      if (kept) for (let i = 0; i < snapshot.ids.length; i++) set.run(assignment[i]!, snapshot.rowids[i]!, snapshot.ids[i]!)
+      for (const row of kept ? (leftovers.all(botId, embedderId) as Array<{ rowid: number; embedding: Buffer }>) : []) {
+        const vector = floats(row.embedding)
+        setRow.run(vector.length === dimensions ? nearestList(centroids, dimensions, vector) : null, row.rowid)
+      }
+      this.db
+        .prepare(
+          `INSERT INTO search_vector_lists (bot_id, embedder_id, dimensions, lists, trained_vectors, version, centroids, measured_recall, trained_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (bot_id, embedder_id) DO UPDATE SET dimensions = excluded.dimensions, lists = excluded.lists,
+             trained_vectors = excluded.trained_vectors, version = excluded.version, centroids = excluded.centroids,
+             measured_recall = excluded.measured_recall, trained_at = excluded.trained_at`,
+        )
+        .run(
+          botId,
+          embedderId,
+          dimensions,
+          lists,
+          snapshot.ids.length,
+          Math.floor(Math.random() * 2 ** 48),
+          Buffer.from(centroids.buffer, centroids.byteOffset, centroids.byteLength),
+          trained.recall,
+          new Date().toISOString(),
+        )
+    })()
+  }
+}

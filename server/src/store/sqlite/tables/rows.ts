@@ -1,0 +1,182 @@
+import type { Row } from 'botshelf/api'
+import { tablesLimits } from 'botshelf/api'
+import type { TablesStoreError } from '../../tables/errors.js'
+import { queryRegexBudget } from '../../tables/regex-budget.js'
+import { checkDeleteMode, checkRowBatch, keyConflict, missingRows, rowIdsExhausted, rowNotFound } from '../../tables/row-rules.js'
+import { rowProblemsError, validateRows } from '../../tables/row-validation.js'
+import type { RowsWriteResult, TableRecord } from '../../tables/types.js'
+import { loadTable } from './catalog.js'
+import { runtimeOf } from './catalog-records.js'
+import { encodeValue, quoteIdent } from './columns.js'
+import type { TablesContext } from './context.js'
+import { insertRow, patchRow, rowFromRaw, selectRows, userData, type RawRow } from './row-io.js'
+import { filterWhere, type TableRuntime } from './runtime.js'
+
+/**
+ * One row by id, or `ResourceNotFound`.
+ *
+ * @example
+ * ```ts
+ * const row = getRow(context, 'bot_1', 'ordersTable', 1)
+ * ```
+ */
+export function getRow(context: TablesContext, botId: string, ref: string, id: number): Row {
+  const record = loadTable(context, botId, ref)
+  const rt = runtimeOf(record)
+  const raw = context.prepare(`SELECT * FROM ${quoteIdent(rt.physical)} WHERE id = ?`).get(id) as RawRow | undefined
+  if (!raw) throw rowNotFound(id, record.name)
+  return rowFromRaw(rt, raw)
+}
+
+function insertAll(context: TablesContext, botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): RowsWriteResult {
+  return context.db.transaction(() => {
+    const record = loadTable(context, botId, ref)
+    const rt = runtimeOf(record)
+    const validated = validateRows(rt.columns, input, 'insert', record.factor)
+    if (validated.problems.length > 0) throw rowProblemsError(validated.problems, firstRowIndex)
+    const now = context.timestamp()
+    const rows = validated.rows.map((values, index) => insertRow(context, record, rt, values, firstRowIndex + index, now))
+    return { rows, warnings: validated.warnings }
+  })()
+}
+
+/**
+ * Inserts 1 to 1000 rows, all or nothing (docs/decisions/0403-all-or-nothing-writes.md). Values are validated
+ * against the schema; keys that are not columns are ignored with a warning.
+ *
+ * @example
+ * ```ts
+ * const { rows } = createRows(context, 'bot_1', 'ordersTable', [{ total: 12 }, { total: 30 }])
+ * ```
+ */
+export function createRows(context: TablesContext, botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>): RowsWriteResult {
+  checkRowBatch(input.length)
+  return insertAll(context, botId, ref, input, 0)
+}
+
+/**
+ * Inserts any number of rows in one transaction, all or nothing, validated as `createRows` does. Errors number
+ * rows from `firstRowIndex` (`rows.<firstRowIndex + i>`), so a file imported in parts reports file positions.
+ *
+ * @example
+ * ```ts
+ * importRows(context, 'bot_1', 'ordersTable', rowsFromCsv) // { inserted: 2, warnings: [] }
+ * importRows(context, 'bot_1', 'ordersTable', nextThousand, 1000)
+ * ```
+ */
+export function importRows(
+  context: TablesContext,
+  botId: string,
+  ref: string,
+  input: ReadonlyArray<Record<string, unknown>>,
+  firstRowIndex = 0,
+): { inserted: number; warnings: string[] } {
+  const { rows, warnings } = insertAll(context, botId, ref, input, firstRowIndex)
+  return { inserted: rows.length, warnings }
+}
+
+/** The error inserting these rows after each other would hit first: a duplicate key value, or no row id left. */
+function firstInsertProblem(context: TablesContext, record: TableRecord, rt: TableRuntime, rows: ReadonlyArray<Map<string, unknown>>, firstRowIndex: number): TablesStoreError | undefined {
+  const key = record.keyColumn === null ? undefined : rt.byName.get(record.keyColumn)!
+  const keyTaken = key && context.prepare(`SELECT 1 FROM ${quoteIdent(rt.physical)} WHERE ${quoteIdent(key.physical)} = ? LIMIT 1`)
+  const seen = new Set<string | number>()
+  // AUTOINCREMENT: the next id follows the largest ever used, which sqlite_sequence keeps.
+  const lastId = (context.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').pluck().get(rt.physical) as number | undefined) ?? 0
+  for (const [index, values] of rows.entries()) {
+    const encoded = key ? encodeValue(key.kind, values.get(key.name)) : null
+    if (key && encoded !== null) {
+      if (seen.has(encoded) || keyTaken!.get(encoded) !== undefined) return keyConflict(key.name, firstRowIndex + index, values.get(key.name))
+      seen.add(encoded)
+    }
+    if (lastId + index + 1 > tablesLimits.maxRowId) return rowIdsExhausted(firstRowIndex + index)
+  }
+  return undefined
+}
+
+/**
+ * Checks rows exactly as `importRows` would, without writing: the same `InvalidDataFormat` problems, then the
+ * first duplicate key column value (against stored rows and earlier rows of `input`) or exhausted row id.
+ * Errors number rows from `firstRowIndex`. A background import checks a whole file this way before writing.
+ *
+ * @example
+ * ```ts
+ * checkRows(context, 'bot_1', 'ordersTable', rowsFromCsv, 0) // { warnings: [] }, or throws as importRows would
+ * ```
+ */
+export function checkRows(context: TablesContext, botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): { warnings: string[] } {
+  return context.db.transaction(() => {
+    const record = loadTable(context, botId, ref)
+    const rt = runtimeOf(record)
+    const validated = validateRows(rt.columns, input, 'insert', record.factor)
+    if (validated.problems.length > 0) throw rowProblemsError(validated.problems, firstRowIndex)
+    const problem = firstInsertProblem(context, record, rt, validated.rows, firstRowIndex)
+    if (problem) throw problem
+    return { warnings: validated.warnings }
+  })()
+}
+
+/**
+ * Changes the named columns of 1 to 1000 rows by id (`null` clears a column), all or nothing.
+ * An unknown id is `ResourceNotFound`.
+ *
+ * @example
+ * ```ts
+ * updateRows(context, 'bot_1', 'ordersTable', [{ id: 1, total: 13 }])
+ * ```
+ */
+export function updateRows(context: TablesContext, botId: string, ref: string, input: ReadonlyArray<Record<string, unknown> & { id: number }>): RowsWriteResult {
+  checkRowBatch(input.length)
+  return context.db.transaction(() => {
+    const record = loadTable(context, botId, ref)
+    const rt = runtimeOf(record)
+    const ids = input.map((r) => r.id)
+    const current = selectRows(context, rt, [...new Set(ids)])
+    const missing = ids.filter((id) => !current.has(id))
+    if (missing.length > 0) throw missingRows('rows', missing, record.name)
+    // Rows named twice are patched in turn: the size check sees each row as the patches before it left it.
+    const state = new Map([...current].map(([id, raw]) => [id, userData(rt, raw)]))
+    const validated = validateRows(rt.columns, input, 'patch', record.factor, (index, changes) => {
+      const id = input[index]!.id
+      const merged = { ...state.get(id)!, ...changes }
+      for (const [k, v] of Object.entries(input[index]!)) if (v === null) delete merged[k]
+      state.set(id, merged)
+      return merged
+    })
+    if (validated.problems.length > 0) throw rowProblemsError(validated.problems)
+    const now = context.timestamp()
+    validated.rows.forEach((values, index) => patchRow(context, record, rt, input[index]!.id, values, index, now))
+    const after = selectRows(context, rt, [...new Set(ids)])
+    return { rows: ids.map((id) => rowFromRaw(rt, after.get(id)!)), warnings: validated.warnings }
+  })()
+}
+
+/**
+ * Deletes rows by `ids`, by `filter`, or all of them (exactly one of the three).
+ *
+ * @example
+ * ```ts
+ * deleteRows(context, 'bot_1', 'ordersTable', { filter: { total: { $lt: 1 } } }) // { deletedRows: 3 }
+ * ```
+ */
+export function deleteRows(
+  context: TablesContext,
+  botId: string,
+  ref: string,
+  input: { ids?: number[]; filter?: Record<string, unknown>; deleteAllRows?: boolean },
+): { deletedRows: number } {
+  checkDeleteMode(input)
+  return context.db.transaction(() => {
+    const rt = runtimeOf(loadTable(context, botId, ref))
+    const table = quoteIdent(rt.physical)
+    if (input.ids !== undefined) {
+      if (input.ids.length === 0) return { deletedRows: 0 }
+      return { deletedRows: context.db.prepare(`DELETE FROM ${table} WHERE id IN (${input.ids.map(() => '?').join(', ')})`).run(...input.ids).changes }
+    }
+    if (input.filter !== undefined) {
+      const where = filterWhere(rt, input.filter)
+      const statement = context.db.prepare(`DELETE FROM ${table} WHERE ${where.sql}`)
+      return { deletedRows: context.withRegexBudget(queryRegexBudget(), () => statement.run(...where.params)).changes }
+    }
+    return { deletedRows: context.db.prepare(`DELETE FROM ${table}`).run().changes }
+  })()
+}

@@ -1,0 +1,56 @@
+import type { ServiceFeature } from '../http/env.js'
+import { loadDefaultEmbedder } from '../search/indexing/default-embedder.js'
+import { exportTableJob } from './export-table-job.js'
+import { importTableJob } from './import-table-job.js'
+import { embedTableRowsJob, scheduleStaleRowSweep, sweepStaleRowsJob, type TableSearchOptions } from '../search/rows/index.js'
+import { tablesRoutes } from './routes.js'
+
+/** Options of {@link createTablesFeature}. */
+export interface TablesFeatureOptions {
+  /**
+   * Row embedding and hybrid search (see `TableSearchOptions`); default: the server's default embedder.
+   *
+   * @example
+   * ```ts
+   * createTablesFeature({ search: { embedder: null } })
+   * ```
+   */
+  search?: TableSearchOptions
+}
+
+/**
+ * The Tables API as a feature of the service: its routes, the background jobs that run imports and exports, and
+ * row embedding for hybrid search (the `tables.embed` job and its recurring sweep, started at once so rows left
+ * stale by a restart are embedded; decision 0860).
+ *
+ * @example
+ * ```ts
+ * const app = await createApp({ memory: true, features: [createTablesFeature({ search: { embedder } })] })
+ * ```
+ */
+export function createTablesFeature(options: TablesFeatureOptions = {}): ServiceFeature {
+  // Routes and jobs read this object when they run: an embedder left unset is filled in at start (the default).
+  const search: TableSearchOptions = { ...options.search }
+  const intervalMs = search.sweepIntervalMs ?? 60_000
+  return {
+    name: 'tables',
+    routes: tablesRoutes(search),
+    jobs: [importTableJob, exportTableJob, embedTableRowsJob(search), sweepStaleRowsJob(search, intervalMs)],
+    async start(services) {
+      if (search.embedder === undefined) search.embedder = await loadDefaultEmbedder(services.logger)
+      if (!search.embedder) return
+      await scheduleStaleRowSweep(services, services.now(), intervalMs)
+      services.jobs.wake()
+    },
+  }
+}
+
+/**
+ * The Tables API feature with default options.
+ *
+ * @example
+ * ```ts
+ * const app = await createApp({ memory: true, features: [tablesFeature] })
+ * ```
+ */
+export const tablesFeature: ServiceFeature = createTablesFeature()

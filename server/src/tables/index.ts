@@ -1,0 +1,6 @@
+export { createTablesFeature, tablesFeature, type TablesFeatureOptions } from './feature.js'
+export type { TableSearchOptions } from '../search/rows/index.js'
+export { tablesRoutes } from './routes.js'
+export { canAccessTables, tablesOperationAccess, type TablesAccess } from './permissions.js'
+export { IMPORT_TABLE_JOB, importTableJob, type ImportTablePayload } from './import-table-job.js'
+export { EXPORT_TABLE_JOB, exportTableJob, type ExportTablePayload } from './export-table-job.js'

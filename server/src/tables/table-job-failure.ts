@@ -1,0 +1,24 @@
+import { PermanentJobError } from '../jobs/index.js'
+import { TablesStoreError } from '../store/tables/index.js'
+import type { ServiceJobContext } from '../http/env.js'
+import { TransferError } from './transfer/index.js'
+
+/**
+ * Records why a table job failed when no retry will help (bad input, or the last attempt), then tells the
+ * queue; a passing failure (a crash, a busy database) is left to the queue's retry with backoff.
+ *
+ * @example
+ * ```ts
+ * try { await work() } catch (error) { await failTableJob(context, tableJob.id, error) }
+ * ```
+ */
+export async function failTableJob(context: ServiceJobContext, tableJobId: string, error: unknown): Promise<never> {
+  const permanent = error instanceof PermanentJobError || error instanceof TransferError || error instanceof TablesStoreError
+  const lastAttempt = context.job.attempts >= context.job.maxAttempts
+  if (permanent || lastAttempt) {
+    const reason = error instanceof Error ? error.message : String(error)
+    await context.services.backend.tables.updateJob(tableJobId, { status: 'failed', error: reason }).catch(() => undefined)
+    throw error instanceof PermanentJobError ? error : new PermanentJobError(reason)
+  }
+  throw error
+}

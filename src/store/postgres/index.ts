@@ -1,5 +1,0 @@
-export { openPostgresBackend, postgresMigrations, type PostgresBackend, type PostgresBackendOptions, type PostgresTablesAdapter } from './postgres-backend.js'
-export { connectPostgres, checkConnectOptions, redactUrl, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT_MS, type PgConnectOptions } from './connect.js'
-export { runPgMigrations } from './migrations.js'
-export { serializable, isRetryableConflict, SERIALIZABLE_ATTEMPTS } from './serializable.js'
-export type { PgMigration, PgSql } from './pg-types.js'

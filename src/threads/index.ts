@@ -1,1 +1,0 @@
-export { spawnModuleWorker } from './spawn-module-worker.js'
