@@ -3,11 +3,15 @@ import type { Hono } from 'hono'
 import { getPath, tryDecodeURIComponent } from 'hono/utils/url'
 import type { AuthPort } from '../store/index.js'
 import { bearerToken } from './auth/bearer.js'
-import { newRequestId } from './connections/refusal.js'
 import type { AppEnv, AppServices } from './env.js'
-import { errorBodyText, reportServerError, toServiceError } from './error-handler.js'
-import { operationAnswerText, operationInputWithoutBody, type DirectOperation } from './register-operation.js'
-import { recordRequest } from './request-record.js'
+import { authenticateCaller } from './pipeline/authenticate.js'
+import { errorAnswer, reportServerError } from './pipeline/error-answer.js'
+import { answerOperation } from './pipeline/operation-answer.js'
+import { operationInputWithoutBody } from './pipeline/operation-input.js'
+import { recordRequest } from './pipeline/record.js'
+import { beginRequest } from './pipeline/request-id.js'
+import type { DirectOperation, DirectOperationContext } from './register-operation.js'
+import type { Operation } from 'botshelf/api'
 import { requestOrigin } from './request-origin.js'
 
 /** Options of {@link createDirectLane}. */
@@ -234,49 +238,46 @@ export function createDirectLane(options: DirectLaneOptions): DirectLane {
       if (incoming.headers['transfer-encoding'] !== undefined || (incoming.headers['content-length'] ?? '0') !== '0') return undefined
       const origin = requestOrigin(incoming)
       if (origin === undefined) return undefined
-      const token = bearerToken(singleHeader(incoming, 'authorization'))
-      const botId = singleHeader(incoming, 'x-bot-id')?.trim()
-      if (!token || !botId) return undefined
+      const authorization = singleHeader(incoming, 'authorization')
+      const botId = singleHeader(incoming, 'x-bot-id')
+      if (!bearerToken(authorization) || !botId?.trim()) return undefined
       // Errors inside are answered as the wire error; what could still throw (a logger) is reported, never left unhandled.
-      return answerDirect(incoming, outgoing, fallback, found, origin, token, botId).catch((error: unknown) => reportServerError(services, error, undefined))
+      return answerDirect(incoming, outgoing, fallback, found, origin, authorization, botId).catch((error: unknown) => reportServerError(services, error, undefined))
     },
   }
 
+  // The pipeline's steps (http/pipeline/), in the Hono app's order, on node:http.
   async function answerDirect(
     incoming: IncomingMessage,
     outgoing: ServerResponse,
     fallback: () => Promise<void> | void,
     found: Routed,
     origin: string,
-    token: string,
+    authorization: string | undefined,
     botId: string,
   ): Promise<void> {
-    const started = performance.now()
+    const { requestId, started } = beginRequest()
     const { operation, handler } = found.lane.direct
-    // Up to the rate limit nothing is spent or sent: a request the app answers otherwise goes to it whole, once.
-    let context
+    // Up to the rate limit nothing is spent or sent: a request the app answers otherwise goes to it whole, once, and
+    // the app's own steps answer it (with their status, log line and request id).
+    let context: DirectOperationContext<Operation> | undefined
     try {
-      const check = await auth.authenticate(token, botId)
-      if (check.ok) {
-        const input = operationInputWithoutBody(operation, found.params, '', (name) => headerValue(incoming, name))
-        if (!takeForToken || (await takeForToken(check.principal.tokenId))) context = { input, principal: check.principal, services, baseUrl: services.publicUrl ?? origin }
-      }
+      const principal = await authenticateCaller(auth, authorization, botId)
+      const input = operationInputWithoutBody(operation, found.params, '', (name) => headerValue(incoming, name))
+      if (!takeForToken || (await takeForToken(principal.tokenId))) context = { input, principal, services, baseUrl: services.publicUrl ?? origin }
     } catch {
       context = undefined
     }
     if (context === undefined) return fallback()
-    const requestId = newRequestId()
+    const call = context
     let status = 200
     let contentType = 'application/json'
     let text: string
     try {
-      text = operationAnswerText(operation, await handler(context), services)
+      text = await answerOperation(operation, () => handler(call), services)
     } catch (error) {
-      const serviceError = toServiceError(error)
-      if (serviceError.status >= 500) reportServerError(services, error, requestId)
-      status = serviceError.status
+      ;({ status, text } = errorAnswer(error, services, requestId))
       contentType = 'application/json; charset=UTF-8'
-      text = errorBodyText(serviceError, services.now())
     }
     const bytes = Buffer.byteLength(text)
     outgoing.writeHead(status, { 'content-type': contentType, 'content-length': bytes, 'x-request-id': requestId })
@@ -287,7 +288,7 @@ export function createDirectLane(options: DirectLaneOptions): DirectLane {
       status,
       elapsedMs: performance.now() - started,
       requestId,
-      botId: context.principal.botId,
+      botId: call.principal.botId,
       operation: operation.name,
       bytesIn: 0,
       bytesOut: bytes,

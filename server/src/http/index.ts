@@ -22,6 +22,7 @@ export {
   type RegisterOptions,
 } from './register-operation.js'
 export { createDirectLane, type DirectLane, type DirectLaneOptions } from './direct-lane.js'
-export { declaredLength, recordRequest, DEFAULT_SLOW_REQUEST_MS, type RequestRecord } from './request-record.js'
+export { declaredLength, recordRequest, DEFAULT_SLOW_REQUEST_MS, type RequestRecord } from './pipeline/record.js'
+export { answerOperation, authenticateCaller, beginRequest, errorAnswer, operationInput, takeOneRequest } from './pipeline/index.js'
 export { requestOrigin } from './request-origin.js'
 export { jsonText } from './json-text.js'

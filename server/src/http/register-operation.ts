@@ -1,32 +1,18 @@
 import type { Context, Hono } from 'hono'
 import type { z } from 'zod'
 import type { Operation } from 'botshelf/api'
-import { toReadableIssues } from 'botshelf/api'
 import type { AppEnv, AppServices } from './env.js'
 import type { Principal } from './principal.js'
-import { invalidFromIssues, ServiceError } from './service-error.js'
+import { ServiceError } from './service-error.js'
 import { jsonLimitFor, readJsonBody } from './body.js'
-import { jsonText } from './json-text.js'
 import { publicBaseUrl } from './public-url.js'
-import { parseQuery } from './query.js'
+import { answerOperation } from './pipeline/operation-answer.js'
+import { operationInput, type OperationRequest } from './pipeline/operation-input.js'
 
-type ParamsOf<Op> = Op extends Operation<infer P, z.ZodObject, z.ZodType, z.ZodType> ? z.output<P> : never
-type QueryOf<Op> = Op extends Operation<z.ZodObject, infer Q, z.ZodType, z.ZodType> ? z.output<Q> : never
-type BodyOf<Op> = Op extends Operation<z.ZodObject, z.ZodObject, infer B, z.ZodType> ? z.output<B> : never
+export { operationAnswerText } from './pipeline/operation-answer.js'
+export { operationInputWithoutBody, type OperationRequest } from './pipeline/operation-input.js'
+
 type ResponseOf<Op> = Op extends Operation<z.ZodObject, z.ZodObject, z.ZodType, infer R> ? z.input<R> : never
-type HeadersOf<Op> = Op extends Operation<z.ZodObject, z.ZodObject, z.ZodType, z.ZodType, infer H> ? { [P in keyof H]: string | undefined } : Record<string, never>
-
-/** The validated input of an operation, split by where it came from. */
-export interface OperationRequest<Op extends Operation> {
-  /** Path parameters, percent-decoded once (`some%2Fkey.txt` → `some/key.txt`). */
-  params: ParamsOf<Op>
-  /** Query string parsed with qs (dot notation), coerced and validated by `operation.query`. */
-  query: QueryOf<Op>
-  /** JSON body validated by `operation.body` (`{}` when the operation declares none). */
-  body: BodyOf<Op>
-  /** Header inputs named by `operation.headers` (copyFile's `{ 'x-destination-bot-id': 'x-destination-bot-id' }` gives `headers['x-destination-bot-id']`). */
-  headers: HeadersOf<Op>
-}
 
 /** What an operation handler receives. */
 export interface OperationContext<Op extends Operation> {
@@ -78,12 +64,6 @@ export function toHonoPath(path: string): string {
   return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')
 }
 
-function validate<S extends z.ZodType>(schema: S, value: unknown, lead: string): z.output<S> {
-  const result = schema.safeParse(value)
-  if (!result.success) throw invalidFromIssues(lead, toReadableIssues(result.error.issues, value))
-  return result.data
-}
-
 /**
  * Registers one wire operation on a router: method + path, then for each request parses and validates path
  * params, query (qs + coercion), header inputs and JSON body with the operation's schemas (an
@@ -110,77 +90,26 @@ export function registerOperation<Op extends Operation>(
   list.push(operation)
   operationsByRouter.set(router, list)
   const limit = options.bodyLimit ?? jsonLimitFor(operation.path)
-  const method = operation.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'
 
   const route = async (c: Context<AppEnv>): Promise<Response> => {
     c.set('operation', operation.name)
     const principal = c.get('principal')
     if (!principal) throw new ServiceError('Unauthorized', 'This operation requires a bearer token')
     const services = c.get('services')
-
-    const rawParams = c.req.param() as Record<string, string>
     // Parsing the whole URL only when there is a query: most calls have none.
     const url = c.req.url
-    const search = url.includes('?') ? new URL(url).search : ''
-    const { params, query, headers } = operationInputWithoutBody(operation, rawParams, search, (name) => c.req.header(name))
-
-    let body: unknown = {}
-    if (method !== 'get' && operation.body) {
-      const raw = await readJsonBody(c.req.raw, limit)
-      body = validate(operation.body, raw ?? (method === 'delete' ? {} : raw), 'Invalid request body')
-    }
-
-    const input = { params, query, body, headers } as OperationRequest<Op>
-    const output = await handler({ input, principal, services, c })
-    const text = operationAnswerText(operation, output, services)
+    const input = await operationInput(operation, {
+      params: c.req.param() as Record<string, string>,
+      search: url.includes('?') ? new URL(url).search : '',
+      header: (name) => c.req.header(name),
+      readBody: () => readJsonBody(c.req.raw, limit),
+    })
+    const text = await answerOperation(operation, () => handler({ input, principal, services, c }), services)
     // The length is stated so the request log's metrics count the bytes without streaming the body through a counter.
     return c.body(text, 200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) })
   }
   router.on(operation.method, toHonoPath(operation.path), route)
   return route
-}
-
-/**
- * The JSON text of an operation's answer; with the app's `checkResponses`, the answer is first validated against the
- * operation's response schema (a mismatch throws, and is answered as a logged 500).
- *
- * @example
- * ```ts
- * const text = operationAnswerText(getFile, { file }, services)
- * ```
- */
-export function operationAnswerText(operation: Operation, output: unknown, services: AppServices): string {
-  if (services.checkResponses) {
-    const result = operation.response.safeParse(output)
-    if (!result.success) {
-      const issues = toReadableIssues(result.error.issues, output)
-      throw new Error(`Response of ${operation.name} does not match its schema: ${issues.map((i) => i.message).join('; ')}`)
-    }
-  }
-  return jsonText(output)
-}
-
-/**
- * The validated input of a request without a body: path parameters already decoded, the query string (`''` for none)
- * and a reader of header values. Throws `InvalidPayload` naming the field, as the route would.
- *
- * @example
- * ```ts
- * const input = operationInputWithoutBody(getFile, { id: 'a.txt' }, '', (name) => incoming.headers[name] as string | undefined)
- * ```
- */
-export function operationInputWithoutBody<Op extends Operation>(
-  operation: Op,
-  rawParams: Readonly<Record<string, string>>,
-  search: string,
-  header: (name: string) => string | undefined,
-): OperationRequest<Op> {
-  const params = operation.params ? validate(operation.params, rawParams, 'Invalid path parameters') : {}
-  const rawQuery = parseQuery(search, operation.query)
-  const query = operation.query ? validate(operation.query, rawQuery, 'Invalid query parameters') : {}
-  const headers: Record<string, string | undefined> = {}
-  for (const [inputName, headerName] of Object.entries(operation.headers ?? {})) headers[inputName] = header(headerName)
-  return { params, query, body: {}, headers } as OperationRequest<Op>
 }
 
 /** What a direct operation's handler receives: the request's input, the caller, the services and the public base URL. */

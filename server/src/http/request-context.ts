@@ -1,12 +1,12 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv, AppServices } from './env.js'
 import { routeLabel } from '../metrics/route-label.js'
-import { newRequestId } from './connections/refusal.js'
 import { handleError } from './error-handler.js'
-import { declaredLength, recordRequest } from './request-record.js'
+import { declaredLength, recordRequest } from './pipeline/record.js'
+import { beginRequest } from './pipeline/request-id.js'
 
 /**
- * First middleware of the app: puts the services and a fresh request id on the context, answers with an
+ * First middleware of the app, the pipeline's first and last steps (`beginRequest`, `recordRequest`): puts the services and a fresh request id on the context, answers with an
  * `x-request-id` header, writes one structured log line per request when it ends
  * (`{ msg: 'request', method, path, status, ms, requestId, botId }`; at `error` for a 5xx, `warn` when slow,
  * `info` otherwise, 4xx included), and counts it in the metrics.
@@ -22,8 +22,7 @@ import { declaredLength, recordRequest } from './request-record.js'
  */
 export function requestContext(services: AppServices): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const started = performance.now()
-    const requestId = newRequestId()
+    const { requestId, started } = beginRequest()
     c.set('services', services)
     c.set('requestId', requestId)
     // Set before the answer exists, Hono copies it into every answer made through the context; an answer built

@@ -4,15 +4,12 @@ import type { Logger } from '../logger.js'
 import { formatBucketLimit, type BucketLimit } from './bucket-limit.js'
 import { addressKey } from './client-address.js'
 import type { ResolvedRateLimits } from './options.js'
+import { bucketKey, takeOneRequest } from '../pipeline/rate-limit.js'
 import { rateLimitedResponse, retryAfterSeconds, type RateLimitScope } from './rate-limited-response.js'
 
 /** At most one `rate limited` log line per bucket in this many milliseconds: a flood must not flood the log. */
 const LOG_EVERY_MS = 10_000
 
-/** The store key of a bucket: one spelling for the middlewares and the direct lane, so both spend from the same bucket. */
-function bucketKey(scope: RateLimitScope, id: string): string {
-  return `${scope}:${id}`
-}
 /** How many buckets the log throttle remembers before it starts over. */
 const LOG_MEMORY = 10_000
 
@@ -81,7 +78,7 @@ export function createRateLimiter(context: RateLimitContext): {
     const at = now()
     const time = at.getTime()
     const key = bucketKey(scope, id)
-    const decision = await limits.store.take(key, 1, time, limit)
+    const decision = await takeOneRequest(limits.store, scope, id, time, limit)
     if (decision.allowed) return next()
     const previous = lastLogged.get(key)
     if (previous === undefined || time - previous >= LOG_EVERY_MS || time < previous) {
@@ -120,7 +117,7 @@ export function createRateLimiter(context: RateLimitContext): {
   // app, whose `byToken` refuses it again with the 429, its log line and its headers.
   const takeForToken = (tokenId: string): boolean | Promise<boolean> => {
     if (!limits.token) return true
-    const decision = limits.store.take(bucketKey('token', tokenId), 1, now().getTime(), limits.token)
+    const decision = takeOneRequest(limits.store, 'token', tokenId, now().getTime(), limits.token)
     return decision instanceof Promise ? decision.then((taken) => taken.allowed) : decision.allowed
   }
 

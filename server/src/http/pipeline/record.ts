@@ -1,5 +1,5 @@
-import type { AppServices } from './env.js'
-import { requestLogLevel } from './log-level.js'
+import type { AppServices } from '../env.js'
+import { requestLogLevel } from '../log-level.js'
 
 /** Requests slower than this are logged at `warn` unless the app says otherwise (`slowRequestMs`). */
 export const DEFAULT_SLOW_REQUEST_MS = 1000
@@ -23,7 +23,7 @@ export interface RequestRecord {
 }
 
 /**
- * Writes the one request log line (`{ msg: 'request', method, path, status, ms, requestId, botId }`; at `error` for a
+ * Step 7 of the request pipeline: writes the one request log line (`{ msg: 'request', method, path, status, ms, requestId, botId }`; at `error` for a
  * 5xx, `warn` when slow, `info` otherwise) and counts the request in the metrics. Both answer paths call it: the
  * request context of the Hono app and the direct lane of hot reads, so a request is logged and counted alike
  * whichever path answered it.
