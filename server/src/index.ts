@@ -29,6 +29,7 @@ export { logThresholds, parseLogThreshold, requestLogLevel, withLogThreshold, ty
 export { ServiceMetrics, metricsFetchHandler, startMetricsServer, type MetricsServer, type RequestObservation } from './metrics/index.js'
 export {
   registerOperation,
+  registerRoute,
   publicBaseUrl,
   type OperationContext,
   type OperationHandler,

@@ -6,7 +6,7 @@ import { defineOperation } from '../../src/api/operation.js'
 import { createServer, defaultFeatures, type RunningServer } from '../../server/src/index.js'
 import type { AppEnv, ServiceFeature } from '../../server/src/http/env.js'
 import type { Logger } from '../../server/src/http/logger.js'
-import { registerDirectOperation, registerOperation } from '../../server/src/http/register-operation.js'
+import { registerDirectOperation, registerOperation } from '../../server/src/http/register-route.js'
 
 // Decision 1235: a plain getFile is answered on node:http by the direct lane, every other request by the Hono app.
 // The lane must be invisible: the same status, body, headers, log line, metrics and rate-limit spending as the Hono

@@ -4,8 +4,8 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../http/env.js'
 import { ServiceError } from '../http/service-error.js'
 import { consoleSecurityHeaders } from './console-headers.js'
-import { consoleRouteDocs } from './console-route-docs.js'
-import { describeRawRoute } from '../http/openapi/raw-route.js'
+import type { RawRouteResponse } from '../http/openapi/raw-route.js'
+import { registerRoute } from '../http/register-route.js'
 
 /** Names the console build gives its assets: `app-<hash>.js`, `app-<hash>.css` (content hashes, decision 1101). */
 const HASHED_ASSET = /^[a-z]+-[A-Z0-9]{8,}\.(js|css|map)$/i
@@ -14,6 +14,8 @@ const TYPES: Record<string, string> = {
   css: 'text/css; charset=utf-8',
   map: 'application/json; charset=utf-8',
 }
+
+const notBuiltResponse: RawRouteResponse = { description: '`ResourceNotFound`: the console is not built, or no such asset.', body: 'error' }
 
 /** Options of `consoleRoutes`. */
 export interface ConsoleRoutesOptions {
@@ -59,40 +61,72 @@ export interface ConsoleRoutesOptions {
  */
 export function consoleRoutes(options: ConsoleRoutesOptions): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
-  for (const route of consoleRouteDocs) describeRawRoute(router, route)
   const security = consoleSecurityHeaders(options.publicOrigin)
   const notBuilt = () => new ServiceError('ResourceNotFound', 'The web console is not built: run "npm run build" (it writes dist/console)')
   if (options.limit) router.use('/console', options.limit).use('/console/*', options.limit)
 
-  router.get('/console', (c) => c.redirect('/console/', 308))
-  router.get('/console/', async (c) => {
-    if (!options.dir) throw notBuilt()
-    let html: Buffer
-    try {
-      html = await readFile(`${options.dir}index.html`)
-    } catch {
-      throw notBuilt()
-    }
-    const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`
-    const headers = { ...security, ETag: etag, 'Cache-Control': 'no-cache', 'Content-Type': 'text/html; charset=utf-8' }
-    if (c.req.header('if-none-match') === etag) return new Response(null, { status: 304, headers })
-    return new Response(new Uint8Array(html), { status: 200, headers })
+  registerRoute(router, {
+    docs: {
+      methods: ['GET', 'HEAD'],
+      path: '/console',
+      operationId: 'consoleRedirect',
+      summary: 'Redirects to /console/',
+      description: 'No token needed.',
+      parameters: [],
+      responses: { 308: { description: 'To `/console/`.', body: 'none', headers: { Location: '`/console/`' } } },
+    },
+    handle: (c) => c.redirect('/console/', 308),
   })
-  router.get('/console/assets/:name', async (c) => {
-    if (!options.dir) throw notBuilt()
-    const name = c.req.param('name')
-    const extension = name.slice(name.lastIndexOf('.') + 1)
-    if (!HASHED_ASSET.test(name) || !TYPES[extension]) throw new ServiceError('ResourceNotFound', `No console asset named "${name}"`)
-    let body: Buffer
-    try {
-      body = await readFile(`${options.dir}assets/${name}`)
-    } catch {
-      throw new ServiceError('ResourceNotFound', `No console asset named "${name}": the page may be from an older build, reload it`)
-    }
-    return new Response(new Uint8Array(body), {
-      status: 200,
-      headers: { ...security, 'Cache-Control': 'public, max-age=31536000, immutable', 'Content-Type': TYPES[extension]! },
-    })
+  registerRoute(router, {
+    docs: {
+      methods: ['GET', 'HEAD'],
+      path: '/console/',
+      operationId: 'getConsolePage',
+      summary: 'The web console (an HTML page; sign-in happens in the page)',
+      description: "No token needed. Served with a strict Content-Security-Policy (`default-src 'self'`, no inline script), `nosniff`, `no-cache` and an ETag.",
+      parameters: [],
+      responses: { 200: { description: 'The page.', body: 'bytes' }, 304: { description: 'Not modified.', body: 'none' }, 404: notBuiltResponse },
+    },
+    handle: async (c) => {
+      if (!options.dir) throw notBuilt()
+      let html: Buffer
+      try {
+        html = await readFile(`${options.dir}index.html`)
+      } catch {
+        throw notBuilt()
+      }
+      const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`
+      const headers = { ...security, ETag: etag, 'Cache-Control': 'no-cache', 'Content-Type': 'text/html; charset=utf-8' }
+      if (c.req.header('if-none-match') === etag) return new Response(null, { status: 304, headers })
+      return new Response(new Uint8Array(html), { status: 200, headers })
+    },
+  })
+  registerRoute(router, {
+    docs: {
+      methods: ['GET', 'HEAD'],
+      path: '/console/assets/{name}',
+      operationId: 'getConsoleAsset',
+      summary: 'A content-hashed script or stylesheet of the console, cached as immutable',
+      description: 'No token needed.',
+      parameters: [{ name: 'name', in: 'path', required: true, description: 'The asset name, as index.html names it (`app-<hash>.js`).' }],
+      responses: { 200: { description: 'The asset.', body: 'bytes' }, 404: notBuiltResponse },
+    },
+    handle: async (c) => {
+      if (!options.dir) throw notBuilt()
+      const name = c.req.param('name') ?? ''
+      const extension = name.slice(name.lastIndexOf('.') + 1)
+      if (!HASHED_ASSET.test(name) || !TYPES[extension]) throw new ServiceError('ResourceNotFound', `No console asset named "${name}"`)
+      let body: Buffer
+      try {
+        body = await readFile(`${options.dir}assets/${name}`)
+      } catch {
+        throw new ServiceError('ResourceNotFound', `No console asset named "${name}": the page may be from an older build, reload it`)
+      }
+      return new Response(new Uint8Array(body), {
+        status: 200,
+        headers: { ...security, 'Cache-Control': 'public, max-age=31536000, immutable', 'Content-Type': TYPES[extension]! },
+      })
+    },
   })
   return router
 }

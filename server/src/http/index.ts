@@ -8,9 +8,17 @@ export { coerceToSchema, parseQuery } from './query.js'
 export { requestContext } from './request-context.js'
 export { publicBaseUrl } from './public-url.js'
 export {
-  directOperations,
   registerDirectOperation,
   registerOperation,
+  registerRoute,
+  type DirectOperationRoute,
+  type MountedOperation,
+  type OperationRoute,
+  type RawRouteDeclaration,
+  type RouteDeclaration,
+} from './register-route.js'
+export {
+  directOperations,
   registeredOperations,
   toHonoPath,
   type DirectOperation,

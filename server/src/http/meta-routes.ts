@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import type { AppEnv } from './env.js'
-import { describeRawRoute, type RawRoute } from './openapi/raw-route.js'
+import type { RawRoute } from './openapi/raw-route.js'
+import { registerRoute } from './register-route.js'
 import { ServiceError } from './service-error.js'
 import { jsonAnswer } from './json-answer.js'
 
@@ -49,17 +50,18 @@ const healthRoute: RawRoute = {
 
 export function metaRoutes(version: string): Hono<AppEnv> {
   const routes = new Hono<AppEnv>()
-  describeRawRoute(routes, serviceInfoRoute)
-  describeRawRoute(routes, healthRoute)
-  routes.get('/', (c) => jsonAnswer(c, { name: 'botshelf', version, openapi: '/v1/openapi.json' }))
-  routes.get('/health', async (c) => {
-    const { backend } = c.get('services')
-    try {
-      await backend.ping()
-    } catch {
-      throw new ServiceError('Internal', 'The database did not answer')
-    }
-    return jsonAnswer(c, { status: 'ok' })
+  registerRoute(routes, { docs: serviceInfoRoute, handle: (c) => jsonAnswer(c, { name: 'botshelf', version, openapi: '/v1/openapi.json' }) })
+  registerRoute(routes, {
+    docs: healthRoute,
+    handle: async (c) => {
+      const { backend } = c.get('services')
+      try {
+        await backend.ping()
+      } catch {
+        throw new ServiceError('Internal', 'The database did not answer')
+      }
+      return jsonAnswer(c, { status: 'ok' })
+    },
   })
   return routes
 }

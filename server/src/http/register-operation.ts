@@ -25,14 +25,14 @@ export interface OperationContext<Op extends Operation> {
 /** An operation handler: returns the response object (answered as 200 JSON). */
 export type OperationHandler<Op extends Operation> = (context: OperationContext<Op>) => ResponseOf<Op> | Promise<ResponseOf<Op>>
 
-/** Options of `registerOperation`. */
+/** Options of an operation's route (`registerRoute`). */
 export interface RegisterOptions {
   /**
    * JSON body limit in bytes; default 40 MB under `/v1/tables`, 1 MB elsewhere.
    *
    * @example
    * ```ts
-   * registerOperation(router, importRows, handler, { bodyLimit: 10 * 1024 * 1024 })
+   * registerRoute(router, { operation: importRows, handle, bodyLimit: 10 * 1024 * 1024 })
    * ```
    */
   bodyLimit?: number
@@ -65,22 +65,16 @@ export function toHonoPath(path: string): string {
 }
 
 /**
- * Registers one wire operation on a router: method + path, then for each request parses and validates path
- * params, query (qs + coercion), header inputs and JSON body with the operation's schemas (an
- * `InvalidPayload` naming field, expected and received on failure), calls the handler with the validated
- * input and the caller's principal, and answers 200 JSON. When the app runs with `checkResponses`, the
- * response is validated too (a mismatch is a logged 500). Returns the Hono handler it registered.
+ * Mounts one wire operation on a router (the part of `registerRoute` for operations): method + path, then for each
+ * request the pipeline's input checks, the handler with the validated input and the caller's principal, and its
+ * answer as 200 JSON. Returns the Hono handler it mounted.
  *
  * @example
  * ```ts
- * const router = new Hono<AppEnv>()
- * registerOperation(router, getFile, async ({ input, principal, services, c }) => {
- *   const file = await resolveFile(services.backend.files, principal, input.params.id, 'read')
- *   return { file: toWireFile(file, { signingKey: services.signingKey, base: publicBaseUrl(c), now: services.now(), lifetimes: defaultUrlLifetimes }) }
- * })
+ * const route = mountOperation(router, getFile, handler)
  * ```
  */
-export function registerOperation<Op extends Operation>(
+export function mountOperation<Op extends Operation>(
   router: Hono<AppEnv>,
   operation: Op,
   handler: OperationHandler<Op>,
@@ -135,29 +129,27 @@ export interface DirectOperation {
 const directOperationsByRouter = new WeakMap<Hono<AppEnv>, DirectOperation[]>()
 
 /**
- * Registers a hot read (a `GET` without a body) like {@link registerOperation}, and also for the direct lane, which
+ * Mounts a hot read (a `GET` without a body) like {@link mountOperation}, and records it for the direct lane, which
  * answers it straight on node:http without the Hono app when the request is plain (decision 1235). The handler gets
  * `baseUrl` instead of the Hono context, so the same code runs on both paths.
  *
  * @example
  * ```ts
- * registerDirectOperation(router, getFile, async ({ input, principal, services, baseUrl }) => {
- *   const file = await resolveFile(services.backend.files, principal, input.params.id, 'read')
- *   return { file: toWireFile(file, { signingKey: services.signingKey, base: baseUrl, now: services.now(), lifetimes: defaultUrlLifetimes }) }
- * })
+ * mountDirectOperation(router, getFile, handler)
  * ```
  */
-export function registerDirectOperation<Op extends Operation>(
+export function mountDirectOperation<Op extends Operation>(
   router: Hono<AppEnv>,
   operation: Op,
   handler: DirectOperationHandler<Op>,
   options: RegisterOptions = {},
-): void {
-  if (operation.method !== 'GET' || operation.body) throw new TypeError(`registerDirectOperation: ${operation.name} is not a GET without a body`)
-  const route = registerOperation(router, operation, ({ input, principal, services, c }) => handler({ input, principal, services, baseUrl: publicBaseUrl(c) }), options)
+): (c: Context<AppEnv>) => Promise<Response> {
+  if (operation.method !== 'GET' || operation.body) throw new TypeError(`registerRoute: ${operation.name} is not a GET without a body, so it cannot be direct`)
+  const route = mountOperation(router, operation, ({ input, principal, services, c }) => handler({ input, principal, services, baseUrl: publicBaseUrl(c) }), options)
   const list = directOperationsByRouter.get(router) ?? []
   list.push({ operation, handler: handler as DirectOperationHandler<Operation>, route })
   directOperationsByRouter.set(router, list)
+  return route
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import type { AppEnv, AppServices } from '../http/env.js'
-import { describeRawRoute, type RawRoute } from '../http/openapi/raw-route.js'
+import type { RawRoute } from '../http/openapi/raw-route.js'
+import { registerRoute } from '../http/register-route.js'
 import { errorResponse, toServiceError } from '../http/error-handler.js'
 import { ServiceError } from '../http/service-error.js'
 import { checkMetricsAccess } from './metrics-access.js'
@@ -32,10 +33,12 @@ const metricsRoute: RawRoute = {
  */
 export function metricsRoutes(metrics: ServiceMetrics): Hono<AppEnv> {
   const routes = new Hono<AppEnv>()
-  describeRawRoute(routes, metricsRoute)
-  routes.get('/metrics', async (c) => {
-    await checkMetricsAccess(c.get('services').backend.auth, c.req.header('authorization'))
-    return c.body(await metrics.render(), 200, { 'content-type': metrics.contentType })
+  registerRoute(routes, {
+    docs: metricsRoute,
+    handle: async (c) => {
+      await checkMetricsAccess(c.get('services').backend.auth, c.req.header('authorization'))
+      return c.body(await metrics.render(), 200, { 'content-type': metrics.contentType })
+    },
   })
   return routes
 }

@@ -2,7 +2,8 @@ import { Hono } from 'hono'
 import type { Operation } from 'botshelf/api'
 import * as ops from 'botshelf/api'
 import type { AppEnv } from '../http/env.js'
-import { registerOperation, type OperationContext, type OperationHandler } from '../http/register-operation.js'
+import type { OperationContext, OperationHandler } from '../http/register-operation.js'
+import { registerRoute } from '../http/register-route.js'
 import type { Principal } from '../http/principal.js'
 import { ServiceError } from '../http/service-error.js'
 import type { TablesPort } from '../store/index.js'
@@ -60,9 +61,12 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }): H
   const router = new Hono<AppEnv>()
   const register = <Op extends Operation>(operation: Op, handler: TablesHandler<Op>): void => {
     const access: TablesAccess = tablesOperationAccess[operation.name as keyof typeof tablesOperationAccess]
-    registerOperation(router, operation, async (context) => {
-      if (!canAccessTables(context.principal, access)) throw forbidden(context.principal, access)
-      return handler(context, context.services.backend.tables)
+    registerRoute(router, {
+      operation,
+      handle: async (context) => {
+        if (!canAccessTables(context.principal, access)) throw forbidden(context.principal, access)
+        return handler(context, context.services.backend.tables)
+      },
     })
   }
 

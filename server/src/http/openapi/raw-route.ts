@@ -1,5 +1,3 @@
-import type { Hono } from 'hono'
-import type { AppEnv } from '../env.js'
 
 /** A parameter of a raw route (path, query or request header); its schema is a string unless told. */
 export interface RawRouteParameter {
@@ -186,18 +184,21 @@ export interface RawRoute {
   readonly responses: Readonly<Record<number, RawRouteResponse>>
 }
 
-const rawRoutesByRouter = new WeakMap<Hono<AppEnv>, RawRoute[]>()
+/** Any router (the app's, the admin routes' own environment): keyed by identity. */
+type Router = object
+
+const rawRoutesByRouter = new WeakMap<Router, RawRoute[]>()
 
 /**
- * Records the description of a raw route registered on `router`, for the OpenAPI document.
+ * Records the description of a raw route mounted on `router`, for the OpenAPI document. `registerRoute` calls it;
+ * call it yourself only for a route mounted some other way.
  *
  * @example
  * ```ts
  * describeRawRoute(router, uploadContentRoute)
- * router.put(toHonoPath(uploadContentRoute.path), handler)
  * ```
  */
-export function describeRawRoute(router: Hono<AppEnv>, route: RawRoute): void {
+export function describeRawRoute(router: Router, route: RawRoute): void {
   const list = rawRoutesByRouter.get(router) ?? []
   list.push(route)
   rawRoutesByRouter.set(router, list)
@@ -211,6 +212,6 @@ export function describeRawRoute(router: Hono<AppEnv>, route: RawRoute): void {
  * describedRawRoutes(filesContentRoutes()).map((r) => r.path) // ['/v1/content/upload/{fileId}', ...]
  * ```
  */
-export function describedRawRoutes(router: Hono<AppEnv>): ReadonlyArray<RawRoute> {
+export function describedRawRoutes(router: Router): ReadonlyArray<RawRoute> {
   return rawRoutesByRouter.get(router) ?? []
 }

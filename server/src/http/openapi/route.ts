@@ -4,7 +4,8 @@ import type { AppEnv } from '../env.js'
 import { publicBaseUrl } from '../public-url.js'
 import { jsonAnswer } from '../json-answer.js'
 import { buildOpenApiDocument } from './document.js'
-import { describeRawRoute, type RawRoute } from './raw-route.js'
+import type { RawRoute } from './raw-route.js'
+import { registerRoute } from '../register-route.js'
 import { packageVersion } from '../package-version.js'
 
 /**
@@ -20,15 +21,17 @@ import { packageVersion } from '../package-version.js'
 export function openApiRoutes(operations: () => ReadonlyArray<Operation>, rawRoutes: () => ReadonlyArray<RawRoute> = () => []): Hono<AppEnv> {
   const routes = new Hono<AppEnv>()
   const version = packageVersion()
-  describeRawRoute(routes, {
-    methods: ['GET', 'HEAD'],
-    path: '/v1/openapi.json',
-    operationId: 'getOpenApiDocument',
-    summary: 'This OpenAPI document',
-    description: 'No token needed; generated from the registered operations and described routes.',
-    parameters: [],
-    responses: { 200: { description: 'The OpenAPI 3.1 document.', body: 'json', schema: { type: 'object' } } },
+  registerRoute(routes, {
+    docs: {
+      methods: ['GET', 'HEAD'],
+      path: '/v1/openapi.json',
+      operationId: 'getOpenApiDocument',
+      summary: 'This OpenAPI document',
+      description: 'No token needed; generated from the registered operations and described routes.',
+      parameters: [],
+      responses: { 200: { description: 'The OpenAPI 3.1 document.', body: 'json', schema: { type: 'object' } } },
+    },
+    handle: (c) => jsonAnswer(c, buildOpenApiDocument(operations(), { version, serverUrl: publicBaseUrl(c), rawRoutes: rawRoutes() })),
   })
-  routes.get('/v1/openapi.json', (c) => jsonAnswer(c, buildOpenApiDocument(operations(), { version, serverUrl: publicBaseUrl(c), rawRoutes: rawRoutes() })))
   return routes
 }

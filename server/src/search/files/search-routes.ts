@@ -2,7 +2,7 @@ import type { Hono } from 'hono'
 import { filesLimits, listFilePassages, normalizeTagFilter, searchFiles, setFilePassages } from 'botshelf/api'
 import { isPagePosition, decodeCursor, encodeCursor, queryFingerprint } from '../../http/cursor.js'
 import type { AppEnv } from '../../http/env.js'
-import { registerOperation } from '../../http/register-operation.js'
+import { registerRoute } from '../../http/register-route.js'
 import { ServiceError } from '../../http/service-error.js'
 import type { FileRecord } from '../../store/index.js'
 import { resolveFile } from '../../files/file-resolver.js'
@@ -24,60 +24,69 @@ import { shapeResults } from './search-results.js'
  * ```
  */
 export function registerSearchRoutes(router: Hono<AppEnv>, indexing: IndexingOptions): void {
-  registerOperation(router, searchFiles, async ({ input, principal, services }) => {
-    if (!canUseFiles(principal)) throw new ServiceError('Forbidden', 'This role (billing_manager) has no access to files')
-    const query = input.query
-    if (query.consolidate && query.withContext) {
-      throw new ServiceError('InvalidPayload', 'withContext: expected false or absent with consolidate (consolidated results carry no context), received true')
-    }
-    const vector = await embedQuery(indexing.embedder, query.query, services.logger)
-    const hits = await services.backend.search.search({
-      botId: principal.botId,
-      scope: listScopeFor(principal),
-      tags: normalizeTagFilter(query.tags),
-      text: query.query,
-      ...(vector ? { vector } : {}),
-      limit: query.limit ?? filesLimits.searchResultsDefault,
-    })
-    const files = new Map<string, FileRecord>()
-    for (const fileId of new Set(hits.map((hit) => hit.passage.fileId))) {
-      const file = await services.backend.files.getById(principal.botId, fileId)
-      if (file) files.set(fileId, file)
-    }
-    const passages = await shapeResults(
-      hits,
-      files,
-      {
-        contextDepth: query.contextDepth ?? filesLimits.searchContextDepthDefault,
-        withContext: query.withContext ?? false,
-        includeBreadcrumb: query.includeBreadcrumb ?? false,
-        consolidate: query.consolidate ?? false,
-      },
-      (fileId, from, to) => services.backend.search.passagesAround(fileId, from, to),
-    )
-    return { passages }
+  registerRoute(router, {
+    operation: searchFiles,
+    handle: async ({ input, principal, services }) => {
+      if (!canUseFiles(principal)) throw new ServiceError('Forbidden', 'This role (billing_manager) has no access to files')
+      const query = input.query
+      if (query.consolidate && query.withContext) {
+        throw new ServiceError('InvalidPayload', 'withContext: expected false or absent with consolidate (consolidated results carry no context), received true')
+      }
+      const vector = await embedQuery(indexing.embedder, query.query, services.logger)
+      const hits = await services.backend.search.search({
+        botId: principal.botId,
+        scope: listScopeFor(principal),
+        tags: normalizeTagFilter(query.tags),
+        text: query.query,
+        ...(vector ? { vector } : {}),
+        limit: query.limit ?? filesLimits.searchResultsDefault,
+      })
+      const files = new Map<string, FileRecord>()
+      for (const fileId of new Set(hits.map((hit) => hit.passage.fileId))) {
+        const file = await services.backend.files.getById(principal.botId, fileId)
+        if (file) files.set(fileId, file)
+      }
+      const passages = await shapeResults(
+        hits,
+        files,
+        {
+          contextDepth: query.contextDepth ?? filesLimits.searchContextDepthDefault,
+          withContext: query.withContext ?? false,
+          includeBreadcrumb: query.includeBreadcrumb ?? false,
+          consolidate: query.consolidate ?? false,
+        },
+        (fileId, from, to) => services.backend.search.passagesAround(fileId, from, to),
+      )
+      return { passages }
+    },
   })
 
-  registerOperation(router, listFilePassages, async ({ input, principal, services }) => {
-    const file = await resolveFile(services.backend.files, principal, input.params.id, 'search')
-    const pageSize = input.query.limit ?? input.query.pageSize ?? filesLimits.passagesPageDefault
-    const fingerprint = queryFingerprint('listFilePassages', { ...input.query, limit: undefined, fileId: file.id })
-    const after = input.query.nextToken ? decodeCursor(services.signingKey, fingerprint, input.query.nextToken, isPagePosition) : undefined
-    const page = await services.backend.search.listPassages({ fileId: file.id, pageSize, ...(after ? { afterPosition: Number(after.value) } : {}) })
-    const last = page.items[page.items.length - 1]
-    return {
-      passages: page.items.map(toWirePassage),
-      meta: page.nextPosition !== undefined && last ? { nextToken: encodeCursor(services.signingKey, fingerprint, { value: page.nextPosition, id: last.id }) } : {},
-    }
+  registerRoute(router, {
+    operation: listFilePassages,
+    handle: async ({ input, principal, services }) => {
+      const file = await resolveFile(services.backend.files, principal, input.params.id, 'search')
+      const pageSize = input.query.limit ?? input.query.pageSize ?? filesLimits.passagesPageDefault
+      const fingerprint = queryFingerprint('listFilePassages', { ...input.query, limit: undefined, fileId: file.id })
+      const after = input.query.nextToken ? decodeCursor(services.signingKey, fingerprint, input.query.nextToken, isPagePosition) : undefined
+      const page = await services.backend.search.listPassages({ fileId: file.id, pageSize, ...(after ? { afterPosition: Number(after.value) } : {}) })
+      const last = page.items[page.items.length - 1]
+      return {
+        passages: page.items.map(toWirePassage),
+        meta: page.nextPosition !== undefined && last ? { nextToken: encodeCursor(services.signingKey, fingerprint, { value: page.nextPosition, id: last.id }) } : {},
+      }
+    },
   })
 
-  registerOperation(router, setFilePassages, async ({ input, principal, services }) => {
-    await services.backend.transaction(async (tx) => {
-      const file = await resolveFile(tx.files, principal, input.params.id, 'update')
-      const requested = await tx.files.requestIndexing(file.id)
-      await enqueueIndexing(tx, requested, { passages: input.body.passages })
-    })
-    services.jobs.wake()
-    return {}
+  registerRoute(router, {
+    operation: setFilePassages,
+    handle: async ({ input, principal, services }) => {
+      await services.backend.transaction(async (tx) => {
+        const file = await resolveFile(tx.files, principal, input.params.id, 'update')
+        const requested = await tx.files.requestIndexing(file.id)
+        await enqueueIndexing(tx, requested, { passages: input.body.passages })
+      })
+      services.jobs.wake()
+      return {}
+    },
   })
 }
