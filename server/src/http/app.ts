@@ -545,8 +545,8 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
   if (limiter) hono.use('/v1/*', limiter.byToken)
   for (const feature of features) if (feature.routes) hono.route('/', feature.routes)
 
-  // The direct lane repeats the steps of the middlewares above for the operations it answers (request context, auth,
-  // the token's rate limit): a middleware added above must be added to it too (http/direct-lane.ts).
+  // The direct lane calls the same pipeline steps (http/pipeline/) as the middlewares above for the operations it
+  // answers: a step added above, as a middleware, must be called by the lane too (http/direct-lane.ts).
   const corsOn = options.corsOrigins !== undefined && options.corsOrigins.length > 0
   const lane =
     options.directLane === false || corsOn
