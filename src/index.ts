@@ -3,5 +3,6 @@
 export * from './event/index.js'
 export * from './runtime/index.js'
 export * from './webhook/index.js'
+export * from './clock/index.js'
 // Only the issue type is public here; the formatting helpers stay internal.
 export type { ReadableIssue } from './issues/index.js'

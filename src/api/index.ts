@@ -11,3 +11,5 @@ export { memberRoles, tokenRoles, type MemberRole, type Principal, type TokenRol
 export { toReadableIssues, formatIssues, formatPath, describeValue, shortPath, type ReadableIssue } from '../issues/index.js'
 // The one base error class of every botshelf error (the service's included).
 export { BotshelfError } from '../errors/index.js'
+// The one clock type and the real clock.
+export { systemClock, toClock, clockMs, type Clock, type ClockLike } from '../clock/index.js'

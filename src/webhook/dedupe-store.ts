@@ -1,3 +1,5 @@
+import { clockMs, type ClockLike } from '../clock/index.js'
+
 /**
  * Remembers webhook ids to refuse duplicates. Plug your own (Redis `SET NX PX`, a SQL table with a unique key)
  * when several processes receive webhooks.
@@ -23,7 +25,7 @@ export interface MemoryDedupeStoreOptions {
    * Clock. Default: the real time.
    * @example `now: clock.now`
    */
-  now?: () => Date | number
+  now?: ClockLike
   /**
    * Most ids kept; past it the oldest are forgotten first. Default 100 000.
    * @example `maxEntries: 10_000`
@@ -41,10 +43,7 @@ export interface MemoryDedupeStoreOptions {
  * ```
  */
 export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}): WebhookDedupeStore & { readonly size: number } {
-  const now = (): number => {
-    const value = options.now ? options.now() : Date.now()
-    return typeof value === 'number' ? value : value.getTime()
-  }
+  const now = (): number => clockMs(options.now)
   const maxEntries = options.maxEntries ?? 100_000
   if (!Number.isInteger(maxEntries) || maxEntries < 1) {
     throw new RangeError(`maxEntries: expected a positive integer, received ${String(maxEntries)}`)

@@ -28,6 +28,7 @@ import { measureWorkspaceUsage, type StorageQuotas, type WorkspaceUsage } from '
 import { createTablesFeature, tablesFeature } from '../tables/feature.js'
 import { adminRoutes, SignInCodes, type IssuedSignInCode } from '../admin/index.js'
 import { consoleRoutes, findConsoleFolder } from '../console/index.js'
+import type { Clock } from 'botshelf/api'
 
 /**
  * The key file of a data folder made before the key moved into the database, to adopt on first start. Once the
@@ -117,7 +118,7 @@ export interface AppOptions {
    * let t = new Date('2026-01-01T00:00:00Z'); await createApp({ memory: true, now: () => t })
    * ```
    */
-  now?: () => Date
+  now?: Clock
   /**
    * Where the request log and errors go; default: JSON lines on stdout.
    *

@@ -1,5 +1,6 @@
 import pc from 'picocolors'
 import type { LogLevel, Logger } from './logger.js'
+import { systemClock, type Clock } from 'botshelf/api'
 
 /** Options of `createPrettyLogger`. */
 export interface PrettyLoggerOptions {
@@ -12,7 +13,7 @@ export interface PrettyLoggerOptions {
    * The clock of the timestamps. Default: the wall clock.
    * @example `now: () => new Date('2026-01-01T00:00:00Z')`
    */
-  now?: () => Date
+  now?: Clock
 }
 
 /**
@@ -28,7 +29,7 @@ export interface PrettyLoggerOptions {
  */
 export function createPrettyLogger(stream: { write(line: string): unknown; isTTY?: boolean } = process.stdout, options: PrettyLoggerOptions = {}): Logger {
   const c = pc.createColors(options.colors ?? stream.isTTY === true)
-  const now = options.now ?? (() => new Date())
+  const now = options.now ?? systemClock
   const levelText: Record<LogLevel, string> = {
     debug: c.gray('DEBUG'),
     info: c.green('INFO '),

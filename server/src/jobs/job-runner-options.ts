@@ -1,4 +1,4 @@
-import type { Clock } from '../store/clock.js'
+import type { Clock } from 'botshelf/api'
 import type { JobQueue } from '../store/jobs/index.js'
 import type { JobHandler } from './job-handler.js'
 

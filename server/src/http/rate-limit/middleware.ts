@@ -5,6 +5,7 @@ import { formatBucketLimit, type BucketLimit } from './bucket-limit.js'
 import { addressKey } from './client-address.js'
 import type { ResolvedRateLimits } from './options.js'
 import { rateLimitedResponse, retryAfterSeconds, type RateLimitScope } from './rate-limited-response.js'
+import type { Clock } from 'botshelf/api'
 
 /** At most one `rate limited` log line per bucket in this many milliseconds: a flood must not flood the log. */
 const LOG_EVERY_MS = 10_000
@@ -35,7 +36,7 @@ export interface RateLimitContext {
    * { now: () => new Date() }
    * ```
    */
-  readonly now: () => Date
+  readonly now: Clock
   /**
    * Where the `rate limited` lines go (one per bucket every 10 s at most, level `warn`).
    *
