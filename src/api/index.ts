@@ -13,3 +13,5 @@ export { toReadableIssues, formatIssues, formatPath, describeValue, shortPath, t
 export { BotshelfError } from '../errors/index.js'
 // The one clock type and the real clock.
 export { systemClock, toClock, clockMs, type Clock, type ClockLike } from '../clock/index.js'
+// The one bounded cache of the service's memos and caches.
+export { BoundedMap, type EvictionPolicy } from '../bounded-map/index.js'
