@@ -1,3 +1,4 @@
+import { BoundedMap } from '../bounded-map/index.js'
 import { clockMs, type ClockLike } from '../clock/index.js'
 
 /**
@@ -48,7 +49,8 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
   if (!Number.isInteger(maxEntries) || maxEntries < 1) {
     throw new RangeError(`maxEntries: expected a positive integer, received ${String(maxEntries)}`)
   }
-  const expiries = new Map<string, number>()
+  // Insertion order is expiry order (one TTL per store in practice): a re-claimed id moves last, the oldest goes first.
+  const expiries = new BoundedMap<string, number>(maxEntries, 'fifo')
   const prune = (at: number): void => {
     for (const [id, expiresAt] of expiries) {
       if (expiresAt > at) break
@@ -63,10 +65,6 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
       if (known !== undefined && known > at) return false
       expiries.delete(id)
       expiries.set(id, at + ttlMs)
-      while (expiries.size > maxEntries) {
-        const oldest = expiries.keys().next().value as string
-        expiries.delete(oldest)
-      }
       return true
     },
     release(id) {

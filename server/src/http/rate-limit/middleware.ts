@@ -5,7 +5,7 @@ import { formatBucketLimit, type BucketLimit } from './bucket-limit.js'
 import { addressKey } from './client-address.js'
 import type { ResolvedRateLimits } from './options.js'
 import { rateLimitedResponse, retryAfterSeconds, type RateLimitScope } from './rate-limited-response.js'
-import type { Clock } from 'botshelf/api'
+import { BoundedMap, type Clock } from 'botshelf/api'
 
 /** At most one `rate limited` log line per bucket in this many milliseconds: a flood must not flood the log. */
 const LOG_EVERY_MS = 10_000
@@ -70,7 +70,7 @@ export function createRateLimiter(context: RateLimitContext): {
   takeForToken(tokenId: string): boolean | Promise<boolean>
 } {
   const { limits, now, logger } = context
-  const lastLogged = new Map<string, number>()
+  const lastLogged = new BoundedMap<string, number>(LOG_MEMORY, 'clear')
 
   const check = async (
     c: Context<AppEnv>,
@@ -86,7 +86,6 @@ export function createRateLimiter(context: RateLimitContext): {
     if (decision.allowed) return next()
     const previous = lastLogged.get(key)
     if (previous === undefined || time - previous >= LOG_EVERY_MS || time < previous) {
-      if (lastLogged.size >= LOG_MEMORY) lastLogged.clear()
       lastLogged.set(key, time)
       logger.log('warn', 'rate limited', {
         requestId: c.get('requestId'),
