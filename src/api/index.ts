@@ -13,5 +13,24 @@ export { toReadableIssues, formatIssues, formatPath, describeValue, shortPath, t
 export { BotshelfError } from '../errors/index.js'
 // The one clock type and the real clock.
 export { systemClock, toClock, clockMs, type Clock, type ClockLike } from '../clock/index.js'
+// The one logger, its levels and the JSON logger (the service adds its pretty printer).
+export {
+  logThresholds,
+  parseLogThreshold,
+  passesThreshold,
+  toLogger,
+  createRecordLogger,
+  silentLogger,
+  createJsonLogger,
+  withLogThreshold,
+  type LogLevel,
+  type LogThreshold,
+  type Logger,
+  type LoggerLike,
+  type LevelLogger,
+  type LogFields,
+  type LogRecord,
+  type JsonLoggerOptions,
+} from '../logging/index.js'
 // The one bounded cache of the service's memos and caches.
 export { BoundedMap, type EvictionPolicy } from '../bounded-map/index.js'

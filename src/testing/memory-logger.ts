@@ -1,5 +1,4 @@
-import type { Logger, LogRecord } from '../runtime/index.js'
-import { createRecordLogger } from '../runtime/logger.js'
+import { createRecordLogger, type Logger, type LogRecord } from '../logging/index.js'
 import type { Clock } from '../clock/index.js'
 
 /** A logger that keeps its lines in memory, for tests. */

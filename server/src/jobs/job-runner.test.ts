@@ -55,7 +55,7 @@ function setup(options: { realClock?: boolean } = {}) {
       now,
       pollMs: 20,
       workerName: 'test',
-      logger: { log: (level, message, fields) => lines.push({ level, message, fields }) },
+      logger: { log: (level, message, fields) => lines.push({ level, message, fields: fields ?? {} }) },
       ...options,
     })
     cleanup.push(() => created.stop())
