@@ -12,7 +12,7 @@ import {
 import { loadInProcessService, type InProcessService } from './in-process-service.js'
 import { isMadeUpBotId } from './fake-bot-ids.js'
 import { createMemoryLogger } from './memory-logger.js'
-import type { Clock } from '../clock/index.js'
+import { systemClock, type Clock } from '../clock/index.js'
 
 /** The bot id of a test bot when none is given. Pass it to fakes (`fakeTextEvent('hi', { botId: TEST_BOT_ID })`). */
 export const TEST_BOT_ID = 'test-bot'
@@ -153,7 +153,7 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
   const defaultActionEvent = (): Record<string, unknown> => ({
     id: 'evt_test_action',
     botId,
-    createdOn: (options.now?.() ?? new Date()).toISOString(),
+    createdOn: (options.now ?? systemClock)().toISOString(),
     direction: 'incoming',
     type: 'text',
     payload: { text: '' },
