@@ -3,5 +3,7 @@
 export * from './event/index.js'
 export * from './runtime/index.js'
 export * from './webhook/index.js'
+// The clock type that the `now` options take.
+export type { Clock, ClockLike } from './clock/index.js'
 // Only the issue type is public here; the formatting helpers stay internal.
 export type { ReadableIssue } from './issues/index.js'

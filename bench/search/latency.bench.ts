@@ -23,7 +23,8 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { createOfflineEmbedder, STOP_WORDS } from '../../server/src/search/embedding/index.js'
 import { openSqliteBackend, type SqliteBackend } from '../../server/src/store/sqlite/backend.js'
 import type { PassageInput } from '../../server/src/store/index.js'
-import { randomVectors, realisticTexts, recallAtK, seededRandom } from '../../server/src/store/sqlite/search/vector-lists.test-support.js'
+import { seededRandom } from '../../src/testing/seeded-random.js'
+import { randomVectors, realisticTexts, recallAtK } from '../../server/src/store/sqlite/search/vector-lists.test-support.js'
 
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`)

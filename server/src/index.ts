@@ -23,7 +23,7 @@ export {
 export { defaultTimeouts, type Timeouts } from './http/connections/index.js'
 export { ServiceError, invalidFromIssues } from './http/service-error.js'
 export { memberRoles, tokenRoles, type MemberRole, type Principal, type TokenRole } from './http/principal.js'
-export { createJsonLogger, silentLogger, type Logger, type LogLevel } from './http/logger.js'
+export { createJsonLogger, silentLogger, toLogger, type Logger, type LoggerLike, type LogLevel } from './http/logger.js'
 export { createPrettyLogger, type PrettyLoggerOptions } from './http/pretty-logger.js'
 export { logThresholds, parseLogThreshold, requestLogLevel, withLogThreshold, type LogThreshold } from './http/log-level.js'
 export { ServiceMetrics, metricsFetchHandler, startMetricsServer, type MetricsServer, type RequestObservation } from './metrics/index.js'

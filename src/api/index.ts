@@ -11,3 +11,26 @@ export { memberRoles, tokenRoles, type MemberRole, type Principal, type TokenRol
 export { toReadableIssues, formatIssues, formatPath, describeValue, shortPath, type ReadableIssue } from '../issues/index.js'
 // The one base error class of every botshelf error (the service's included).
 export { BotshelfError } from '../errors/index.js'
+// The one clock type and the real clock.
+export { systemClock, toClock, clockMs, type Clock, type ClockLike } from '../clock/index.js'
+// The one logger, its levels and the JSON logger (the service adds its pretty printer).
+export {
+  logThresholds,
+  parseLogThreshold,
+  passesThreshold,
+  toLogger,
+  createRecordLogger,
+  silentLogger,
+  createJsonLogger,
+  withLogThreshold,
+  type LogLevel,
+  type LogThreshold,
+  type Logger,
+  type LoggerLike,
+  type LevelLogger,
+  type LogFields,
+  type LogRecord,
+  type JsonLoggerOptions,
+} from '../logging/index.js'
+// The one bounded cache of the service's memos and caches.
+export { BoundedMap, type EvictionPolicy } from '../bounded-map/index.js'

@@ -1,7 +1,7 @@
 import type { Client } from '../client/index.js'
 import type { BotEvent, PayloadOf } from '../event/index.js'
 import type { DirectionOfPoint, HookPoint } from './hook-points.js'
-import type { Logger } from './logger.js'
+import type { Logger } from '../logging/index.js'
 
 /** What every hook and action handler receives besides its own inputs. */
 export interface HandlerContext<E extends BotEvent = BotEvent> {

@@ -15,7 +15,7 @@ import {
   describeError,
 } from './errors.js'
 import { isBeforePoint, pointsFor, type HookPoint } from './hook-points.js'
-import { createJsonLogger, type Logger } from './logger.js'
+import { createJsonLogger, toLogger, type Logger, type LoggerLike } from '../logging/index.js'
 import { runWithDeadline, type DeadlineSignal } from './run-with-deadline.js'
 
 /**
@@ -65,7 +65,7 @@ export interface RuntimeOptions<A extends readonly AnyAction[]> {
    * standard error.
    * @example `logger: createJsonLogger({ level: 'debug' })`
    */
-  logger?: Logger
+  logger?: LoggerLike
   /**
    * Deadline of hooks and actions without their own `timeoutMs`. Default 10 000 ms.
    * @example `defaultTimeoutMs: 2_000`
@@ -179,7 +179,7 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
   checkTimeout('createRuntime', options.defaultTimeoutMs)
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS
   const failFast = options.failFast ?? false
-  const rootLogger = options.logger ?? createJsonLogger()
+  const rootLogger = options.logger ? toLogger(options.logger) : createJsonLogger()
   const buildClient = clientBuilder(options)
   const actionsByName = new Map(actions.map((a) => [a.name, a]))
 

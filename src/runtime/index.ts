@@ -21,7 +21,18 @@ export {
 } from './create-runtime.js'
 export { hookPoints, pointsFor, isHookPoint, type HookPoint, type BeforePoint, type DirectionOfPoint } from './hook-points.js'
 export type { HandlerContext, HookEvent } from './context.js'
-export { createJsonLogger, type Logger, type LogLevel, type LogFields, type LogRecord, type JsonLoggerOptions } from './logger.js'
+// The logger lives in ../logging (shared with the service); these are the names bot code uses.
+export {
+  createJsonLogger,
+  toLogger,
+  type Logger,
+  type LoggerLike,
+  type LevelLogger,
+  type LogLevel,
+  type LogFields,
+  type LogRecord,
+  type JsonLoggerOptions,
+} from '../logging/index.js'
 export {
   BotRuntimeError,
   RuntimeDefinitionError,

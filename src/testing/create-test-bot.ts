@@ -12,6 +12,7 @@ import {
 import { loadInProcessService, type InProcessService } from './in-process-service.js'
 import { isMadeUpBotId } from './fake-bot-ids.js'
 import { createMemoryLogger } from './memory-logger.js'
+import { systemClock, type Clock } from '../clock/index.js'
 
 /** The bot id of a test bot when none is given. Pass it to fakes (`fakeTextEvent('hi', { botId: TEST_BOT_ID })`). */
 export const TEST_BOT_ID = 'test-bot'
@@ -50,7 +51,7 @@ export interface TestBotOptions<A extends readonly AnyAction[]> {
    * The service's clock (file expiry, URL expiry, timestamps). Default: the real clock.
    * @example `now: clock.now`
    */
-  now?: () => Date
+  now?: Clock
 }
 
 /** A bot under test: its runtime wired to a real in-process storage service with its own empty store. */
@@ -152,7 +153,7 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
   const defaultActionEvent = (): Record<string, unknown> => ({
     id: 'evt_test_action',
     botId,
-    createdOn: (options.now?.() ?? new Date()).toISOString(),
+    createdOn: (options.now ?? systemClock)().toISOString(),
     direction: 'incoming',
     type: 'text',
     payload: { text: '' },

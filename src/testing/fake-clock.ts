@@ -1,7 +1,9 @@
+import type { Clock } from '../clock/index.js'
+
 /** A clock you move by hand. Pass `clock.now` wherever a `now` option is taken. */
 export interface FakeClock {
   /** The current fake time (a new `Date` each call). */
-  readonly now: () => Date
+  readonly now: Clock
   /** Moves the clock forward (or back, with a negative value) by `ms` milliseconds. */
   advance(ms: number): Date
   /** Sets the clock to a given time. */

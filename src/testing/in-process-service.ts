@@ -1,3 +1,5 @@
+import type { Clock } from '../clock/index.js'
+
 // The storage service lives in its own package (botshelf-server) so that `botshelf` stays light: it is loaded here
 // only when a test asks for it, by a specifier TypeScript does not follow, so no declaration of botshelf reaches
 // the service's types (or better-sqlite3's).
@@ -21,7 +23,7 @@ export interface InProcessService {
 
 /** What `createTestBot` needs of the `botshelf-server` module. */
 export interface InProcessServiceModule {
-  createApp(options: { memory: true; publicUrl: string; logger: unknown; rateLimit: false; now?: () => Date }): Promise<InProcessService>
+  createApp(options: { memory: true; publicUrl: string; logger: unknown; rateLimit: false; now?: Clock }): Promise<InProcessService>
   silentLogger: unknown
 }
 

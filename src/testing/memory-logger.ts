@@ -1,5 +1,5 @@
-import type { Logger, LogRecord } from '../runtime/index.js'
-import { createRecordLogger } from '../runtime/logger.js'
+import { createRecordLogger, type Logger, type LogRecord } from '../logging/index.js'
+import type { Clock } from '../clock/index.js'
 
 /** A logger that keeps its lines in memory, for tests. */
 export interface MemoryLogger extends Logger {
@@ -24,7 +24,7 @@ export interface MemoryLogger extends Logger {
 export function createMemoryLogger(
   options: {
     /** Clock of the records' `time`; default the real clock: `now: () => FAKE_EVENT_TIME`. */
-    now?: () => Date
+    now?: Clock
   } = {},
 ): MemoryLogger {
   const records: LogRecord[] = []

@@ -6,7 +6,8 @@ import { createMemoryDedupeStore, type WebhookDedupeStore } from './dedupe-store
 import { WebhookConfigError, WebhookVerificationError, type WebhookErrorBody } from './errors.js'
 import { readBodyWithLimit } from './read-body.js'
 import type { WebhookSecret } from './signature.js'
-import { checkTolerance, createVerifier, type Clock } from './verifier.js'
+import type { ClockLike } from '../clock/index.js'
+import { checkTolerance, createVerifier } from './verifier.js'
 import { parseJsonBody } from './verify-webhook.js'
 
 /** Default and largest accepted body: 100 MB (docs/wire-format.md §5). */
@@ -47,7 +48,7 @@ export interface WebhookHandlerOptions {
    * Clock used for the timestamp check and the default dedupe store. Default: the real time.
    * @example `now: createFakeClock().now`
    */
-  now?: Clock
+  now?: ClockLike
 }
 
 /** The JSON answer to an accepted webhook. */

@@ -1,3 +1,6 @@
+import { BoundedMap } from '../bounded-map/index.js'
+import { clockMs, type ClockLike } from '../clock/index.js'
+
 /**
  * Remembers webhook ids to refuse duplicates. Plug your own (Redis `SET NX PX`, a SQL table with a unique key)
  * when several processes receive webhooks.
@@ -23,7 +26,7 @@ export interface MemoryDedupeStoreOptions {
    * Clock. Default: the real time.
    * @example `now: clock.now`
    */
-  now?: () => Date | number
+  now?: ClockLike
   /**
    * Most ids kept; past it the oldest are forgotten first. Default 100 000.
    * @example `maxEntries: 10_000`
@@ -41,15 +44,13 @@ export interface MemoryDedupeStoreOptions {
  * ```
  */
 export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}): WebhookDedupeStore & { readonly size: number } {
-  const now = (): number => {
-    const value = options.now ? options.now() : Date.now()
-    return typeof value === 'number' ? value : value.getTime()
-  }
+  const now = (): number => clockMs(options.now)
   const maxEntries = options.maxEntries ?? 100_000
   if (!Number.isInteger(maxEntries) || maxEntries < 1) {
     throw new RangeError(`maxEntries: expected a positive integer, received ${String(maxEntries)}`)
   }
-  const expiries = new Map<string, number>()
+  // Insertion order is expiry order (one TTL per store in practice): a re-claimed id moves last, the oldest goes first.
+  const expiries = new BoundedMap<string, number>(maxEntries, 'fifo')
   const prune = (at: number): void => {
     for (const [id, expiresAt] of expiries) {
       if (expiresAt > at) break
@@ -64,10 +65,6 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
       if (known !== undefined && known > at) return false
       expiries.delete(id)
       expiries.set(id, at + ttlMs)
-      while (expiries.size > maxEntries) {
-        const oldest = expiries.keys().next().value as string
-        expiries.delete(oldest)
-      }
       return true
     },
     release(id) {

@@ -9,7 +9,7 @@ export { toNodeHandler, type NodeHandlerOptions, type NodeRequestListener } from
 export { verifyWebhook, type VerifyWebhookOptions } from './verify-webhook.js'
 export { createMemoryDedupeStore, type WebhookDedupeStore, type MemoryDedupeStoreOptions } from './dedupe-store.js'
 export { signWebhookPayload, SECRET_PREFIX, type WebhookSecret } from './signature.js'
-export { DEFAULT_TOLERANCE_SECONDS, type HeadersLike, type Clock } from './verifier.js'
+export { DEFAULT_TOLERANCE_SECONDS, type HeadersLike } from './verifier.js'
 export {
   WebhookVerificationError,
   WebhookConfigError,

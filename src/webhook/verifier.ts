@@ -1,3 +1,4 @@
+import { clockMs, type ClockLike } from '../clock/index.js'
 import { WebhookConfigError, WebhookVerificationError } from './errors.js'
 import { decodeSecrets, importSigningKey, matchesAnySignature, type SigningKey, type WebhookSecret } from './signature.js'
 
@@ -6,9 +7,6 @@ export const DEFAULT_TOLERANCE_SECONDS = 300
 
 /** Headers as a `Headers` object or a plain record (Node's `req.headers`). */
 export type HeadersLike = Headers | Readonly<Record<string, string | readonly string[] | undefined>>
-
-/** A clock: returns the current time as a `Date` or epoch milliseconds. */
-export type Clock = () => Date | number
 
 /** What a successful verification knows about the request. */
 export interface VerifiedWebhook {
@@ -39,17 +37,11 @@ export function checkTolerance(toleranceSeconds: unknown): number {
   return toleranceSeconds
 }
 
-/** Current time in epoch milliseconds from a clock. */
-export function readClock(now: Clock | undefined): number {
-  const value = now ? now() : Date.now()
-  return typeof value === 'number' ? value : value.getTime()
-}
-
 /**
  * Builds a verifier. Throws `WebhookConfigError` at once for a missing, empty or non-base64 secret.
  * Verification order: headers present, signature (401 material), then timestamp within the tolerance.
  */
-export function createVerifier(options: { secret: WebhookSecret; toleranceSeconds?: number; now?: Clock }): WebhookVerifier {
+export function createVerifier(options: { secret: WebhookSecret; toleranceSeconds?: number; now?: ClockLike }): WebhookVerifier {
   const rawKeys = decodeSecrets(options.secret)
   const toleranceSeconds = checkTolerance(options.toleranceSeconds)
   let keys: Promise<SigningKey[]> | undefined
@@ -78,7 +70,7 @@ export function createVerifier(options: { secret: WebhookSecret; toleranceSecond
         throw new WebhookVerificationError('invalid_timestamp', `webhook-timestamp: expected integer seconds since the epoch, received ${JSON.stringify(timestamp.slice(0, 40))}`)
       }
       const sentAt = Number(timestamp)
-      const nowSeconds = Math.floor(readClock(options.now) / 1000)
+      const nowSeconds = Math.floor(clockMs(options.now) / 1000)
       if (nowSeconds - sentAt > toleranceSeconds) {
         throw new WebhookVerificationError('timestamp_too_old', `webhook-timestamp: ${nowSeconds - sentAt} s old, more than the ${toleranceSeconds} s tolerance`)
       }

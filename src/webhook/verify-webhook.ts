@@ -1,7 +1,8 @@
 import { utf8 } from './bytes.js'
 import { WebhookVerificationError } from './errors.js'
 import type { WebhookSecret } from './signature.js'
-import { createVerifier, type Clock, type HeadersLike } from './verifier.js'
+import type { ClockLike } from '../clock/index.js'
+import { createVerifier, type HeadersLike } from './verifier.js'
 
 /** Options of `verifyWebhook`. */
 export interface VerifyWebhookOptions {
@@ -29,7 +30,7 @@ export interface VerifyWebhookOptions {
    * Clock. Default: the real time.
    * @example `now: () => new Date('2024-05-01T10:00:00Z')`
    */
-  now?: Clock
+  now?: ClockLike
 }
 
 /**

@@ -6,7 +6,7 @@ import qs from 'qs'
 import type { Client as BotpressClient } from '@botpress/client'
 import { createApp, type AppOptions, type BotshelfApp } from '../../server/src/http/app.js'
 import { createServer, type RunningServer } from '../../server/src/http/server.js'
-import type { Logger } from '../../server/src/http/logger.js'
+import type { LoggerLike } from '../../server/src/http/logger.js'
 import type { Backend } from '../../server/src/store/index.js'
 import type { SqliteBackend } from '../../server/src/store/sqlite/backend.js'
 import { dataFolder } from '../../server/src/platform/index.js'
@@ -103,7 +103,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const ownDir = options.dataDir === undefined
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'botshelf-test-')))
   const logs: Array<Record<string, unknown>> = []
-  const logger: Logger = { log: (level, msg, fields) => logs.push({ level, msg, ...fields }) }
+  const logger: LoggerLike = { log: (level, msg, fields) => logs.push({ level, msg, ...fields }) }
   const backendName: TestBackendName = options.dataDir !== undefined ? 'sqlite' : (options.backend ?? currentTestBackend())
   const backend = await testBackends[backendName]({ dataDir, ...(options.now ? { now: options.now } : {}) })
   const appOptions: AppOptions = {

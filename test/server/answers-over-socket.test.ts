@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServer, type RunningServer } from '../../server/src/index.js'
-import type { Logger } from '../../server/src/http/logger.js'
+import type { LoggerLike } from '../../server/src/http/logger.js'
 
 // JSON answers that are not operations (health, errors, 404/405, rate limits) carry every header from the start, so
 // @hono/node-server writes them as built (decision 1211). Over a real socket a header set on the answer afterwards
 // was lost: these requests go through the real listener and check the headers, the body, the log and the metrics.
 let server: RunningServer
 const lines: Array<Record<string, unknown>> = []
-const logger: Logger = { log: (level, msg, fields) => lines.push({ level, msg, ...fields }) }
+const logger: LoggerLike = { log: (level, msg, fields) => lines.push({ level, msg, ...fields }) }
 beforeAll(async () => {
   server = await createServer({ memory: true, port: 0, logger, rateLimit: false })
 })

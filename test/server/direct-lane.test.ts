@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { defineOperation } from '../../src/api/operation.js'
 import { createServer, defaultFeatures, type RunningServer } from '../../server/src/index.js'
 import type { AppEnv, ServiceFeature } from '../../server/src/http/env.js'
-import type { Logger } from '../../server/src/http/logger.js'
+import type { LoggerLike } from '../../server/src/http/logger.js'
 import { registerDirectOperation, registerOperation } from '../../server/src/http/register-route.js'
 
 // Decision 1235: a plain getFile is answered on node:http by the direct lane, every other request by the Hono app.
@@ -15,7 +15,7 @@ import { registerDirectOperation, registerOperation } from '../../server/src/htt
 
 const clock = new Date('2026-11-24T12:00:00.000Z')
 const lines: Array<Record<string, unknown>> = []
-const logger: Logger = { log: (level, msg, fields) => lines.push({ level, msg, ...fields }) }
+const logger: LoggerLike = { log: (level, msg, fields) => lines.push({ level, msg, ...fields }) }
 
 interface RawAnswer {
   status: number

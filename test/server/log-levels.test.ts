@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { createApp, defaultFeatures } from '../../server/src/http/app.js'
 import type { AppEnv } from '../../server/src/http/env.js'
-import type { Logger } from '../../server/src/http/logger.js'
+import type { LoggerLike } from '../../server/src/http/logger.js'
 import { withLogThreshold } from '../../server/src/http/log-level.js'
 import { serveLogger } from '../../server/src/cli/serve-logging.js'
 
@@ -23,7 +23,7 @@ const probes = {
 
 async function requestLevels(threshold: 'debug' | 'info' | 'warn' | 'error' | 'silent', slowRequestMs: number) {
   const lines: Array<{ level: string; msg: string; status?: unknown; path?: unknown }> = []
-  const sink: Logger = { log: (level, msg, fields) => lines.push({ level, msg, ...fields }) }
+  const sink: LoggerLike = { log: (level, msg, fields) => lines.push({ level, msg, ...fields }) }
   const app = await createApp({ memory: true, logger: withLogThreshold(sink, threshold), features: [...defaultFeatures, probes], slowRequestMs })
   try {
     const { bot, token } = await app.admin.bootstrap()

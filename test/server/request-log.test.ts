@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp, type BotshelfApp } from '../../server/src/http/app.js'
-import type { Logger } from '../../server/src/http/logger.js'
+import type { LoggerLike } from '../../server/src/http/logger.js'
 
 // docs/server.md (Logs): every response carries `x-request-id`, and the request's log line has the status the
 // caller got, including answers made outside the operation routes (404, 405, preflights, content routes).
@@ -8,7 +8,7 @@ import type { Logger } from '../../server/src/http/logger.js'
 let plain: BotshelfApp
 let withCors: BotshelfApp
 const lines: Array<Record<string, unknown>> = []
-const logger: Logger = { log: (level, msg, fields) => lines.push({ level, msg, ...fields }) }
+const logger: LoggerLike = { log: (level, msg, fields) => lines.push({ level, msg, ...fields }) }
 
 beforeAll(async () => {
   plain = await createApp({ memory: true, logger })

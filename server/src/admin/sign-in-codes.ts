@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import type { Clock } from 'botshelf/api'
 
 /** How long a sign-in code printed by `botshelf serve` stays valid: long enough to open the link after a start. */
 export const SIGN_IN_CODE_LIFETIME_MS = 24 * 60 * 60 * 1000
@@ -35,7 +36,7 @@ export class SignInCodes {
    * @param lifetimeMs how long a code stays valid.
    */
   constructor(
-    private readonly now: () => Date,
+    private readonly now: Clock,
     private readonly lifetimeMs: number = SIGN_IN_CODE_LIFETIME_MS,
   ) {}
 

@@ -1,6 +1,7 @@
 import type { BlobStore } from './blob-store.js'
 import { createLocalFolderBlobStore } from './local-folder-store.js'
 import { blobStoreOptionsFrom, openS3BlobStore, type BlobConfigSources } from './s3/s3-options.js'
+import type { Clock } from 'botshelf/api'
 
 /** Input of {@link openConfiguredBlobStore}: the configuration sources and the local folder to fall back on. */
 export interface ConfiguredBlobStoreOptions extends BlobConfigSources {
@@ -21,7 +22,7 @@ export interface ConfiguredBlobStoreOptions extends BlobConfigSources {
    * await openConfiguredBlobStore({ env: process.env, localRoot, now: () => new Date() })
    * ```
    */
-  now?: () => Date
+  now?: Clock
 }
 
 /** The blob store the configuration chose, and how to release it. */

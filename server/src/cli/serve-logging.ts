@@ -20,7 +20,7 @@ export function serveLogger(values: { 'log-level'?: string; 'log-format'?: strin
   const env = envOf(io)
   const level = readLevel(values['log-level'], '--log-level') ?? readLevel(env.BOTSHELF_LOG_LEVEL, 'BOTSHELF_LOG_LEVEL') ?? 'info'
   const format = readFormat(values['log-format'], '--log-format') ?? readFormat(env.BOTSHELF_LOG_FORMAT, 'BOTSHELF_LOG_FORMAT') ?? (io.stdout.isTTY === true ? 'pretty' : 'json')
-  const base = format === 'pretty' ? createPrettyLogger(io.stdout, { colors: io.stdout.isTTY === true && env.NO_COLOR === undefined }) : createJsonLogger(io.stdout)
+  const base = format === 'pretty' ? createPrettyLogger(io.stdout, { colors: io.stdout.isTTY === true && env.NO_COLOR === undefined }) : createJsonLogger({ write: (line) => io.stdout.write(`${line}\n`), level: 'debug' })
   return { logger: withLogThreshold(base, level), level, format }
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { UpsertFileInput } from '../store/index.js'
 import { openSqliteBackend, type SqliteBackend } from '../store/sqlite/backend.js'
-import { silentLogger } from '../http/logger.js'
+import { silentLogger, toLogger } from '../http/logger.js'
 import { FilesService, type FilesEvent } from './files-service.js'
 
 const BOT = 'bot_1'
@@ -68,7 +68,7 @@ describe('FilesService', () => {
 
   it('keeps a failing subscriber from undoing the change or silencing the others', async () => {
     const logged: string[] = []
-    const noisy = new FilesService(backend, { log: (level, msg) => void logged.push(`${level} ${msg}`) })
+    const noisy = new FilesService(backend, toLogger({ log: (level, msg) => void logged.push(`${level} ${msg}`) }))
     const seen: string[] = []
     noisy.on(() => {
       throw new Error('subscriber bug')

@@ -10,7 +10,7 @@ import { bodyDeadline, checkTimeout, defaultTimeouts } from './connections/index
 import type { AppEnv, AppServices, RequestConnection, ServiceFeature } from './env.js'
 import { FilesService } from '../files/files-service.js'
 import { handleError } from './error-handler.js'
-import { createJsonLogger, type Logger } from './logger.js'
+import { createJsonLogger, toLogger, writeToStdout, type Logger, type LoggerLike } from './logger.js'
 import { notFoundHandler } from './not-found.js'
 import { requestContext } from './request-context.js'
 import { directOperations, registeredOperations } from './register-operation.js'
@@ -28,6 +28,7 @@ import { measureWorkspaceUsage, type StorageQuotas, type WorkspaceUsage } from '
 import { createTablesFeature, tablesFeature } from '../tables/feature.js'
 import { adminRoutes, SignInCodes, type IssuedSignInCode } from '../admin/index.js'
 import { consoleRoutes, findConsoleFolder } from '../console/index.js'
+import type { Clock } from 'botshelf/api'
 
 /**
  * The key file of a data folder made before the key moved into the database, to adopt on first start. Once the
@@ -117,7 +118,7 @@ export interface AppOptions {
    * let t = new Date('2026-01-01T00:00:00Z'); await createApp({ memory: true, now: () => t })
    * ```
    */
-  now?: () => Date
+  now?: Clock
   /**
    * Where the request log and errors go; default: JSON lines on stdout.
    *
@@ -126,7 +127,7 @@ export interface AppOptions {
    * createApp({ memory: true, logger: silentLogger })
    * ```
    */
-  logger?: Logger
+  logger?: LoggerLike
   /**
    * Validate every operation response against its schema (a mismatch is a logged 500). Tests turn it on.
    *
@@ -447,7 +448,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
 
   let services: AppServices
   try {
-    const logger = options.logger ?? createJsonLogger()
+    const logger = options.logger ? toLogger(options.logger) : createJsonLogger({ write: writeToStdout, level: 'debug' })
     const signingKey = await backend.auth.signingKey(legacySigningKey(dataDir, logger))
     // Handlers read `services` when they run, after it is assigned below.
     const jobs = new JobRunner({
@@ -462,7 +463,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
       // Debug lines (one per claim) reach the log only when its threshold is debug (--log-level debug).
       logger: {
         log: (level, message, fields) => {
-          services.metrics?.observeJob(message, fields)
+          services.metrics?.observeJob(message, fields ?? {})
           logger.log(level, message, fields)
         },
       },

@@ -13,6 +13,7 @@ import { beginRequest } from './pipeline/request-id.js'
 import type { DirectOperation, DirectOperationContext } from './register-operation.js'
 import type { Operation } from 'botshelf/api'
 import { requestOrigin } from './request-origin.js'
+import { BoundedMap } from 'botshelf/api'
 
 /** Options of {@link createDirectLane}. */
 export interface DirectLaneOptions {
@@ -218,13 +219,12 @@ export function createDirectLane(options: DirectLaneOptions): DirectLane {
   const { services, auth, takeForToken } = options
   const table = laneRoutes(options.hono, options.operations)
   // Where each request target leads (`null`: not the lane's); a server sees the same hot targets again and again.
-  let routed = new Map<string, Routed | null>()
+  const routed = new BoundedMap<string, Routed | null>(REMEMBERED_TARGETS, 'clear')
 
   const route = (target: string): Routed | null => {
     let found = routed.get(target)
     if (found === undefined) {
       found = routeOf(table, target)
-      if (routed.size >= REMEMBERED_TARGETS) routed = new Map()
       routed.set(target, found)
     }
     return found

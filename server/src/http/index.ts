@@ -1,4 +1,4 @@
-export { createJsonLogger, silentLogger, type Logger, type LogLevel } from './logger.js'
+export { createJsonLogger, silentLogger, toLogger, writeToStdout, type Logger, type LoggerLike, type LogLevel } from './logger.js'
 export { createPrettyLogger, type PrettyLoggerOptions } from './pretty-logger.js'
 export { logThresholds, parseLogThreshold, requestLogLevel, withLogThreshold, type LogThreshold } from './log-level.js'
 export { errorBodyText, errorResponse, handleError, reportServerError, toServiceError } from './error-handler.js'

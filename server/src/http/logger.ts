@@ -1,43 +1,15 @@
-/** Severity of a log line, least severe first. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
+// The logger is the light package's (one interface, one JSON logger); the service's modules import it from here.
+// A `createApp({ logger })` may be any `LoggerLike`, such as `{ log(level, msg, fields) }`; `toLogger` completes it.
+export { createJsonLogger, silentLogger, toLogger, type Logger, type LoggerLike, type LogLevel } from 'botshelf/api'
 
 /**
- * Where the service writes its structured log lines. Each call is one JSON line: `msg` plus fields.
- * Pass your own to `createApp({ logger })` to route lines elsewhere (pino, a test array, ...).
+ * Where the service writes its JSON lines by default: standard output, one line each.
  *
  * @example
  * ```ts
- * const lines: unknown[] = []
- * const logger: Logger = { log: (level, msg, fields) => lines.push({ level, msg, ...fields }) }
+ * createJsonLogger({ write: writeToStdout })
  * ```
  */
-export interface Logger {
-  log(level: LogLevel, msg: string, fields?: Record<string, unknown>): void
+export function writeToStdout(line: string): void {
+  process.stdout.write(`${line}\n`)
 }
-
-/**
- * A logger writing one JSON object per line (`{"time","level","msg",...fields}`) to a stream.
- *
- * @example
- * ```ts
- * const logger = createJsonLogger(process.stderr)
- * logger.log('info', 'request', { method: 'GET', path: '/v1/files', status: 200 })
- * ```
- */
-export function createJsonLogger(stream: { write(line: string): unknown } = process.stdout): Logger {
-  return {
-    log(level, msg, fields) {
-      stream.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`)
-    },
-  }
-}
-
-/**
- * A logger that drops every line (tests, embedding where logs are unwanted).
- *
- * @example
- * ```ts
- * createApp({ memory: true, logger: silentLogger })
- * ```
- */
-export const silentLogger: Logger = { log() {} }

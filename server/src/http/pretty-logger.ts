@@ -1,5 +1,5 @@
 import pc from 'picocolors'
-import type { LogLevel, Logger } from './logger.js'
+import { createRecordLogger, systemClock, type Clock, type LogLevel, type Logger } from 'botshelf/api'
 
 /** Options of `createPrettyLogger`. */
 export interface PrettyLoggerOptions {
@@ -12,7 +12,7 @@ export interface PrettyLoggerOptions {
    * The clock of the timestamps. Default: the wall clock.
    * @example `now: () => new Date('2026-01-01T00:00:00Z')`
    */
-  now?: () => Date
+  now?: Clock
 }
 
 /**
@@ -28,7 +28,6 @@ export interface PrettyLoggerOptions {
  */
 export function createPrettyLogger(stream: { write(line: string): unknown; isTTY?: boolean } = process.stdout, options: PrettyLoggerOptions = {}): Logger {
   const c = pc.createColors(options.colors ?? stream.isTTY === true)
-  const now = options.now ?? (() => new Date())
   const levelText: Record<LogLevel, string> = {
     debug: c.gray('DEBUG'),
     info: c.green('INFO '),
@@ -36,20 +35,19 @@ export function createPrettyLogger(stream: { write(line: string): unknown; isTTY
     error: c.red('ERROR'),
   }
   const statusText = (status: number): string => (status >= 500 ? c.red(String(status)) : status >= 400 ? c.yellow(String(status)) : String(status))
-  return {
-    log(level, msg, fields = {}) {
-      const time = now().toISOString().slice(11, 23)
-      let body: string
-      if (msg === 'request' && typeof fields.method === 'string') {
-        const { method, path, status, ms, requestId, botId, ...rest } = fields
-        body = `${method} ${String(path)} ${statusText(Number(status))} ${String(ms)} ms${botId ? c.dim(` bot=${String(botId)}`) : ''}${c.dim(` ${String(requestId)}`)}${pairs(rest, c.dim)}`
-      } else {
-        const { stack, ...rest } = fields
-        body = `${msg}${pairs(rest, c.dim)}${typeof stack === 'string' ? `\n${c.dim(stack)}` : ''}`
-      }
-      stream.write(`${c.dim(time)} ${levelText[level]} ${body}\n`)
-    },
-  }
+  // The shared logger body builds the record; this printer only lays it out.
+  return createRecordLogger((record) => {
+    const { time, level, msg, ...fields } = record
+    let body: string
+    if (msg === 'request' && typeof fields.method === 'string') {
+      const { method, path, status, ms, requestId, botId, ...rest } = fields
+      body = `${method} ${String(path)} ${statusText(Number(status))} ${String(ms)} ms${botId ? c.dim(` bot=${String(botId)}`) : ''}${c.dim(` ${String(requestId)}`)}${pairs(rest, c.dim)}`
+    } else {
+      const { stack, ...rest } = fields
+      body = `${msg}${pairs(rest, c.dim)}${typeof stack === 'string' ? `\n${c.dim(stack)}` : ''}`
+    }
+    stream.write(`${c.dim(time.slice(11, 23))} ${levelText[level]} ${body}\n`)
+  }, options.now ?? systemClock)
 }
 
 function pairs(fields: Record<string, unknown>, dim: (text: string) => string): string {

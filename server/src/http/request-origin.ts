@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http'
+import { BoundedMap } from 'botshelf/api'
 
 /** Origins of the Host values seen lately (`null`: a Host the Hono path refuses); cleared when full. */
-const origins = new Map<string, string | null>()
-const REMEMBERED = 256
+const origins = new BoundedMap<string, string | null>(256, 'clear')
 
 /**
  * The origin of a node:http request as the Hono app reads it (`http://host[:port]`, normalized by the URL parser), or
@@ -22,7 +22,6 @@ export function requestOrigin(incoming: IncomingMessage): string | undefined {
   let origin = origins.get(key)
   if (origin === undefined) {
     origin = originOf(scheme, host)
-    if (origins.size >= REMEMBERED) origins.clear()
     origins.set(key, origin)
   }
   return origin ?? undefined

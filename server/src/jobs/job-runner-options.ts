@@ -1,9 +1,9 @@
-import type { Clock } from '../store/clock.js'
+import type { Clock, Logger, LogLevel } from 'botshelf/api'
 import type { JobQueue } from '../store/jobs/index.js'
 import type { JobHandler } from './job-handler.js'
 
-/** Severity of a runner log line. */
-export type JobLogLevel = 'debug' | 'info' | 'warn' | 'error'
+/** Severity of a runner log line: the one `LogLevel` (the name stays for code that imports it). */
+export type JobLogLevel = LogLevel
 
 /**
  * Where the runner writes its lines: `debug` on claim, `info` on completion, `warn` on failures and lost leases,
@@ -14,9 +14,7 @@ export type JobLogLevel = 'debug' | 'info' | 'warn' | 'error'
  * const logger: JobRunnerLogger = { log: (level, message, fields) => console.log(level, message, fields) }
  * ```
  */
-export interface JobRunnerLogger {
-  log(level: JobLogLevel, message: string, fields: Record<string, unknown>): void
-}
+export type JobRunnerLogger = Pick<Logger, 'log'>
 
 /** Options of `new JobRunner(...)`. */
 export interface JobRunnerOptions {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Clock } from '../store/clock.js'
+import type { Clock } from 'botshelf/api'
 import type { JobQueue, JobRecord } from '../store/jobs/index.js'
 import { asyncPort } from '../store/sqlite/async-port.js'
 import { jobsMigrations } from '../store/sqlite/jobs/migrations.js'
@@ -55,7 +55,7 @@ function setup(options: { realClock?: boolean } = {}) {
       now,
       pollMs: 20,
       workerName: 'test',
-      logger: { log: (level, message, fields) => lines.push({ level, message, fields }) },
+      logger: { log: (level, message, fields) => lines.push({ level, message, fields: fields ?? {} }) },
       ...options,
     })
     cleanup.push(() => created.stop())

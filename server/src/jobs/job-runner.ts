@@ -1,6 +1,6 @@
 import { hostname } from 'node:os'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { systemClock, type Clock } from '../store/clock.js'
+import { systemClock, type Clock } from 'botshelf/api'
 import type { JobQueue, JobRecord } from '../store/jobs/index.js'
 import type { JobContext, JobHandler } from './job-handler.js'
 import type { JobLogLevel, JobRunnerLogger, JobRunnerOptions } from './job-runner-options.js'

@@ -16,6 +16,7 @@ import { PartUploader, type PartBufferAccount } from './part-uploader.js'
 import { storageErrorCode, storageHttpStatus, toBlobError } from './s3-errors.js'
 import { s3ObjectUrl } from './s3-object-url.js'
 import { MAX_PRESIGN_SECONDS, presignS3Get, type SigningCredentials } from './sigv4-presign.js'
+import { systemClock, type Clock } from 'botshelf/api'
 
 const BLOB_ID = /^blob_[0-9a-f]{32}$/
 const MIB = 1024 * 1024
@@ -142,7 +143,7 @@ export interface S3BlobStoreOptions {
    * createS3BlobStore({ bucket: 'content', now: () => new Date('2026-01-01T00:00:00Z') })
    * ```
    */
-  now?: () => Date
+  now?: Clock
   /**
    * The HTTP layer of the S3 client (default the SDK's node:http handler). Tests pass one that records requests.
    *
@@ -269,7 +270,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
   const queueSize = checkSize('queueSize', options.queueSize, 1, 64, 4)
   const abandonedAfterMs = checkSize('abandonedAfterMs', options.abandonedAfterMs, 0, Number.MAX_SAFE_INTEGER, 24 * 60 * 60 * 1000)
   const listPageSize = checkSize('listPageSize', options.listPageSize, 1, 1000, 1000)
-  const now = options.now ?? (() => new Date())
+  const now = options.now ?? systemClock
   const bucket = options.bucket
   const blobsPrefix = `${prefix}blobs/`
   const account: PartBufferAccount = { bufferedBytes: 0, peakBufferedBytes: 0, partsUploaded: 0, multipartUploads: 0 }

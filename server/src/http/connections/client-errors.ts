@@ -5,6 +5,7 @@ import type { InFlightRequests } from './in-flight.js'
 import { isLingering, lingerThenClose } from './linger.js'
 import { newRequestId, refusalMessage, type Refusal } from './refusal.js'
 import { formatDuration } from './timeouts.js'
+import type { Clock } from 'botshelf/api'
 
 /** What `parserRefusal` needs to word its answer. */
 export interface ParserLimits {
@@ -70,7 +71,7 @@ export interface ClientErrorContext {
   /** The requests in progress, to tell a slow request from slow headers. @example `new InFlightRequests()` */
   readonly inFlight: InFlightRequests
   /** The app's clock (error ids). @example `() => new Date()` */
-  readonly now: () => Date
+  readonly now: Clock
   /** @example `createJsonLogger()` */
   readonly logger: Logger
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js'
 import type { InFlightRequests } from './in-flight.js'
 import { newRequestId, refusalMessage } from './refusal.js'
 import { formatDuration } from './timeouts.js'
+import type { Clock } from 'botshelf/api'
 
 /** What the `timeout` listener needs. */
 export interface IdleContext {
@@ -12,7 +13,7 @@ export interface IdleContext {
   /** @example `new InFlightRequests()` */
   readonly inFlight: InFlightRequests
   /** @example `() => new Date()` */
-  readonly now: () => Date
+  readonly now: Clock
   /** @example `createJsonLogger()` */
   readonly logger: Logger
 }

@@ -1,3 +1,4 @@
+import { BoundedMap } from 'botshelf/api'
 import type { BucketLimit } from './bucket-limit.js'
 import type { RateLimitStore } from './store.js'
 import { fullAt, takeTokens, type BucketState, type RateLimitDecision } from './token-bucket.js'
@@ -43,7 +44,7 @@ interface Entry {
  * ```
  */
 export class MemoryRateLimitStore implements RateLimitStore {
-  private readonly buckets = new Map<string, Entry>()
+  private readonly buckets: BoundedMap<string, Entry>
   private readonly maxKeys: number
   private readonly sweepIntervalMs: number
   private lastSweep = Number.NEGATIVE_INFINITY
@@ -53,6 +54,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000
     if (!Number.isInteger(this.maxKeys) || this.maxKeys < 1) throw new TypeError(`maxKeys must be a whole number from 1, received ${String(options.maxKeys)}`)
     if (!(this.sweepIntervalMs > 0)) throw new TypeError(`sweepIntervalMs must be above 0, received ${String(options.sweepIntervalMs)}`)
+    this.buckets = new BoundedMap(this.maxKeys, 'lru')
   }
 
   /**
@@ -66,16 +68,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
    */
   take(key: string, cost: number, now: number, limit: BucketLimit): RateLimitDecision {
     if (now - this.lastSweep >= this.sweepIntervalMs) this.sweep(now)
-    const entry = this.buckets.get(key)
+    const entry = this.buckets.peek(key)
     const { state, decision } = takeTokens(entry?.state, limit, cost, now)
-    // Delete then set: the map's order is then least recently used first, for eviction.
-    if (entry) this.buckets.delete(key)
+    // A least-recently-used map: past `maxKeys` a new key drops the oldest bucket (O(1), so a flood of new keys stays cheap).
     this.buckets.set(key, { state, limit })
-    // Over the cap: drop the least recently used bucket (O(1), so a flood of new keys stays cheap).
-    if (this.buckets.size > this.maxKeys) {
-      const oldest = this.buckets.keys().next()
-      if (!oldest.done) this.buckets.delete(oldest.value)
-    }
     return decision
   }
 

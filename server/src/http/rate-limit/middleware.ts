@@ -6,6 +6,7 @@ import { addressKey } from './client-address.js'
 import type { ResolvedRateLimits } from './options.js'
 import { bucketKey, takeOneRequest } from '../pipeline/rate-limit.js'
 import { rateLimitedResponse, retryAfterSeconds, type RateLimitScope } from './rate-limited-response.js'
+import { BoundedMap, type Clock } from 'botshelf/api'
 
 /** At most one `rate limited` log line per bucket in this many milliseconds: a flood must not flood the log. */
 const LOG_EVERY_MS = 10_000
@@ -32,7 +33,7 @@ export interface RateLimitContext {
    * { now: () => new Date() }
    * ```
    */
-  readonly now: () => Date
+  readonly now: Clock
   /**
    * Where the `rate limited` lines go (one per bucket every 10 s at most, level `warn`).
    *
@@ -66,7 +67,7 @@ export function createRateLimiter(context: RateLimitContext): {
   takeForToken(tokenId: string): boolean | Promise<boolean>
 } {
   const { limits, now, logger } = context
-  const lastLogged = new Map<string, number>()
+  const lastLogged = new BoundedMap<string, number>(LOG_MEMORY, 'clear')
 
   const check = async (
     c: Context<AppEnv>,
@@ -82,7 +83,6 @@ export function createRateLimiter(context: RateLimitContext): {
     if (decision.allowed) return next()
     const previous = lastLogged.get(key)
     if (previous === undefined || time - previous >= LOG_EVERY_MS || time < previous) {
-      if (lastLogged.size >= LOG_MEMORY) lastLogged.clear()
       lastLogged.set(key, time)
       logger.log('warn', 'rate limited', {
         requestId: c.get('requestId'),

@@ -1,5 +1,5 @@
 import { setTimeout as wait } from 'node:timers/promises'
-import { systemClock, type Clock } from '../../store/clock.js'
+import { systemClock, type Clock } from 'botshelf/api'
 import type { EmbedOptions, Embedder } from './embedder.js'
 import { EmbedderError, EmbedderUnavailableError } from './embedder-errors.js'
 import { retryAfterMs } from './retry-after.js'

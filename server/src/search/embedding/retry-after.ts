@@ -1,4 +1,4 @@
-import type { Clock } from '../../store/clock.js'
+import type { Clock } from 'botshelf/api'
 
 /**
  * Reads an HTTP `Retry-After` header (RFC 9110 §10.2.3): a number of seconds, or an HTTP date. Returns the wait in

@@ -1,4 +1,5 @@
 import type { PgSql } from './pg-types.js'
+import { BoundedMap } from 'botshelf/api'
 
 /** Limits of a {@link PreparedTexts} registry (decision 0964). */
 export interface PreparedTextsOptions {
@@ -55,8 +56,10 @@ export const DEFAULT_PREPARED_TEXTS: PreparedTextsOptions = {
  * ```
  */
 export class PreparedTexts {
-  private readonly seen = new Map<string, number>()
-  private readonly prepared = new Set<string>()
+  /** Runs of the last distinct texts not prepared yet. */
+  private readonly seen: BoundedMap<string, number>
+  /** The prepared texts (the value means nothing). */
+  private readonly prepared: BoundedMap<string, true>
   private readonly promotions: number[] = []
   readonly options: PreparedTextsOptions
 
@@ -74,6 +77,8 @@ export class PreparedTexts {
       const value = this.options[name]
       if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name}: expected an integer of 0 or more, received ${String(value)}`)
     }
+    this.seen = new BoundedMap(this.options.seenCapacity, 'lru')
+    this.prepared = new BoundedMap(this.options.preparedCapacity, 'lru')
   }
 
   /**
@@ -86,20 +91,14 @@ export class PreparedTexts {
    */
   shouldPrepare(text: string, params: readonly unknown[]): boolean {
     const key = keyOf(text, params)
-    if (this.prepared.has(key)) {
-      this.prepared.delete(key)
-      this.prepared.add(key)
-      return true
-    }
+    if (this.prepared.get(key)) return true
     const runs = (this.seen.get(key) ?? 0) + 1
     this.seen.delete(key)
     if (runs >= this.options.runsBeforePrepare && this.promote()) {
-      this.prepared.add(key)
-      if (this.prepared.size > this.options.preparedCapacity) this.prepared.delete(this.prepared.values().next().value as string)
+      this.prepared.set(key, true)
       return true
     }
     this.seen.set(key, runs)
-    if (this.seen.size > this.options.seenCapacity) this.seen.delete(this.seen.keys().next().value as string)
     return false
   }
 

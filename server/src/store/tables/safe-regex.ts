@@ -1,6 +1,7 @@
 import { RE2JS } from 're2js'
 import { regexLimits } from './regex-limits.js'
 import { estimateRegexSize } from './regex-size.js'
+import { BoundedMap } from 'botshelf/api'
 
 /**
  * A compiled pattern that answers "is it found in this string?". Patterns come from API callers (`$regex`,
@@ -57,8 +58,7 @@ export interface CompileRegexOptions {
   bounded?: boolean
 }
 
-const cache = new Map<string, SafeRegex>()
-const CACHE_SIZE = 500
+const cache = new BoundedMap<string, SafeRegex>(500, 'clear')
 
 const RE2_FLAGS: Readonly<Record<string, number>> = {
   i: RE2JS.CASE_INSENSITIVE,
@@ -94,7 +94,6 @@ export function compileSafeRegex(pattern: string, flags: string, options: Compil
     for (const flag of flags) bits |= RE2_FLAGS[flag] ?? 0
     const compiled = RE2JS.compile(pattern, bits)
     regex = { programSize: compiled.programSize(), test: (value) => compiled.test(value) }
-    if (cache.size > CACHE_SIZE) cache.clear()
     cache.set(key, regex)
   }
   if (bounded && regex.programSize > regexLimits.programMax) throw new RegexTooComplexError(regex.programSize, false)

@@ -3,7 +3,8 @@ import { ExtractionError } from '../extraction-error.js'
 import type { ExtractedPassage } from '../passage.js'
 import { chunkBlocks } from './chunk-blocks.js'
 import type { DocumentBlock } from './document-block.js'
-import { seededRandom, textMaker } from './seeded-random.test-support.js'
+import { seededRandom } from 'botshelf/testing'
+import { textMaker } from './text-maker.test-support.js'
 
 const options = (maximumChunkLength: number) => ({ maximumChunkLength, maxOutputChars: 10_000_000, key: 'doc.md' })
 

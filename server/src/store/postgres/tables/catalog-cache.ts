@@ -1,3 +1,4 @@
+import { BoundedMap } from 'botshelf/api'
 import type { TableRecord } from '../../tables/types.js'
 
 /** A catalog record as a find last read it, with what its freshness guard compares. */
@@ -26,7 +27,7 @@ export const DEFAULT_CATALOG_CACHE_SIZE = 1000
  * ```
  */
 export class CatalogCache {
-  private readonly entries = new Map<string, CachedCatalogEntry>()
+  private readonly entries: BoundedMap<string, CachedCatalogEntry>
 
   /**
    * A cache of at most `capacity` entries (0 keeps nothing).
@@ -38,6 +39,7 @@ export class CatalogCache {
    */
   constructor(readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`catalog cache capacity: expected an integer of 0 or more, received ${capacity}`)
+    this.entries = new BoundedMap(capacity, 'lru')
   }
 
   /**
@@ -49,12 +51,7 @@ export class CatalogCache {
    * ```
    */
   get(botId: string, ref: string): CachedCatalogEntry | undefined {
-    const key = keyOf(botId, ref)
-    const entry = this.entries.get(key)
-    if (entry === undefined) return undefined
-    this.entries.delete(key)
-    this.entries.set(key, entry)
-    return entry
+    return this.entries.get(keyOf(botId, ref))
   }
 
   /**
@@ -66,11 +63,7 @@ export class CatalogCache {
    * ```
    */
   set(botId: string, ref: string, entry: CachedCatalogEntry): void {
-    if (this.capacity === 0) return
-    const key = keyOf(botId, ref)
-    this.entries.delete(key)
-    this.entries.set(key, entry)
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!)
+    this.entries.set(keyOf(botId, ref), entry)
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { TokenCheck } from '../../auth/types.js'
 import { DataVersionWatch } from '../data-version-watch.js'
 import type { Sqlite } from '../connect.js'
+import { BoundedMap } from 'botshelf/api'
 
 /** How many accepted (token, bot) pairs are kept before the memory is cleared and refilled. */
 const DEFAULT_CAPACITY = 10_000
@@ -25,15 +26,16 @@ const DEFAULT_CAPACITY = 10_000
  * ```
  */
 export class AcceptedTokens {
-  private readonly checks = new Map<string, TokenCheck>()
+  private readonly checks: BoundedMap<string, TokenCheck>
   private readonly watch: DataVersionWatch
   /** The watch's epoch when the kept checks were last known valid. */
   private epoch: number
 
   constructor(
     private readonly db: Sqlite,
-    private readonly capacity = DEFAULT_CAPACITY,
+    capacity = DEFAULT_CAPACITY,
   ) {
+    this.checks = new BoundedMap(capacity, 'clear')
     this.watch = DataVersionWatch.of(db)
     this.epoch = this.watch.read()
   }
@@ -67,7 +69,6 @@ export class AcceptedTokens {
    */
   remember(token: string, botId: string, check: TokenCheck): void {
     if (!check.ok || this.db.inTransaction) return
-    if (this.checks.size >= this.capacity) this.checks.clear()
     this.checks.set(pairKey(token, botId), check)
   }
 

@@ -6,6 +6,7 @@ import { AcceptedTokens } from './accepted-tokens.js'
 import { tokenRowToRecord, type TokenRow } from '../../auth/token-row.js'
 import { checkTokenFor, checkTokenInput, hashToken, mintToken } from '../../auth/token-rules.js'
 import type { BotRecord, CreateTokenInput, CreatedToken, TokenCheck, TokenRecord } from '../../auth/types.js'
+import { systemClock, type Clock } from '../../clock.js'
 
 
 
@@ -28,7 +29,7 @@ export class AuthStore {
 
   constructor(
     private readonly db: Sqlite,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {
     this.statements = new StatementCache(db, 16)
     this.accepted = new AcceptedTokens(db)

@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3'
 import type { FileRecord } from '../../files/types.js'
 import { DataVersionWatch } from '../data-version-watch.js'
 import type { Sqlite } from '../connect.js'
+import { BoundedMap } from 'botshelf/api'
 
 /** How many lookups (keys and ids together) are kept before the memory is cleared and refilled. */
 const DEFAULT_CAPACITY = 4_096
@@ -27,7 +28,7 @@ const DEFAULT_CAPACITY = 4_096
  * ```
  */
 export class FileRecordCache {
-  private entries = new Map<string, ReadonlyArray<FileRecord> | FileRecord>()
+  private readonly entries: BoundedMap<string, ReadonlyArray<FileRecord> | FileRecord>
   private readonly totalChanges: Statement<[]>
   private readonly watch: DataVersionWatch
   /** The connection's `total_changes()` and the watch's epoch when `entries` were read. */
@@ -36,8 +37,9 @@ export class FileRecordCache {
 
   constructor(
     private readonly db: Sqlite,
-    private readonly capacity = DEFAULT_CAPACITY,
+    capacity = DEFAULT_CAPACITY,
   ) {
+    this.entries = new BoundedMap(capacity, 'clear')
     this.totalChanges = db.prepare<[]>('SELECT total_changes()').pluck()
     this.watch = DataVersionWatch.of(db)
     this.changes = this.totalChanges.get() as number
@@ -79,14 +81,13 @@ export class FileRecordCache {
     if (changes !== this.changes || epoch !== this.epoch) {
       this.changes = changes
       this.epoch = epoch
-      if (this.entries.size > 0) this.entries = new Map()
+      if (this.entries.size > 0) this.entries.clear()
     } else {
       const kept = this.entries.get(name)
       if (kept !== undefined) return kept as T
     }
     const value = load()
     if (keep(value)) {
-      if (this.entries.size >= this.capacity) this.entries = new Map()
       this.entries.set(name, value as ReadonlyArray<FileRecord> | FileRecord)
     }
     return value

@@ -23,6 +23,7 @@ import { frozenFileRecord } from './frozen-file-record.js'
 import type { Sqlite } from '../connect.js'
 import { StatementCache } from '../tables/statements.js'
 import type { Statement } from 'better-sqlite3'
+import { systemClock, type Clock } from '../../clock.js'
 
 
 const SORT_COLUMNS: Record<FileSortField, string> = {
@@ -72,7 +73,7 @@ export class FilesRepository {
 
   constructor(
     private readonly db: Sqlite,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {
     this.statements = new StatementCache(db)
     this.records = new FileRecordCache(db)

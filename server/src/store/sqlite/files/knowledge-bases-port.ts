@@ -6,6 +6,7 @@ import type { FilePosition, KnowledgeBaseRecord } from '../../files/types.js'
 import { newKnowledgeBaseId } from '../../files/ids.js'
 import { replaceTags, tagConditionsSql } from '../tag-sql.js'
 import type { Sqlite } from '../connect.js'
+import { systemClock, type Clock } from '../../clock.js'
 
 
 
@@ -21,7 +22,7 @@ import type { Sqlite } from '../connect.js'
 export class KnowledgeBasesRepository {
   constructor(
     private readonly db: Sqlite,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   /**

@@ -17,6 +17,7 @@ import { StatementCache } from '../tables/statements.js'
 import { fuseByReciprocalRank, keepLexicalTop, RRF_K, STOP_WORDS } from '../../../search/ranking/index.js'
 import { tagConditionsSql } from '../tag-sql.js'
 import { SqliteVectorLists } from './vector-lists.js'
+import { systemClock, type Clock } from '../../clock.js'
 
 
 /** Candidates each ranking (lexical, vector) contributes to the fusion. */
@@ -66,7 +67,7 @@ export class SqliteSearchStore {
 
   constructor(
     private readonly db: Sqlite,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
     lists?: SqliteVectorLists,
   ) {
     this.lists = lists ?? new SqliteVectorLists(db)

@@ -5,15 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-
-/** A small deterministic generator, so the sets are the same at every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0 || 1
-  return () => {
-    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0
-    return state / 2 ** 32
-  }
-}
+import { seededRandom } from 'botshelf/testing'
 
 /** Where the frozen corpus of the retrieval-quality set lives (bench/search/corpus.json). */
 export const FROZEN_CORPUS = join(import.meta.dirname, '../../../../../bench/search/corpus.json')

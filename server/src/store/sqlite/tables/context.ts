@@ -3,6 +3,7 @@ import type { RegexBudget } from '../../tables/regex-budget.js'
 import type { Sqlite } from '../connect.js'
 import { registerRegexFunction } from './regex-function.js'
 import { StatementCache } from './statements.js'
+import type { Clock } from '../../clock.js'
 
 /**
  * What every part of the SQLite tables store works with: the connection, the statement cache and the clock.
@@ -41,7 +42,7 @@ export interface TablesContext {
  * const context = openTablesContext(db, () => new Date())
  * ```
  */
-export function openTablesContext(db: Sqlite, now: () => Date): TablesContext {
+export function openTablesContext(db: Sqlite, now: Clock): TablesContext {
   const statements = new StatementCache(db)
   const regex = registerRegexFunction(db)
   return { db, prepare: (sql) => statements.prepare(sql), now, timestamp: () => now().toISOString(), withRegexBudget: (budget, fn) => regex.withBudget(budget, fn) }

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3'
 import type { Sqlite } from '../connect.js'
+import { BoundedMap } from 'botshelf/api'
 
 /**
  * Prepared statements by SQL text, so hot queries are compiled once. Per-table SQL differs per table, so the
@@ -12,12 +13,14 @@ import type { Sqlite } from '../connect.js'
  * ```
  */
 export class StatementCache {
-  private readonly statements = new Map<string, Statement<unknown[]>>()
+  private readonly statements: BoundedMap<string, Statement<unknown[]>>
 
   constructor(
     private readonly db: Sqlite,
-    private readonly size = 500,
-  ) {}
+    size = 500,
+  ) {
+    this.statements = new BoundedMap(size, 'clear')
+  }
 
   /**
    * The prepared statement of `sql`, compiled on first use.
@@ -30,7 +33,6 @@ export class StatementCache {
   prepare(sql: string): Statement<unknown[]> {
     let statement = this.statements.get(sql)
     if (!statement) {
-      if (this.statements.size > this.size) this.statements.clear()
       statement = this.db.prepare<unknown[]>(sql)
       this.statements.set(sql, statement)
     }

@@ -15,6 +15,7 @@ import { upsertRows } from './upsert.js'
 import * as vectors from './row-vectors.js'
 import { runtimeOf } from './catalog-records.js'
 import type { ClaimStaleRowsInput, RowVectorCounts, SetRowVectorsInput, StaleRowsClaim } from '../../tables/row-vectors/index.js'
+import { systemClock, type Clock } from '../../clock.js'
 
 /** Options of the tables store. */
 export interface TablesStoreOptions {
@@ -26,7 +27,7 @@ export interface TablesStoreOptions {
    * new SqliteTablesStore(db, { now: () => new Date('2026-01-01T00:00:00Z') })
    * ```
    */
-  now?: () => Date
+  now?: Clock
 }
 
 /**
@@ -48,7 +49,7 @@ export class SqliteTablesStore {
   private readonly context: TablesContext
 
   constructor(db: Sqlite, options: TablesStoreOptions = {}) {
-    this.context = openTablesContext(db, options.now ?? (() => new Date()))
+    this.context = openTablesContext(db, options.now ?? systemClock)
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createJsonLogger } from './logger.js'
+import { createJsonLogger } from './json-logger.js'
 
 describe('createJsonLogger', () => {
   it('writes one JSON line per call with bindings, honouring the level', () => {

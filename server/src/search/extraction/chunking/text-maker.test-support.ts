@@ -1,7 +1,3 @@
-import { seededRandom } from 'botshelf/testing'
-
-export { seededRandom }
-
 const words = ['alpha', 'botshelf', 'river', 'stone', 'quantum', 'ledger', 'orbit', 'maple', 'signal', 'harbor', 'cedar', 'vector', 'lumen', 'prism', 'tundra', 'échelle', 'naïve', '数据', 'Zoë', 'x']
 
 /** Random words, sentences and paragraphs from a seeded generator. */
