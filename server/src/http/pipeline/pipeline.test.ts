@@ -5,6 +5,7 @@ import { authenticateCaller } from './authenticate.js'
 import { errorAnswer } from './error-answer.js'
 import { bucketKey, takeOneRequest } from './rate-limit.js'
 import { ServiceError } from '../service-error.js'
+import { toLogger } from '../logger.js'
 
 // The steps both answer paths call (decision 1303); the paths themselves are compared in test/server/direct-lane.test.ts.
 
@@ -55,7 +56,7 @@ describe('takeOneRequest', () => {
 describe('errorAnswer', () => {
   it('answers a service error as its wire body and reports only server errors', () => {
     const reported: unknown[] = []
-    const services = { logger: { log: (...args: unknown[]) => reported.push(args) }, now: () => new Date('2026-11-28T00:00:00Z') }
+    const services = { logger: toLogger({ log: (...args: unknown[]) => void reported.push(args) }), now: () => new Date('2026-11-28T00:00:00Z') }
     const notFound = errorAnswer(new ServiceError('ResourceNotFound', 'File "a" not found'), services, 'req_1')
     expect(notFound.status).toBe(404)
     expect(JSON.parse(notFound.text)).toMatchObject({ code: 404, type: 'ResourceNotFound', message: 'File "a" not found' })
