@@ -1,7 +1,7 @@
 export { FilesStoreError, type FilesErrorCode } from './errors.js'
 export type { FilesPort, FilesUsage, KnowledgeBasesPort } from './files-port.js'
 export { mergePatch } from './merge-patch.js'
-export { newFileRecord } from './new-file-record.js'
+export { copiedFileRecord, newFileRecord } from './new-file-record.js'
 export type {
   CompleteUploadResult,
   ExistingFileCheck,

@@ -105,3 +105,4 @@ export {
   type SortDirection,
 } from './find/index.js'
 export { tableJobRowToWire, type TableJobRow } from './table-job-row.js'
+export { storedRowReader, type RawRow, type StoredRowReader, type ValueDecoder } from './stored-row.js'

@@ -2,9 +2,8 @@ import type postgres from 'postgres'
 import type { Clock } from '../../clock.js'
 import { FilesStoreError } from '../../files/errors.js'
 import type { FilesPort, FilesUsage } from '../../files/files-port.js'
-import { newFileId } from '../../files/ids.js'
 import { mergePatch } from '../../files/merge-patch.js'
-import { newFileRecord } from '../../files/new-file-record.js'
+import { copiedFileRecord, newFileRecord } from '../../files/new-file-record.js'
 import { fileRowToRecord, indexingConfigurationJson, pageOfValues, type FileRow } from '../../files/file-row.js'
 import type {
   CompleteUploadResult,
@@ -292,30 +291,11 @@ export class PgFilesPort implements FilesPort {
   async copy(source: FileRecord, destination: FileOwnerRef, replace: FileRecord | undefined): Promise<{ file: FileRecord; unreferencedBlobIds: string[] }> {
     return this.scope.atomic(async (sql) => {
       const now = this.now()
-      const nowIso = now.toISOString()
       const unreferencedBlobIds = replace ? await deleteRow(sql, replace.id) : []
       const [stale] = await sql<Array<{ id: string }>>`
         SELECT id FROM files WHERE bot_id = ${destination.botId} AND owner_scope = ${destination.ownerScope} AND key = ${destination.key}`
       if (stale) unreferencedBlobIds.push(...(await deleteRow(sql, stale.id)))
-      const row = await insertRow(sql, {
-        ...source,
-        id: newFileId(now),
-        botId: destination.botId,
-        key: destination.key,
-        ownerScope: destination.ownerScope,
-        owner: destination.owner,
-        // A copy of completed content is complete (or waits for its own indexing); a copy of a failed definition
-        // keeps its failure.
-        status: source.blobId ? (source.index ? 'indexing_pending' : 'upload_completed') : source.status,
-        indexGeneration: source.blobId && source.index ? 1 : 0,
-        indexingStack: null,
-        failedStatusReason: source.blobId ? null : source.failedStatusReason,
-        createdAt: nowIso,
-        updatedAt: nowIso,
-        version: 1,
-        declaredSize: source.size ?? source.declaredSize,
-        contentVersion: source.blobId ? 1 : null,
-      })
+      const row = await insertRow(sql, copiedFileRecord(source, destination, now))
       await insertTags(sql, 'file_tags', row.id, destination.botId, source.tags)
       return { file: fileRowToRecord(row), unreferencedBlobIds }
     })

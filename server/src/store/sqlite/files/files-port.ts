@@ -15,8 +15,7 @@ import type {
   UpsertFileInput,
 } from '../../files/types.js'
 
-import { newFileId } from '../../files/ids.js'
-import { newFileRecord } from '../../files/new-file-record.js'
+import { copiedFileRecord, newFileRecord } from '../../files/new-file-record.js'
 import { replaceTags, tagConditionsSql } from '../tag-sql.js'
 import { FileRecordCache } from './file-record-cache.js'
 import { frozenFileRecord } from './frozen-file-record.js'
@@ -375,27 +374,7 @@ export class FilesRepository {
         .pluck()
         .get(destination.botId, destination.ownerScope, destination.key) as string | undefined
       if (stale) unreferencedBlobIds.push(...this.deleteRow(stale))
-      const id = newFileId(now)
-      const nowIso = now.toISOString()
-      this.insertRow({
-        ...source,
-        id,
-        botId: destination.botId,
-        key: destination.key,
-        ownerScope: destination.ownerScope,
-        owner: destination.owner,
-        // A copy of completed content is complete (or waits for its own indexing); a copy of a failed definition
-        // keeps its failure.
-        status: source.blobId ? (source.index ? 'indexing_pending' : 'upload_completed') : source.status,
-        indexGeneration: source.blobId && source.index ? 1 : 0,
-        indexingStack: null,
-        failedStatusReason: source.blobId ? null : source.failedStatusReason,
-        createdAt: nowIso,
-        updatedAt: nowIso,
-        version: 1,
-        declaredSize: source.size ?? source.declaredSize,
-        contentVersion: source.blobId ? 1 : null,
-      })
+      const { id } = this.insertRow(copiedFileRecord(source, destination, now))
       replaceTags(this.db, 'file_tags', id, destination.botId, source.tags)
       return { file: fileRowToRecord(this.statement('SELECT * FROM files WHERE id = ?').get(id) as FileRow), unreferencedBlobIds }
     })()
