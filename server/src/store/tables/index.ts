@@ -106,3 +106,4 @@ export {
 } from './find/index.js'
 export { tableJobRowToWire, type TableJobRow } from './table-job-row.js'
 export { storedRowReader, type RawRow, type StoredRowReader, type ValueDecoder } from './stored-row.js'
+export { copiedTableRecord, newTableRecord, physicalTableName, type RecordClock } from './new-table-record.js'
