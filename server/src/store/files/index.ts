@@ -17,3 +17,4 @@ export type {
 } from './types.js'
 export { fileRowToRecord, indexingConfigurationJson, pageOfValues, type FileRow } from './file-row.js'
 export { knowledgeBaseRowToRecord, type KnowledgeBaseRow } from './knowledge-base-row.js'
+export { afterUploadStatusSql, fileStatusTransitions, statusAfterUpload, statusLiteral } from './file-status.js'

@@ -1,3 +1,4 @@
+import { fileStatusTransitions, statusAfterUpload } from './file-status.js'
 import { newFileId } from './ids.js'
 import type { FileOwnerRef, FileRecord, UpsertFileInput } from './types.js'
 
@@ -8,7 +9,7 @@ import type { FileOwnerRef, FileRecord, UpsertFileInput } from './types.js'
  * @example
  * ```ts
  * const now = new Date()
- * const file = newFileRecord(input, now, now.toISOString()) // { id: 'file_01K…', version: 1, status: 'upload_pending', … }
+ * const file = newFileRecord(input, now, now.toISOString()) // { id: 'file_01K…', version: 1, status: fileStatusTransitions.newVersion, … }
  * ```
  */
 export function newFileRecord(input: UpsertFileInput, now: Date, nowIso: string): FileRecord {
@@ -23,7 +24,7 @@ export function newFileRecord(input: UpsertFileInput, now: Date, nowIso: string)
     metadata: input.metadata,
     accessPolicies: input.accessPolicies,
     index: input.index,
-    status: 'upload_pending',
+    status: fileStatusTransitions.newVersion,
     failedStatusReason: null,
     expiresAt: input.expiresAt,
     createdAt: nowIso,
@@ -61,7 +62,7 @@ export function copiedFileRecord(source: FileRecord, destination: FileOwnerRef, 
     key: destination.key,
     ownerScope: destination.ownerScope,
     owner: destination.owner,
-    status: source.blobId ? (source.index ? 'indexing_pending' : 'upload_completed') : source.status,
+    status: source.blobId ? statusAfterUpload(source.index) : source.status,
     indexGeneration: source.blobId && source.index ? 1 : 0,
     indexingStack: null,
     failedStatusReason: source.blobId ? null : source.failedStatusReason,

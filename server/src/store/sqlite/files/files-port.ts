@@ -16,6 +16,7 @@ import type {
 } from '../../files/types.js'
 
 import { copiedFileRecord, newFileRecord } from '../../files/new-file-record.js'
+import { afterUploadStatusSql, fileStatusTransitions, statusLiteral } from '../../files/file-status.js'
 import { replaceTags, tagConditionsSql } from '../tag-sql.js'
 import { FileRecordCache } from './file-record-cache.js'
 import { frozenFileRecord } from './frozen-file-record.js'
@@ -177,7 +178,7 @@ export class FilesRepository {
         row = this
           .statement(
             `UPDATE files SET content_type = ?, tags_json = ?, metadata_json = ?, access_policies_json = ?, policy_public = ?,
-               policy_integrations = ?, index_requested = ?, status = 'upload_pending', failed_status_reason = NULL,
+               policy_integrations = ?, index_requested = ?, status = ${statusLiteral(fileStatusTransitions.newVersion)}, failed_status_reason = NULL,
                expires_at = ?, updated_at = ?, version = version + 1, declared_size = ?, indexing_configuration_json = ? WHERE id = ?
              RETURNING *`,
           )
@@ -230,7 +231,7 @@ export class FilesRepository {
       const row = this
         .statement(
           // A file to index skips upload_completed; its new indexing generation is the one its job will carry.
-          `UPDATE files SET status = CASE WHEN index_requested = 1 THEN 'indexing_pending' ELSE 'upload_completed' END,
+          `UPDATE files SET status = ${afterUploadStatusSql('index_requested = 1')},
              index_generation = index_generation + index_requested, failed_status_reason = NULL, updated_at = ?,
              content_version = ?, blob_id = ?, size = ?, sha256 = ?, blob_content_type = content_type WHERE id = ?
            RETURNING *`,
@@ -256,7 +257,7 @@ export class FilesRepository {
     // A failed retry of a version whose content already landed does not undo that upload.
     const result = this
       .statement(
-        `UPDATE files SET status = 'upload_failed', failed_status_reason = ?, updated_at = ?
+        `UPDATE files SET status = ${statusLiteral(fileStatusTransitions.uploadFailed)}, failed_status_reason = ?, updated_at = ?
          WHERE id = ? AND version = ? AND (content_version IS NULL OR content_version <> version)`,
       )
       .run(reason, now.toISOString(), fileId, version)
@@ -279,7 +280,7 @@ export class FilesRepository {
     return this.db.transaction(() => {
       const result = this
         .statement(
-          `UPDATE files SET status = 'indexing_pending', failed_status_reason = NULL, index_generation = index_generation + 1,
+          `UPDATE files SET status = ${statusLiteral(fileStatusTransitions.indexingRequested)}, failed_status_reason = NULL, index_generation = index_generation + 1,
              updated_at = ? WHERE id = ?`,
         )
         .run(now.toISOString(), fileId)
@@ -307,7 +308,7 @@ export class FilesRepository {
     const result = this
       .statement(
         `UPDATE files SET status = ?, failed_status_reason = ?, indexing_stack = CASE WHEN ? THEN 'v1' ELSE indexing_stack END,
-           updated_at = ? WHERE id = ? AND index_generation = ? AND status = 'indexing_pending'`,
+           updated_at = ? WHERE id = ? AND index_generation = ? AND status = ${statusLiteral(fileStatusTransitions.awaitingIndexing)}`,
       )
       .run(outcome.status, completed ? null : outcome.reason, completed ? 1 : 0, now.toISOString(), fileId, generation)
     if (result.changes === 0) return undefined
