@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Clock } from 'botshelf/api'
 import type { JobQueue, JobRecord } from '../store/jobs/index.js'
-import { asyncPort } from '../store/sqlite/async-port.js'
+import { asyncPort } from '../store/sqlite/guarded-port.js'
 import { jobsMigrations } from '../store/sqlite/jobs/migrations.js'
 import { runMigrations } from '../store/sqlite/migrations.js'
 import { openDatabase } from '../store/sqlite/connect.js'

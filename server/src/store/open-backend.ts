@@ -1,7 +1,7 @@
 import type { BlobStore } from '../blobs/index.js'
 import type { Backend } from './backend.js'
 import type { Clock } from './clock.js'
-import { openPostgresBackend } from './postgres/backend.js'
+import type { PostgresBackend, PostgresBackendOptions } from './postgres/backend.js'
 import { openSqliteBackend } from './sqlite/backend.js'
 
 /**
@@ -47,6 +47,21 @@ function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
 }
 
-// The adapters' own openers, for embedders who open a backend themselves (`createApp({ backend })`).
+/**
+ * Opens a PostgreSQL backend. The adapter and its driver (the `postgres` package) load here, on first use, so a
+ * service on SQLite never loads them (boundaries.test.ts checks that no static import brings them back).
+ *
+ * @example
+ * ```ts
+ * const backend = await openPostgresBackend({ url: 'postgres://postgres@127.0.0.1:5432/botshelf', dataDir: './.botshelf' })
+ * ```
+ */
+export async function openPostgresBackend(options: PostgresBackendOptions): Promise<PostgresBackend> {
+  const adapter = await import('./postgres/backend.js')
+  return adapter.openPostgresBackend(options)
+}
+
+// The adapters' own openers, for embedders who open a backend themselves (`createApp({ backend })`). Types only
+// from the PostgreSQL adapter: a value re-export would load it eagerly.
 export { openSqliteBackend, type SqliteBackend, type SqliteBackendOptions } from './sqlite/backend.js'
-export { openPostgresBackend, type PostgresBackend, type PostgresBackendOptions, type PostgresTablesAdapter } from './postgres/backend.js'
+export type { PostgresBackend, PostgresBackendOptions, PostgresTablesAdapter } from './postgres/backend.js'

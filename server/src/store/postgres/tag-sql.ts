@@ -1,11 +1,10 @@
 import type postgres from 'postgres'
 import type { NormalizedTagCondition } from 'botshelf/api'
 import type { PgSql } from './pg-types.js'
+import { tagTables } from '../tag-tables.js'
 
-/**
- * The tag side tables and the column naming each one's owner (the one tag model: the same shape everywhere).
- */
-export const pgTagTables = { file_tags: 'file_id', knowledge_base_tags: 'knowledge_base_id' } as const
+/** The tag side tables {@link tagConditions} serves on PostgreSQL (the tables catalog filters `table_tags` in its own query). */
+export const pgTagTables = { file_tags: tagTables.file_tags, knowledge_base_tags: tagTables.knowledge_base_tags } as const
 
 /** A tag side table on PostgreSQL. */
 export type PgTagTable = keyof typeof pgTagTables

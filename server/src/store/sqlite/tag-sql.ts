@@ -1,15 +1,9 @@
 import type { NormalizedTagCondition } from 'botshelf/api'
 import type { Statement } from 'better-sqlite3'
 import type { Sqlite } from './connect.js'
+import { tagTables, type TagTable } from '../tag-tables.js'
 
-/**
- * The tag side tables and the column that names each one's owner: all have `(owner, bot_id, tag_key,
- * tag_value)`, a primary key on (owner, tag_key) and a lookup index on (bot_id, tag_key, tag_value, owner).
- */
-export const tagTables = { file_tags: 'file_id', knowledge_base_tags: 'knowledge_base_id', table_tags: 'table_id' } as const
-
-/** A tag side table. */
-export type TagTable = keyof typeof tagTables
+export { tagTables, type TagTable } from '../tag-tables.js'
 
 /** A SQL fragment and its positional parameters. */
 export interface SqlFragment {

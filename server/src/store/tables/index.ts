@@ -105,3 +105,5 @@ export {
   type SortDirection,
 } from './find/index.js'
 export { tableJobRowToWire, type TableJobRow } from './table-job-row.js'
+export { storedRowReader, type RawRow, type StoredRowReader, type ValueDecoder } from './stored-row.js'
+export { copiedTableRecord, newTableRecord, physicalTableName, type RecordClock } from './new-table-record.js'

@@ -2,9 +2,9 @@ import type postgres from 'postgres'
 import type { Clock } from '../../clock.js'
 import { FilesStoreError } from '../../files/errors.js'
 import type { FilesPort, FilesUsage } from '../../files/files-port.js'
-import { newFileId } from '../../files/ids.js'
 import { mergePatch } from '../../files/merge-patch.js'
-import { newFileRecord } from '../../files/new-file-record.js'
+import { copiedFileRecord, newFileRecord } from '../../files/new-file-record.js'
+import { afterUploadStatusSql, fileStatusTransitions, statusLiteral } from '../../files/file-status.js'
 import { fileRowToRecord, indexingConfigurationJson, pageOfValues, type FileRow } from '../../files/file-row.js'
 import type {
   CompleteUploadResult,
@@ -150,7 +150,7 @@ export class PgFilesPort implements FilesPort {
           UPDATE files SET content_type = ${input.contentType}, tags_json = ${JSON.stringify(input.tags)},
             metadata_json = ${JSON.stringify(input.metadata)}, access_policies_json = ${JSON.stringify(input.accessPolicies)},
             policy_public = ${input.accessPolicies.includes('public_content')}, policy_integrations = ${input.accessPolicies.includes('integrations')},
-            index_requested = ${input.index}, status = 'upload_pending', failed_status_reason = NULL, expires_at = ${input.expiresAt},
+            index_requested = ${input.index}, status = ${sql.unsafe(statusLiteral(fileStatusTransitions.newVersion))}, failed_status_reason = NULL, expires_at = ${input.expiresAt},
             updated_at = ${nowIso}, version = version + 1, declared_size = ${input.size},
             indexing_configuration_json = ${indexingConfigurationJson(input.indexingConfiguration)}
           WHERE id = ${current.id} RETURNING *`
@@ -181,7 +181,7 @@ export class PgFilesPort implements FilesPort {
     const [found] = await this.scope.atomic((sql) => sql<Array<FileRow & { found_version: number; previous_blob_id: string | null; previous_referenced: boolean; updated_id: string | null }>>`
       WITH current AS (SELECT id, version, blob_id FROM files WHERE id = ${fileId} FOR UPDATE),
       updated AS (
-        UPDATE files f SET status = CASE WHEN f.index_requested THEN 'indexing_pending' ELSE 'upload_completed' END,
+        UPDATE files f SET status = ${sql.unsafe(afterUploadStatusSql('f.index_requested'))},
           index_generation = f.index_generation + CASE WHEN f.index_requested THEN 1 ELSE 0 END,
           failed_status_reason = NULL, updated_at = ${this.now().toISOString()},
           content_version = ${version}, blob_id = ${blob.blobId}, size = ${blob.size}, sha256 = ${blob.sha256}, blob_content_type = f.content_type
@@ -207,7 +207,7 @@ export class PgFilesPort implements FilesPort {
    */
   async failUpload(fileId: string, version: number, reason: string): Promise<FileRecord | undefined> {
     const [row] = await this.scope.sql<FileRow[]>`
-      UPDATE files SET status = 'upload_failed', failed_status_reason = ${reason}, updated_at = ${this.now().toISOString()}
+      UPDATE files SET status = ${this.scope.sql.unsafe(statusLiteral(fileStatusTransitions.uploadFailed))}, failed_status_reason = ${reason}, updated_at = ${this.now().toISOString()}
       WHERE id = ${fileId} AND version = ${version} AND (content_version IS NULL OR content_version <> version) RETURNING *`
     return row ? fileRowToRecord(row) : undefined
   }
@@ -224,7 +224,7 @@ export class PgFilesPort implements FilesPort {
    */
   async requestIndexing(fileId: string): Promise<FileRecord> {
     const [row] = await this.scope.sql<FileRow[]>`
-      UPDATE files SET status = 'indexing_pending', failed_status_reason = NULL, index_generation = index_generation + 1,
+      UPDATE files SET status = ${this.scope.sql.unsafe(statusLiteral(fileStatusTransitions.indexingRequested))}, failed_status_reason = NULL, index_generation = index_generation + 1,
         updated_at = ${this.now().toISOString()}
       WHERE id = ${fileId} RETURNING *`
     if (!row) throw new FilesStoreError('FILE_GONE', 'The file was deleted', { id: fileId })
@@ -249,7 +249,7 @@ export class PgFilesPort implements FilesPort {
     const [row] = await this.scope.sql<FileRow[]>`
       UPDATE files SET status = ${outcome.status}, failed_status_reason = ${completed ? null : outcome.reason},
         indexing_stack = CASE WHEN ${completed} THEN 'v1' ELSE indexing_stack END, updated_at = ${this.now().toISOString()}
-      WHERE id = ${fileId} AND index_generation = ${generation} AND status = 'indexing_pending' RETURNING *`
+      WHERE id = ${fileId} AND index_generation = ${generation} AND status = ${this.scope.sql.unsafe(statusLiteral(fileStatusTransitions.awaitingIndexing))} RETURNING *`
     return row ? fileRowToRecord(row) : undefined
   }
 
@@ -292,30 +292,11 @@ export class PgFilesPort implements FilesPort {
   async copy(source: FileRecord, destination: FileOwnerRef, replace: FileRecord | undefined): Promise<{ file: FileRecord; unreferencedBlobIds: string[] }> {
     return this.scope.atomic(async (sql) => {
       const now = this.now()
-      const nowIso = now.toISOString()
       const unreferencedBlobIds = replace ? await deleteRow(sql, replace.id) : []
       const [stale] = await sql<Array<{ id: string }>>`
         SELECT id FROM files WHERE bot_id = ${destination.botId} AND owner_scope = ${destination.ownerScope} AND key = ${destination.key}`
       if (stale) unreferencedBlobIds.push(...(await deleteRow(sql, stale.id)))
-      const row = await insertRow(sql, {
-        ...source,
-        id: newFileId(now),
-        botId: destination.botId,
-        key: destination.key,
-        ownerScope: destination.ownerScope,
-        owner: destination.owner,
-        // A copy of completed content is complete (or waits for its own indexing); a copy of a failed definition
-        // keeps its failure.
-        status: source.blobId ? (source.index ? 'indexing_pending' : 'upload_completed') : source.status,
-        indexGeneration: source.blobId && source.index ? 1 : 0,
-        indexingStack: null,
-        failedStatusReason: source.blobId ? null : source.failedStatusReason,
-        createdAt: nowIso,
-        updatedAt: nowIso,
-        version: 1,
-        declaredSize: source.size ?? source.declaredSize,
-        contentVersion: source.blobId ? 1 : null,
-      })
+      const row = await insertRow(sql, copiedFileRecord(source, destination, now))
       await insertTags(sql, 'file_tags', row.id, destination.botId, source.tags)
       return { file: fileRowToRecord(row), unreferencedBlobIds }
     })

@@ -51,17 +51,7 @@ export function toRecord(row: CatalogRow): TableRecord {
   }
 }
 
-/**
- * The PostgreSQL table that holds a user table's rows: `ut_` + the lowercase ULID of its id (as on SQLite).
- *
- * @example
- * ```ts
- * physicalTableName('table_01K86HD0D5T3HFCGBEKQJFNKAD') // 'ut_01k86hd0d5t3hfcgbekqjfnkad'
- * ```
- */
-export function physicalTableName(tableId: string): string {
-  return `ut_${tableId.slice('table_'.length).toLowerCase()}`
-}
+export { physicalTableName } from '../../tables/new-table-record.js'
 
 /**
  * A bot's catalog row by id (`table_<ULID>`) or name, or `undefined`. `forUpdate` locks it until the transaction

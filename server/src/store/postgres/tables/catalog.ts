@@ -1,22 +1,18 @@
 import type { Table } from 'botshelf/api'
 import type { PagePosition } from '../../page.js'
 import { TablesStoreError } from '../../tables/errors.js'
-import { newTableId } from '../../tables/ids.js'
 import {
-  checkCopyFactor,
-  checkKeyColumn,
   checkTableName,
   copyNameCandidates,
   noFreeCopyName,
-  normalizeKeyColumn,
   renamedColumnRecord,
   tableNameTaken,
   tableNotFound,
 } from '../../tables/table-rules.js'
-import { newTableSchema } from '../../tables/table-schema.js'
+import { copiedTableRecord, newTableRecord } from '../../tables/new-table-record.js'
 import { tableToWire } from '../../tables/table-wire.js'
 import type { CreateTableInput, TableRecord, TableWithCounts } from '../../tables/types.js'
-import { findCatalogRow, insertRecord, isNameTaken, physicalTableName, reserveRowIds, saveRecord, toRecord, type CatalogRow } from './catalog-records.js'
+import { findCatalogRow, insertRecord, isNameTaken, reserveRowIds, saveRecord, toRecord, type CatalogRow } from './catalog-records.js'
 import { atomically, query, quoteIdent, sqlState, UNIQUE_VIOLATION, type PgTablesContext } from './context.js'
 import { createRowsTable, dropRowsTable } from './ddl.js'
 import { SqlParams } from './params.js'
@@ -133,30 +129,9 @@ async function insertNamed(context: PgTablesContext, record: TableRecord, lastRo
  */
 export async function createRecord(context: PgTablesContext, botId: string, input: CreateTableInput): Promise<TableRecord> {
   await checkNameFree(context, botId, input.name)
-  const schema = newTableSchema(input.schema)
-  const keyColumn = normalizeKeyColumn(input.keyColumn) ?? null
-  checkKeyColumn(schema, keyColumn)
-  const now = context.timestamp()
-  const id = newTableId(context.now())
-  const names = Object.keys(schema.properties)
-  const record: TableRecord = {
-    id,
-    botId,
-    name: input.name,
-    physical: physicalTableName(id),
-    schema,
-    physicalMap: Object.fromEntries(names.map((name, i) => [name, `c${i + 1}`])),
-    nextColumn: names.length + 1,
-    factor: input.factor ?? 1,
-    frozen: input.frozen ?? false,
-    keyColumn,
-    tags: input.tags ?? {},
-    isComputeEnabled: input.isComputeEnabled ?? false,
-    createdAt: now,
-    updatedAt: now,
-  }
+  const record = newTableRecord(context, botId, input)
   await insertNamed(context, record, 0)
-  await createRowsTable(context, runtimeOf(record), keyColumn)
+  await createRowsTable(context, runtimeOf(record), record.keyColumn)
   return record
 }
 
@@ -253,11 +228,7 @@ export async function duplicateTable(
     const source = await loadTable(tx, botId, ref, true)
     const name = options.tableName ?? (await copyName(tx, botId, source.name))
     await checkNameFree(tx, botId, name)
-    const factor = options.factor ?? source.factor
-    checkCopyFactor(source.factor, factor, options.schemaOnly === true)
-    const now = tx.timestamp()
-    const id = newTableId(tx.now())
-    const record: TableRecord = { ...source, id, name, physical: physicalTableName(id), factor, frozen: false, createdAt: now, updatedAt: now }
+    const record = copiedTableRecord(tx, source, { name, factor: options.factor, schemaOnly: options.schemaOnly })
     await insertNamed(tx, record, 0)
     const rt = runtimeOf(record)
     await createRowsTable(tx, rt, record.keyColumn)

@@ -2,6 +2,7 @@ import { invalidQuery } from '../../tables/errors.js'
 import type { ComparisonOperator, ElementOperand, FilterNode, FilterOperand, PathTarget } from '../../tables/filter/index.js'
 import { SqlParams } from './params.js'
 import type { ColumnSql } from './runtime.js'
+import { balanced } from '../../tables/filter/index.js'
 
 /** A `$regex` condition of a filter. */
 export type RegexNode = Extract<FilterNode, { type: 'regex' }>
@@ -41,16 +42,6 @@ function operandParam(operand: FilterOperand | ElementOperand): { value: unknown
 function int64(value: number): string {
   const big = BigInt(Math.trunc(value))
   return (big > INT64_MAX ? INT64_MAX : big < INT64_MIN ? INT64_MIN : big).toString()
-}
-
-/**
- * Joins terms with AND or OR as a balanced tree of parentheses, so the expression stays O(log n) deep and a long
- * `$or` stays far below PostgreSQL's stack depth limit.
- */
-function balanced(terms: readonly string[], operator: ' AND ' | ' OR '): string {
-  if (terms.length === 1) return terms[0]!
-  const half = terms.length >> 1
-  return `(${balanced(terms.slice(0, half), operator)}${operator}${balanced(terms.slice(half), operator)})`
 }
 
 /** PostgreSQL text cannot hold U+0000, so no stored value has it: refused rather than failing in the server. */

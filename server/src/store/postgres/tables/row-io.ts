@@ -6,43 +6,15 @@ import { query, quoteIdent, sqlState, UNIQUE_VIOLATION, type PgTablesContext } f
 import { castOf, decodeValue, encodeValue, storedValue } from './columns.js'
 import { SqlParams } from './params.js'
 import type { PgTableRuntime } from './runtime.js'
+import { storedRowReader, type RawRow } from '../../tables/stored-row.js'
 
-/** A row as PostgreSQL returns it: `id`, `created_at`, `updated_at` and the `c<N>` columns. */
-export type RawRow = Record<string, unknown>
+export type { RawRow } from '../../tables/stored-row.js'
+
+/** The wire row of a stored row, and its user values without empty columns, read with this engine's decoder. */
+export const { rowFromRaw, userData } = storedRowReader(decodeValue)
 
 /** Rows written per statement: one JSON parameter each, so any width of table fits. */
 const INSERT_CHUNK = 1000
-
-/**
- * The wire row of a stored row (every column, `null` when empty).
- *
- * @example
- * ```ts
- * const row = rowFromRaw(rt, raw) // { id: 1, createdAt, updatedAt, computed: {}, total: 12 }
- * ```
- */
-export function rowFromRaw(rt: PgTableRuntime, raw: RawRow): Row {
-  const row: Row = { id: raw['id'] as number, createdAt: raw['created_at'] as string, updatedAt: raw['updated_at'] as string, computed: {} }
-  for (const c of rt.columns) row[c.name] = decodeValue(c.kind, raw[c.physical])
-  return row
-}
-
-/**
- * The user values of a stored row, without empty columns: what a row's size is measured on.
- *
- * @example
- * ```ts
- * userData(rt, raw) // { total: 12 }
- * ```
- */
-export function userData(rt: PgTableRuntime, raw: RawRow): Record<string, unknown> {
-  const data: Record<string, unknown> = {}
-  for (const c of rt.columns) {
-    const value = raw[c.physical]
-    if (value !== null && value !== undefined) data[c.name] = decodeValue(c.kind, value)
-  }
-  return data
-}
 
 /**
  * The stored rows with these ids, by id (missing ids are absent).

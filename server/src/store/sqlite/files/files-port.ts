@@ -15,8 +15,8 @@ import type {
   UpsertFileInput,
 } from '../../files/types.js'
 
-import { newFileId } from '../../files/ids.js'
-import { newFileRecord } from '../../files/new-file-record.js'
+import { copiedFileRecord, newFileRecord } from '../../files/new-file-record.js'
+import { afterUploadStatusSql, fileStatusTransitions, statusLiteral } from '../../files/file-status.js'
 import { replaceTags, tagConditionsSql } from '../tag-sql.js'
 import { FileRecordCache } from './file-record-cache.js'
 import { frozenFileRecord } from './frozen-file-record.js'
@@ -179,7 +179,7 @@ export class FilesRepository {
         row = this
           .statement(
             `UPDATE files SET content_type = ?, tags_json = ?, metadata_json = ?, access_policies_json = ?, policy_public = ?,
-               policy_integrations = ?, index_requested = ?, status = 'upload_pending', failed_status_reason = NULL,
+               policy_integrations = ?, index_requested = ?, status = ${statusLiteral(fileStatusTransitions.newVersion)}, failed_status_reason = NULL,
                expires_at = ?, updated_at = ?, version = version + 1, declared_size = ?, indexing_configuration_json = ? WHERE id = ?
              RETURNING *`,
           )
@@ -232,7 +232,7 @@ export class FilesRepository {
       const row = this
         .statement(
           // A file to index skips upload_completed; its new indexing generation is the one its job will carry.
-          `UPDATE files SET status = CASE WHEN index_requested = 1 THEN 'indexing_pending' ELSE 'upload_completed' END,
+          `UPDATE files SET status = ${afterUploadStatusSql('index_requested = 1')},
              index_generation = index_generation + index_requested, failed_status_reason = NULL, updated_at = ?,
              content_version = ?, blob_id = ?, size = ?, sha256 = ?, blob_content_type = content_type WHERE id = ?
            RETURNING *`,
@@ -258,7 +258,7 @@ export class FilesRepository {
     // A failed retry of a version whose content already landed does not undo that upload.
     const result = this
       .statement(
-        `UPDATE files SET status = 'upload_failed', failed_status_reason = ?, updated_at = ?
+        `UPDATE files SET status = ${statusLiteral(fileStatusTransitions.uploadFailed)}, failed_status_reason = ?, updated_at = ?
          WHERE id = ? AND version = ? AND (content_version IS NULL OR content_version <> version)`,
       )
       .run(reason, now.toISOString(), fileId, version)
@@ -281,7 +281,7 @@ export class FilesRepository {
     return this.db.transaction(() => {
       const result = this
         .statement(
-          `UPDATE files SET status = 'indexing_pending', failed_status_reason = NULL, index_generation = index_generation + 1,
+          `UPDATE files SET status = ${statusLiteral(fileStatusTransitions.indexingRequested)}, failed_status_reason = NULL, index_generation = index_generation + 1,
              updated_at = ? WHERE id = ?`,
         )
         .run(now.toISOString(), fileId)
@@ -309,7 +309,7 @@ export class FilesRepository {
     const result = this
       .statement(
         `UPDATE files SET status = ?, failed_status_reason = ?, indexing_stack = CASE WHEN ? THEN 'v1' ELSE indexing_stack END,
-           updated_at = ? WHERE id = ? AND index_generation = ? AND status = 'indexing_pending'`,
+           updated_at = ? WHERE id = ? AND index_generation = ? AND status = ${statusLiteral(fileStatusTransitions.awaitingIndexing)}`,
       )
       .run(outcome.status, completed ? null : outcome.reason, completed ? 1 : 0, now.toISOString(), fileId, generation)
     if (result.changes === 0) return undefined
@@ -376,27 +376,7 @@ export class FilesRepository {
         .pluck()
         .get(destination.botId, destination.ownerScope, destination.key) as string | undefined
       if (stale) unreferencedBlobIds.push(...this.deleteRow(stale))
-      const id = newFileId(now)
-      const nowIso = now.toISOString()
-      this.insertRow({
-        ...source,
-        id,
-        botId: destination.botId,
-        key: destination.key,
-        ownerScope: destination.ownerScope,
-        owner: destination.owner,
-        // A copy of completed content is complete (or waits for its own indexing); a copy of a failed definition
-        // keeps its failure.
-        status: source.blobId ? (source.index ? 'indexing_pending' : 'upload_completed') : source.status,
-        indexGeneration: source.blobId && source.index ? 1 : 0,
-        indexingStack: null,
-        failedStatusReason: source.blobId ? null : source.failedStatusReason,
-        createdAt: nowIso,
-        updatedAt: nowIso,
-        version: 1,
-        declaredSize: source.size ?? source.declaredSize,
-        contentVersion: source.blobId ? 1 : null,
-      })
+      const { id } = this.insertRow(copiedFileRecord(source, destination, now))
       replaceTags(this.db, 'file_tags', id, destination.botId, source.tags)
       return { file: fileRowToRecord(this.statement('SELECT * FROM files WHERE id = ?').get(id) as FileRow), unreferencedBlobIds }
     })()

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Clock } from '../../clock.js'
-import { describeJobQueueContract } from '../../jobs/job-queue.contract.js'
 import type { JobQueue } from '../../jobs/job-queue.js'
-import { asyncPort } from '../async-port.js'
+import { asyncPort } from '../guarded-port.js'
 import { jobsMigrations } from './migrations.js'
 import { runMigrations } from '../migrations.js'
 import { openDatabase, type Sqlite } from '../connect.js'
@@ -17,29 +16,7 @@ function migrated(filename: string): Sqlite {
   return db
 }
 
-describeJobQueueContract('sqlite file', async (now) => {
-  const dir = mkdtempSync(join(tmpdir(), 'botshelf-jobs-'))
-  const db = migrated(join(dir, 'botshelf.db'))
-  const queue: JobQueue = asyncPort(new SqliteJobQueue(db, now), jobQueueMethods)
-  return {
-    queue,
-    close: async () => {
-      db.close()
-      rmSync(dir, { recursive: true, force: true })
-    },
-  }
-})
-
-describeJobQueueContract('sqlite in memory', async (now) => {
-  const db = migrated(':memory:')
-  return {
-    queue: asyncPort(new SqliteJobQueue(db, now), jobQueueMethods),
-    close: async () => {
-      db.close()
-    },
-  }
-})
-
+// The JobQueue contract runs on every backend in store/contracts.test.ts; these are SQLite's own checks.
 describe('SqliteJobQueue', () => {
   const start = Date.parse('2026-03-01T12:00:00.000Z')
   const clock: Clock = () => new Date(start)

@@ -70,17 +70,7 @@ function catalogValues(record: TableRecord): Record<string, string | number | nu
   }
 }
 
-/**
- * The SQLite table that holds a user table's rows: `ut_` + the lowercase ULID of its id.
- *
- * @example
- * ```ts
- * physicalTableName('table_01K86HD0D5T3HFCGBEKQJFNKAD') // 'ut_01k86hd0d5t3hfcgbekqjfnkad'
- * ```
- */
-export function physicalTableName(tableId: string): string {
-  return `ut_${tableId.slice('table_'.length).toLowerCase()}`
-}
+export { physicalTableName } from '../../tables/new-table-record.js'
 
 /**
  * The runtime (SQLite names and compiled columns) of a catalog record.

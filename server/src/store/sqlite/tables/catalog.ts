@@ -1,22 +1,18 @@
 import type { Table } from 'botshelf/api'
-import { newTableId } from '../../tables/ids.js'
 import type { PagePosition } from '../../page.js'
 import {
-  checkCopyFactor,
-  checkKeyColumn,
   checkTableName,
   copyNameCandidates,
   noFreeCopyName,
-  normalizeKeyColumn,
   renamedColumnRecord,
   tableNameTaken,
   tableNotFound,
 } from '../../tables/table-rules.js'
-import { newTableSchema } from '../../tables/table-schema.js'
+import { copiedTableRecord, newTableRecord } from '../../tables/new-table-record.js'
 import { tableToWire } from '../../tables/table-wire.js'
 import type { CreateTableInput, TableRecord, TableWithCounts } from '../../tables/types.js'
 import { tagConditionsSql } from '../tag-sql.js'
-import { findRecord, insertRecord, isNameTaken, physicalTableName, runtimeOf, saveRecord, toRecord, type CatalogRow } from './catalog-records.js'
+import { findRecord, insertRecord, isNameTaken, runtimeOf, saveRecord, toRecord, type CatalogRow } from './catalog-records.js'
 import { quoteIdent } from './columns.js'
 import type { TablesContext } from './context.js'
 import { createRowsTable, dropRowsTable } from './ddl.js'
@@ -97,30 +93,9 @@ export function listTables(
  */
 export function createRecord(context: TablesContext, botId: string, input: CreateTableInput): TableRecord {
   checkNameFree(context, botId, input.name)
-  const schema = newTableSchema(input.schema)
-  const keyColumn = normalizeKeyColumn(input.keyColumn) ?? null
-  checkKeyColumn(schema, keyColumn)
-  const now = context.timestamp()
-  const id = newTableId(context.now())
-  const names = Object.keys(schema.properties)
-  const record: TableRecord = {
-    id,
-    botId,
-    name: input.name,
-    physical: physicalTableName(id),
-    schema,
-    physicalMap: Object.fromEntries(names.map((name, i) => [name, `c${i + 1}`])),
-    nextColumn: names.length + 1,
-    factor: input.factor ?? 1,
-    frozen: input.frozen ?? false,
-    keyColumn,
-    tags: input.tags ?? {},
-    isComputeEnabled: input.isComputeEnabled ?? false,
-    createdAt: now,
-    updatedAt: now,
-  }
+  const record = newTableRecord(context, botId, input)
   insertRecord(context, record)
-  createRowsTable(context.db, runtimeOf(record), keyColumn)
+  createRowsTable(context.db, runtimeOf(record), record.keyColumn)
   return record
 }
 
@@ -208,11 +183,7 @@ export function duplicateTable(
     const source = loadTable(context, botId, ref)
     const name = options.tableName ?? copyName(context, botId, source.name)
     checkNameFree(context, botId, name)
-    const factor = options.factor ?? source.factor
-    checkCopyFactor(source.factor, factor, options.schemaOnly === true)
-    const now = context.timestamp()
-    const id = newTableId(context.now())
-    const record: TableRecord = { ...source, id, name, physical: physicalTableName(id), factor, frozen: false, createdAt: now, updatedAt: now }
+    const record = copiedTableRecord(context, source, { name, factor: options.factor, schemaOnly: options.schemaOnly })
     insertRecord(context, record)
     const rt = runtimeOf(record)
     createRowsTable(context.db, rt, record.keyColumn)

@@ -1,5 +1,6 @@
 import type { ElementOperand, FilterNode, FilterOperand, PathTarget } from '../../tables/filter/index.js'
 import { REGEXP_FUNCTION } from './regex-function.js'
+import { balanced } from '../../tables/filter/index.js'
 
 /** Compiled SQL: a boolean expression that is never NULL, and its positional parameters. */
 export interface CompiledSql {
@@ -37,16 +38,6 @@ function pathSql(columnSql: string, path: readonly string[]): { sql: string; typ
 /** The JSON type test that keeps a nested comparison to operands of the same type (MongoDB's type bracketing). */
 function jsonTypeGuard(typeSql: string, operand: FilterOperand): string {
   return operand.type === 'number' ? `${typeSql} IN ('integer', 'real')` : `${typeSql} = 'text'`
-}
-
-/**
- * Joins terms with AND or OR as a balanced tree of parentheses, so the SQL expression is O(log n) deep and a long
- * `$or` stays far below SQLite's expression depth limit (1000), where a flat chain of n terms is n deep.
- */
-function balanced(terms: readonly string[], operator: ' AND ' | ' OR '): string {
-  if (terms.length === 1) return terms[0]!
-  const half = terms.length >> 1
-  return `(${balanced(terms.slice(0, half), operator)}${operator}${balanced(terms.slice(half), operator)})`
 }
 
 class FilterCompiler {

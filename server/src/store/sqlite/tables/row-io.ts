@@ -5,40 +5,12 @@ import type { TableRecord } from '../../tables/types.js'
 import { decodeValue, encodeValue, quoteIdent } from './columns.js'
 import { isUniqueViolation, type TablesContext } from './context.js'
 import type { TableRuntime } from './runtime.js'
+import { storedRowReader, type RawRow } from '../../tables/stored-row.js'
 
-/** A row as SQLite returns it: `id`, `created_at`, `updated_at` and the `c<N>` columns. */
-export type RawRow = Record<string, unknown>
+export type { RawRow } from '../../tables/stored-row.js'
 
-/**
- * The wire row of a SQLite row (every column, `null` when empty).
- *
- * @example
- * ```ts
- * const row = rowFromRaw(rt, raw) // { id: 1, createdAt, updatedAt, computed: {}, total: 12 }
- * ```
- */
-export function rowFromRaw(rt: TableRuntime, raw: RawRow): Row {
-  const row: Row = { id: raw['id'] as number, createdAt: raw['created_at'] as string, updatedAt: raw['updated_at'] as string, computed: {} }
-  for (const c of rt.columns) row[c.name] = decodeValue(c.kind, raw[c.physical])
-  return row
-}
-
-/**
- * The user values of a SQLite row, without empty columns: what a row's size is measured on.
- *
- * @example
- * ```ts
- * userData(rt, raw) // { total: 12 }
- * ```
- */
-export function userData(rt: TableRuntime, raw: RawRow): Record<string, unknown> {
-  const data: Record<string, unknown> = {}
-  for (const c of rt.columns) {
-    const value = raw[c.physical]
-    if (value !== null && value !== undefined) data[c.name] = decodeValue(c.kind, value)
-  }
-  return data
-}
+/** The wire row of a stored row, and its user values without empty columns, read with this engine's decoder. */
+export const { rowFromRaw, userData } = storedRowReader(decodeValue)
 
 /**
  * The SQLite rows with these ids, by id (missing ids are absent), read 500 at a time.

@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { asyncPort, type Promisified } from './async-port.js'
+import { asyncPort, type Promisified } from './guarded-port.js'
 
 class Counter {
   readonly label = 'counter'

@@ -1,0 +1,208 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe } from 'vitest'
+import { describeAuthPortContract } from './auth/auth-port.contract.js'
+import { describeBackendContract } from './backend.contract.js'
+import type { Backend } from './backend.js'
+import type { Clock } from './clock.js'
+import { describeDatasetPortContract } from './dataset/dataset-port.contract.js'
+import { describeFilesPortContract } from './files/files-port.contract.js'
+import { describeJobQueueContract } from './jobs/job-queue.contract.js'
+import { openPostgresBackend, openSqliteBackend } from './open-backend.js'
+import { createTestDatabase } from './postgres/test-database.test-support.js'
+import { openSearchTestBackend } from './postgres/search/search-test-backend.test-support.js'
+import { pgliteDatabase, realPostgresDatabase } from './postgres/search/test-databases.test-support.js'
+import { createTestDatabase as createTablesTestDatabase } from './postgres/tables/test-database.test-support.js'
+import { describeSearchPortContract } from './search/search-port.contract.js'
+import { describeTablesPortContract } from './tables/tables-port.contract.js'
+import { describeTablesDifferential } from './tables/tables-port.oracle.js'
+import type { TablesPort } from './tables/tables-port.js'
+
+// The one runner of the port contracts: every contract runs, unchanged, against every backend of the list below.
+// Adding a backend is adding an entry; tests of one engine's own behaviour stay in its adapter folder.
+
+type Opened<B> = { backend: B; close(): Promise<void> }
+type Open<B> = (now: Clock) => Promise<Opened<B>>
+
+/** A backend under test: made ready once (a database, say) before its contracts, undone after. */
+interface ContractTarget<B> {
+  name: string
+  setUp(): Promise<{ open: Open<B>; tearDown(): Promise<void> }>
+  /** The contracts it runs (a target that stands for one port runs that port's). */
+  contracts: ReadonlyArray<Contract<B>>
+}
+
+type Contract<B> = (name: string, open: Open<B>) => void
+
+/** Every contract of a whole backend. */
+const backendContracts: ReadonlyArray<Contract<Backend>> = [
+  describeAuthPortContract,
+  describeFilesPortContract,
+  describeTablesPortContract,
+  describeBackendContract,
+  describeDatasetPortContract,
+  describeSearchPortContract,
+  (name, open) => describeJobQueueContract(name, async (now) => queueOf(await open(now))),
+]
+
+/** The contracts of a tables port alone: the port's and the differential check against mingo. */
+const tablesContracts: ReadonlyArray<Contract<Pick<Backend, 'tables'>>> = [
+  describeTablesPortContract,
+  (name, open) => describeTablesDifferential(name, async () => tablesOf(await open(() => new Date()))),
+]
+
+function queueOf({ backend, close }: Opened<Backend>): { queue: Backend['jobs']; close(): Promise<void> } {
+  return { queue: backend.jobs, close }
+}
+
+function tablesOf({ backend, close }: Opened<Pick<Backend, 'tables'>>): { tables: TablesPort; close(): Promise<void> } {
+  return { tables: backend.tables, close }
+}
+
+/** A short bound on waits for an open transaction, so the refusal of a call made from inside one comes fast. */
+const transactionWaitMs = 250
+
+/** The embedded backend in a fresh data folder under the system temp dir, removed on close. */
+const sqliteFile: ContractTarget<Backend> = {
+  name: 'sqlite',
+  contracts: backendContracts,
+  setUp: async () => ({
+    tearDown: async () => {},
+    open: async (now) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'botshelf-contracts-'))
+      try {
+        const backend = await openSqliteBackend({ dataDir, now, transactionWaitMs })
+        return { backend, close: () => closeThenRemove(backend, dataDir) }
+      } catch (error) {
+        rmSync(dataDir, { recursive: true, force: true })
+        throw error
+      }
+    },
+  }),
+}
+
+/** The embedded backend in memory (its temporary content folder goes with close). */
+const sqliteMemory: ContractTarget<Backend> = {
+  name: 'sqlite-memory',
+  contracts: backendContracts,
+  setUp: async () => ({
+    tearDown: async () => {},
+    open: async (now) => {
+      const backend = await openSqliteBackend({ memory: true, now, transactionWaitMs })
+      return { backend, close: () => backend.close() }
+    },
+  }),
+}
+
+/**
+ * PostgreSQL: one database for the target, migrated once; each test opens a backend on it and, on close, drops the
+ * user tables it made (real PostgreSQL tables, `ut_<ulid>`) and empties the rest: a migrated, empty backend again.
+ * Its search index runs the search contract in the two targets below, which choose the vector mode.
+ */
+const postgresServer: ContractTarget<Backend> = {
+  name: 'postgres',
+  contracts: backendContracts.filter((contract) => contract !== describeSearchPortContract),
+  setUp: async () => {
+    const database = await createTestDatabase()
+    const schema = database.freshSchema()
+    return {
+      tearDown: () => database.drop(),
+      open: async (now) => {
+        const dataDir = mkdtempSync(join(tmpdir(), 'botshelf-pg-contracts-'))
+        try {
+          const backend = await openPostgresBackend({ url: database.url, dataDir, now, schema, poolSize: 4 })
+          const close = async (): Promise<void> => {
+            await backend.close()
+            const userTables = await database.admin<Array<{ name: string }>>`
+              SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables
+              WHERE schemaname = ${schema} AND tablename LIKE 'ut\\_%'`
+            if (userTables.length > 0) await database.admin.unsafe(`DROP TABLE ${userTables.map((table) => table.name).join(', ')}`)
+            await database.empty(schema)
+          }
+          return { backend, close: () => removeAfter(close, dataDir) }
+        } catch (error) {
+          rmSync(dataDir, { recursive: true, force: true })
+          throw error
+        }
+      },
+    }
+  },
+}
+
+/** PostgreSQL's search index on the real server (it has no pgvector): exact vectors, a fresh schema per test. */
+const postgresExactVectors: ContractTarget<Backend> = {
+  name: 'postgres, exact vectors',
+  contracts: [describeSearchPortContract],
+  setUp: async () => {
+    const real = await realPostgresDatabase()
+    return {
+      tearDown: () => real.drop(),
+      open: async (now) => {
+        const { sql, close } = await real.openSchema()
+        return { backend: await openSearchTestBackend(sql, now, 'exact'), close }
+      },
+    }
+  },
+}
+
+/** PostgreSQL's search index on PGlite with pgvector: the vector column, the <=> operator and HNSW indexes. */
+const pglitePgvector: ContractTarget<Backend> = {
+  name: 'pglite, pgvector',
+  contracts: [describeSearchPortContract],
+  setUp: async () => {
+    const lite = await pgliteDatabase({ withVector: true })
+    return {
+      tearDown: () => lite.drop(),
+      open: async (now) => {
+        const { sql, close } = await lite.openSchema()
+        return { backend: await openSearchTestBackend(sql, now, 'pgvector'), close }
+      },
+    }
+  },
+}
+
+/** PostgreSQL's tables port alone, in a fresh schema of its own per open (so it is checked outside `public`). */
+const postgresTablesPort: ContractTarget<Pick<Backend, 'tables'>> = {
+  name: 'postgres',
+  contracts: tablesContracts,
+  setUp: async () => {
+    const database = await createTablesTestDatabase()
+    return {
+      tearDown: () => database.drop(),
+      open: async (now) => {
+        const { tables, close } = await database.openTables(now)
+        return { backend: { tables }, close }
+      },
+    }
+  },
+}
+
+async function closeThenRemove(backend: Backend, dataDir: string): Promise<void> {
+  await removeAfter(() => backend.close(), dataDir)
+}
+
+async function removeAfter(close: () => Promise<void>, dataDir: string): Promise<void> {
+  try {
+    await close()
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+function describeTarget<B>(target: ContractTarget<B>): void {
+  describe(`${target.name}`, () => {
+    let ready: Awaited<ReturnType<ContractTarget<B>['setUp']>> | undefined
+    beforeAll(async () => {
+      ready = await target.setUp()
+    })
+    afterAll(async () => {
+      await ready?.tearDown()
+    })
+    const open: Open<B> = (now) => ready!.open(now)
+    for (const contract of target.contracts) contract(target.name, open)
+  })
+}
+
+for (const target of [sqliteFile, sqliteMemory, postgresServer, postgresExactVectors, pglitePgvector]) describeTarget(target)
+describeTarget(postgresTablesPort)
