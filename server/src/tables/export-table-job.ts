@@ -4,7 +4,7 @@ import type { ServiceJob } from '../http/env.js'
 import { throttledProgress } from './job-progress.js'
 import { failTableJob } from './table-job-failure.js'
 import { columnsOf } from './table-columns.js'
-import { encodeExport } from './transfer/index.js'
+import { encodeExport } from '../transfer/index.js'
 
 /** Kind of the queued job that runs an `exportTable`. */
 export const EXPORT_TABLE_JOB = 'tables.export'

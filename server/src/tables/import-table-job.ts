@@ -5,7 +5,7 @@ import type { ServiceJob, ServiceJobContext } from '../http/env.js'
 import { throttledProgress } from './job-progress.js'
 import { failTableJob } from './table-job-failure.js'
 import { columnsOf } from './table-columns.js'
-import { decodeImport } from './transfer/index.js'
+import { decodeImport } from '../transfer/index.js'
 
 /**
  * Rows checked, then committed, per step: small enough that one step (a check, or an insert with its commit)

@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer'
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from 'botshelf/testing'
-import { parseCsv, type CsvField } from '../csv.js'
+import { parseCsv, type CsvField } from './csv.js'
 import { CsvRecordScanner } from './csv-record-scanner.js'
 import { TransferError } from './transfer-error.js'
 
