@@ -3,7 +3,7 @@ import { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import { dataFolder, readLegacySigningKey } from '../platform/index.js'
 import { JobRunner } from '../jobs/index.js'
-import type { Backend, BotRecord, CreateTokenInput, CreatedToken, JobRecord, TokenRecord } from '../store/index.js'
+import type { Backend, BotRecord, CreateTokenInput, CreatedToken, TokenRecord } from '../store/index.js'
 import { openBackend } from '../store/open-backend.js'
 import { authMiddleware } from './auth/middleware.js'
 import { bodyDeadline, checkTimeout, defaultTimeouts } from './connections/index.js'
@@ -453,12 +453,8 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     // Handlers read `services` when they run, after it is assigned below.
     const jobs = new JobRunner({
       queue: backend.jobs,
-      handlers: features.flatMap((feature) =>
-        (feature.jobs ?? []).map((job) => ({
-          kind: job.kind,
-          run: (record: JobRecord, context: { signal: AbortSignal }) => job.run({ job: record, signal: context.signal, services }),
-        })),
-      ),
+      jobs: features.flatMap((feature) => feature.jobs ?? []),
+      services: () => services,
       now: backend.now,
       // Debug lines (one per claim) reach the log only when its threshold is debug (--log-level debug).
       logger: {
