@@ -320,7 +320,7 @@ export interface AppAdmin {
    * Creates a token bound to one bot (`botId`), or with `workspace: true` a member token that reaches every bot
    * of the workspace (the caller names the bot in `x-bot-id`; decision 0208). The record's `scope` says which.
    * The secret (`token`) is returned once and stored only as a hash. Rejects with `AuthStoreError`
-   * (`unknown_bot`, `invalid_role`, `invalid_integration`, `invalid_scope`) on bad input.
+   * (`UNKNOWN_BOT`, `INVALID_ROLE`, `INVALID_INTEGRATION`, `INVALID_SCOPE`) on bad input.
    *
    * @example
    * ```ts
@@ -340,7 +340,7 @@ export interface AppAdmin {
    */
   listTokens(filter?: { botId?: string; activeOnly?: boolean }): Promise<TokenRecord[]>
   /**
-   * Revokes a token by id; it stops working at once. Rejects with `AuthStoreError('unknown_token')` for an unknown id.
+   * Revokes a token by id; it stops working at once. Rejects with `AuthStoreError('UNKNOWN_TOKEN')` for an unknown id.
    *
    * @example
    * ```ts

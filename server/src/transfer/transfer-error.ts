@@ -1,12 +1,13 @@
+import { BotshelfError } from 'botshelf/api'
 /**
  * Why a transfer failed:
- * - `not_gzip`: the content starts with the gzip magic bytes but does not decompress;
- * - `bad_json` / `bad_csv`: the text is not valid JSON / CSV;
- * - `row_too_large`: one row (a CSV record or a JSON element) is larger than `maxRowBytes`;
- * - `too_large`: the file, or its decompressed content, is larger than `maxBytes`;
- * - `not_rows`: valid JSON that is not an array of row objects nor `{ "rows": [...] }`.
+ * - `NOT_GZIP`: the content starts with the gzip magic bytes but does not decompress;
+ * - `BAD_JSON` / `BAD_CSV`: the text is not valid JSON / CSV;
+ * - `ROW_TOO_LARGE`: one row (a CSV record or a JSON element) is larger than `maxRowBytes`;
+ * - `TOO_LARGE`: the file, or its decompressed content, is larger than `maxBytes`;
+ * - `NOT_ROWS`: valid JSON that is not an array of row objects nor `{ "rows": [...] }`.
  */
-export type TransferErrorCode = 'not_gzip' | 'bad_json' | 'bad_csv' | 'row_too_large' | 'too_large' | 'not_rows'
+export type TransferErrorCode = 'NOT_GZIP' | 'BAD_JSON' | 'BAD_CSV' | 'ROW_TOO_LARGE' | 'TOO_LARGE' | 'NOT_ROWS'
 
 /**
  * A file that cannot be imported. The message names the request field (`fileId: ...`) and where the problem is
@@ -17,23 +18,25 @@ export type TransferErrorCode = 'not_gzip' | 'bad_json' | 'bad_csv' | 'row_too_l
  * try {
  *   for await (const rows of decodeImport(source, { columns })) await insert(rows)
  * } catch (error) {
- *   if (error instanceof TransferError && error.code === 'bad_csv') console.log(error.message)
+ *   if (error instanceof TransferError && error.code === 'BAD_CSV') console.log(error.message)
  * }
  * ```
  */
-export class TransferError extends Error {
-  override readonly name = 'TransferError'
+export class TransferError extends BotshelfError {
+  override readonly name: string = 'TransferError'
+  /** Stable code, safe to branch on. */
+  declare readonly code: TransferErrorCode
 
   constructor(
-    /** Stable code, safe to branch on. */
-    readonly code: TransferErrorCode,
+    code: TransferErrorCode,
     message: string,
     errorOptions?: {
       /** The underlying error, e.g. `{ cause: zlibError }`. */
       cause?: unknown
     },
   ) {
-    super(message, errorOptions)
+    // A file that cannot be imported is the caller's input.
+    super('InvalidPayload', code, message, undefined, errorOptions)
   }
 }
 
@@ -42,7 +45,7 @@ export class TransferError extends Error {
  *
  * @example
  * ```ts
- * throw importFileError('bad_csv', 'CSV record 17 (line 17): unterminated quoted field')
+ * throw importFileError('BAD_CSV', 'CSV record 17 (line 17): unterminated quoted field')
  * // message: 'fileId: CSV record 17 (line 17): unterminated quoted field'
  * ```
  */

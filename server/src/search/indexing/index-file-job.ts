@@ -15,7 +15,11 @@ const DEFER_MIN_MS = 1_000
 const DEFER_MAX_MS = 5 * 60_000
 
 /** A reason the file cannot be indexed: the file goes `indexing_failed` with this message, no retry. */
-class IndexingRefusal extends Error {}
+class IndexingRefusal extends BotshelfError {
+  constructor(message: string) {
+    super('InvalidPayload', 'INDEXING_REFUSED', message)
+  }
+}
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
