@@ -25,8 +25,10 @@ export class BotshelfError extends Error {
     message: string,
     /** Extra facts for the caller, sent as the wire `metadata`. */
     readonly metadata?: Record<string, unknown>,
-    /** What caused it, kept as the standard `error.cause`: `{ cause: zlibError }`. */
-    options?: { cause?: unknown },
+    options?: {
+      /** What caused it, kept as the standard `error.cause`, e.g. `{ cause: zlibError }`. */
+      cause?: unknown
+    },
   ) {
     super(message, options)
     this.status = errorTypes[type].code

@@ -1,7 +1,7 @@
 import type { EnqueueInput, JobQueue, JobRecord } from '../store/jobs/index.js'
 import type { JobSpec } from './job-definition.js'
 
-/** What `enqueueJob` takes besides the job's spec: its payload (typed by the spec) and when and under which key it runs. */
+/** What `enqueueJob` takes besides the job's definition: its payload (typed by the definition) and when and under which key it runs. */
 export interface EnqueueJobInput<P> {
   readonly payload: P
   /** A second enqueue with the same key while the first is pending is the same job. */
