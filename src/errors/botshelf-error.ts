@@ -20,13 +20,17 @@ export class BotshelfError extends Error {
   constructor(
     /** The wire error type (`ResourceNotFound`, `InvalidPayload`, ...). */
     readonly type: ErrorType,
-    /** A stable code of this error, for programs (`TABLE_NOT_FOUND`, `unknown_token`, `BLOB_TOO_LARGE`, ...). */
+    /** A stable code of this error, for programs, in SCREAMING_SNAKE_CASE (`TABLE_NOT_FOUND`, `UNKNOWN_TOKEN`, `BLOB_TOO_LARGE`, ...). */
     readonly code: string,
     message: string,
     /** Extra facts for the caller, sent as the wire `metadata`. */
     readonly metadata?: Record<string, unknown>,
+    options?: {
+      /** What caused it, kept as the standard `error.cause`, e.g. `{ cause: zlibError }`. */
+      cause?: unknown
+    },
   ) {
-    super(message)
+    super(message, options)
     this.status = errorTypes[type].code
   }
 }

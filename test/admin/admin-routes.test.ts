@@ -87,7 +87,7 @@ describe('admin routes: /v1/whoami, /v1/admin/bots, /v1/admin/tokens, /v1/consol
 
     const unknownBot = await service.request('POST', '/v1/admin/tokens', { token: admin, botId: null, body: { botId: 'no-such-bot', role: 'bot' } })
     expect(unknownBot.status).toBe(404)
-    expect(unknownBot.body.metadata).toMatchObject({ code: 'unknown_bot' })
+    expect(unknownBot.body.metadata).toMatchObject({ code: 'UNKNOWN_BOT' })
 
     const unknownToken = await service.request('DELETE', '/v1/admin/tokens/tok_nope', { token: admin, botId: null })
     expect(unknownToken.status).toBe(404)

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { lineFrom } from '../helpers/child-lines.js'
+import { z } from 'zod'
 import { JobRunner, defineJob } from '../../server/src/jobs/index.js'
 import { systemClock } from '../../server/src/store/clock.js'
 import { asyncPort } from '../../server/src/store/sqlite/guarded-port.js'
@@ -69,10 +70,11 @@ describe('a job worker killed while it holds a job', () => {
     const runs: Array<{ attempt: number; at: number; payload: unknown }> = []
     const runner = new JobRunner({
       queue: asyncPort(store, jobQueueMethods),
-      handlers: [
+      jobs: [
         defineJob({
           kind: 'crash.hang',
-          async run(_record, { attempt, payload }) {
+          payload: z.any(),
+          async run({ attempt, payload }) {
             runs.push({ attempt, at: Date.now(), payload })
           },
         }),

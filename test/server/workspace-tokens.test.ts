@@ -82,7 +82,7 @@ describe('workspace member tokens: authentication', () => {
     await expect(create({ role: 'viewer' })).rejects.toThrow(/needs a bot \(botId\) or workspace: true/)
     const refused = await create({ workspace: true, role: 'bot' }).catch((error: unknown) => error)
     expect(refused).toBeInstanceOf(AuthStoreError)
-    expect((refused as AuthStoreError).code).toBe('invalid_role')
+    expect((refused as AuthStoreError).code).toBe('INVALID_ROLE')
 
     const created = await service.app.admin.createToken({ workspace: true, role: 'manager', label: 'ops' })
     expect(created).toMatchObject({ scope: 'workspace', botId: null, workspaceId: expect.stringMatching(/^wkspace_/), role: 'manager', userId: expect.stringMatching(/^user_/) })

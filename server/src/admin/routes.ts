@@ -267,7 +267,7 @@ export function adminRoutes(options: AdminRoutesOptions): Hono<AdminEnv> {
         400: invalid,
         401: unauthorized,
         403: forbidden,
-        404: { description: '`ResourceNotFound`: no bot with that id (`metadata.code` `unknown_bot`).', body: 'error' },
+        404: { description: '`ResourceNotFound`: no bot with that id (`metadata.code` `UNKNOWN_BOT`).', body: 'error' },
       },
     },
     handle: async (c) => {

@@ -9,6 +9,9 @@ import {
   type OpenAiCompatibleEmbedderOptions,
 } from '../search/embedding/index.js'
 import { UsageError } from './io.js'
+import { renderSettingsHelp } from './settings/render-help.js'
+import { settingArgOptions } from './settings/arg-options.js'
+import { embeddingsSettings } from './settings/serve-settings.js'
 
 /** The flag names of the embeddings service (`--embeddings-url`, ...), as `parseArgs` values carry them. */
 export type EmbedderFlagName = keyof typeof embedderFlags
@@ -21,7 +24,7 @@ export type EmbedderFlagName = keyof typeof embedderFlags
  * parseCommandArgs(args, { ...embedderArgOptions, data: { type: 'string' } }, 'reindex')
  * ```
  */
-export const embedderArgOptions = Object.fromEntries(Object.keys(embedderFlags).map((flag) => [flag, { type: 'string' as const }])) as {
+export const embedderArgOptions = settingArgOptions(embeddingsSettings) as {
   [K in EmbedderFlagName]: { type: 'string' }
 }
 
@@ -33,9 +36,7 @@ export const embedderArgOptions = Object.fromEntries(Object.keys(embedderFlags).
  * const help = `Options:\n${embedderFlagsHelp}`
  * ```
  */
-export const embedderFlagsHelp = Object.entries(embedderFlags)
-  .map(([flag, entry]) => `  --${flag} <value>\n                      ${entry.description} (${entry.env})`)
-  .join('\n')
+export const embedderFlagsHelp = renderSettingsHelp(embeddingsSettings, 'embeddings')
 
 /**
  * What the offline default is worth, measured on the labelled question set (bench/README.md, decision 0811): a few

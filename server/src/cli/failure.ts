@@ -1,3 +1,4 @@
+import { BotshelfError } from 'botshelf/api'
 import { AbortError, ApiError, NetworkError, TimeoutError } from 'botshelf/client'
 import { exitCodes, type ExitCode } from './exit-codes.js'
 import { UsageError } from './io.js'
@@ -11,10 +12,11 @@ import { UsageError } from './io.js'
  * controller.abort(new InterruptedError())
  * ```
  */
-export class InterruptedError extends Error {
-  override readonly name = 'InterruptedError'
+export class InterruptedError extends BotshelfError {
+  override readonly name: string = 'InterruptedError'
   constructor(message = 'interrupted') {
-    super(message)
+    // Botpress has no type for "stopped by the user"; this one is never sent, the CLI exits 130.
+    super('Unknown', 'INTERRUPTED', message)
   }
 }
 

@@ -1,3 +1,4 @@
+import { BotshelfError } from 'botshelf/api'
 /**
  * Where the CLI writes: standard output for results (tokens, lists), standard error for messages and progress.
  * `isTTY` says whether a stream is a terminal (progress bars, colours, tables are chosen from it); `env` is the
@@ -51,7 +52,10 @@ export function envOf(io: CliIo): Readonly<Record<string, string | undefined>> {
  * throw new UsageError('--role is required; one of bot, integration, viewer, ...')
  * ```
  */
-export class UsageError extends Error {
-  override readonly name = 'UsageError'
-  readonly code = 'usage'
+export class UsageError extends BotshelfError {
+  override readonly name: string = 'UsageError'
+  declare readonly code: 'USAGE'
+  constructor(message: string) {
+    super('InvalidPayload', 'USAGE', message)
+  }
 }

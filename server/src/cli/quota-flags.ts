@@ -1,5 +1,10 @@
 import type { StorageQuotas } from '../usage/index.js'
 import { UsageError } from './io.js'
+import { renderSettingsHelp } from './settings/render-help.js'
+import { settingArgOptions } from './settings/arg-options.js'
+import { serveSettings } from './settings/serve-settings.js'
+
+const quotaSettings = serveSettings.filter((setting) => setting.section === 'quotas')
 
 /**
  * The `serve` flags that set the workspace's storage quotas (docs/search.md "Accounting and quotas").
@@ -9,10 +14,7 @@ import { UsageError } from './io.js'
  * parseCommandArgs(args, { ...quotaFlags, port: { type: 'string' } }, 'serve')
  * ```
  */
-export const quotaFlags = {
-  'quota-file-storage': { type: 'string' },
-  'quota-vector-storage': { type: 'string' },
-} as const
+export const quotaFlags = settingArgOptions(quotaSettings) as { 'quota-file-storage': { type: 'string' }; 'quota-vector-storage': { type: 'string' } }
 
 /**
  * Help lines of {@link quotaFlags}.
@@ -22,12 +24,7 @@ export const quotaFlags = {
  * const help = `Options:\n${quotaFlagsHelp}`
  * ```
  */
-export const quotaFlagsHelp = `  --quota-file-storage <size>
-                      most File Storage of the workspace (content bytes of every file), e.g. 10GB;
-                      an upload past it fails with 413 (default: no limit)
-  --quota-vector-storage <size>
-                      most Vector DB Storage (passage text + vectors), e.g. 1GB; indexing past it
-                      ends indexing_failed (default: no limit)`
+export const quotaFlagsHelp = renderSettingsHelp(quotaSettings, 'quotas')
 
 const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3, tb: 1024 ** 4 }
 

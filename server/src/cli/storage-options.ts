@@ -5,6 +5,8 @@ import { dataFolder, hasDatabase } from '../platform/index.js'
 import type { Backend } from '../store/index.js'
 import { openBackend, type PostgresBackend } from '../store/open-backend.js'
 import { UsageError } from './io.js'
+import { settingArgOptions } from './settings/arg-options.js'
+import { serveSettings } from './settings/serve-settings.js'
 
 /** The data folder when neither `--data` nor anything else names one. */
 export const DEFAULT_DATA_DIR = './.botshelf'
@@ -20,11 +22,11 @@ export const DATABASE_URL_VARIABLE = 'BOTSHELF_DATABASE_URL'
  * parseCommandArgs(args, { ...storageOptionTable, port: { type: 'string' } }, 'serve')
  * ```
  */
-export const storageOptionTable = {
-  data: { type: 'string' },
-  database: { type: 'string' },
-  blobs: { type: 'string' },
-} as const
+export const storageOptionTable = settingArgOptions(serveSettings.filter((setting) => ['data', 'database', 'blobs'].includes(setting.flag))) as {
+  data: { type: 'string' }
+  database: { type: 'string' }
+  blobs: { type: 'string' }
+}
 
 /**
  * Where file content goes: the data folder's `content/`, or an S3 bucket (parsed from `--blobs` /

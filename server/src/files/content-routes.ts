@@ -208,7 +208,7 @@ export function filesContentRoutes(): Hono<AppEnv> {
         await services.files.uploadContent(file, token.v, uploadBody(c.req.raw), { expectedBytes: declared, maxBytes: filesLimits.fileMaxBytes })
       } catch (error) {
         // The file went or moved on during the upload (404 / 410): nothing to record.
-        if (error instanceof BotshelfError && !(error instanceof BlobError)) throw error
+        if (error instanceof BotshelfError && !(error instanceof BlobError) && !(error instanceof UploadAbortedError)) throw error
         if (error instanceof UploadAbortedError) {
           // The client is gone: not a server error. Record it, say so in the log, and answer no one.
           await fail('the upload was interrupted before all the content arrived')

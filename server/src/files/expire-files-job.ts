@@ -1,7 +1,12 @@
+import { z } from 'zod'
 import type { AppServices, ServiceJob } from '../http/env.js'
+import { defineJob, enqueueJob, type JobSpec } from '../jobs/index.js'
 
 /** Kind of the recurring job that deletes expired files. */
 export const EXPIRE_FILES_JOB = 'files.expire'
+
+/** The expiry pass's kind and payload (none) for the code that queues it; the handler is `expireFilesJob`. */
+const expireFilesSpec: JobSpec<Record<string, never>> = { kind: EXPIRE_FILES_JOB, payload: z.object({}).strict() as z.ZodType<Record<string, never>> }
 
 /**
  * Queues an expiry pass at `runAt`. The dedupe key names the interval slot, so servers sharing a dataset queue
@@ -14,7 +19,7 @@ export const EXPIRE_FILES_JOB = 'files.expire'
  */
 export async function scheduleExpiry(services: AppServices, runAt: Date, intervalMs: number): Promise<void> {
   const slot = Math.floor(runAt.getTime() / intervalMs)
-  await services.backend.jobs.enqueue({ kind: EXPIRE_FILES_JOB, dedupeKey: `${EXPIRE_FILES_JOB}:${slot}`, runAt, payload: {} })
+  await enqueueJob(services.backend.jobs, expireFilesSpec, { payload: {}, dedupeKey: `${EXPIRE_FILES_JOB}:${slot}`, runAt })
 }
 
 /**
@@ -27,12 +32,12 @@ export async function scheduleExpiry(services: AppServices, runAt: Date, interva
  * ```
  */
 export function expireFilesJob(intervalMs: number): ServiceJob {
-  return {
-    kind: EXPIRE_FILES_JOB,
+  return defineJob({
+    ...expireFilesSpec,
     async run({ services }) {
       const deleted = await services.files.deleteExpired()
       if (deleted > 0) services.logger.log('info', 'deleted expired files', { count: deleted })
       await scheduleExpiry(services, new Date(services.now().getTime() + intervalMs), intervalMs)
     },
-  }
+  })
 }

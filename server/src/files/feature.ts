@@ -38,6 +38,16 @@ export interface FilesFeatureOptions {
    * ```
    */
   indexing?: IndexingOptions
+  /**
+   * The environment the default embedder is chosen from when none is given (`BOTSHELF_EMBEDDINGS_*`); default the
+   * process's, read once when the feature is made.
+   *
+   * @example
+   * ```ts
+   * createFilesFeature({ env: { BOTSHELF_EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1', BOTSHELF_EMBEDDINGS_MODEL: 'nomic-embed-text' } })
+   * ```
+   */
+  env?: Readonly<Record<string, string | undefined>>
 }
 
 /**
@@ -56,6 +66,7 @@ export function createFilesFeature(options: FilesFeatureOptions = {}): ServiceFe
   const intervalMs = options.expirySweepIntervalMs ?? 60_000
   // Routes and jobs read this object when they run: an embedder left unset is filled in at start (the default).
   const indexing: IndexingOptions = { extractor: extractPassages, ...options.indexing }
+  const env = options.env ?? { ...process.env }
   return {
     name: 'files',
     publicRoutes: filesContentRoutes(),
@@ -63,7 +74,7 @@ export function createFilesFeature(options: FilesFeatureOptions = {}): ServiceFe
     jobs: [expireFilesJob(intervalMs), indexFileJob(indexing)],
     async start(services) {
       const { backend, logger } = services
-      if (indexing.embedder === undefined) indexing.embedder = await loadDefaultEmbedder(logger)
+      if (indexing.embedder === undefined) indexing.embedder = await loadDefaultEmbedder(logger, env)
       const startedAt = new Date()
       const leftovers = backend.blobs
         .sweep((blobId) => backend.files.blobInUse(blobId), { olderThan: startedAt })

@@ -1,3 +1,4 @@
+import { BotshelfError } from 'botshelf/api'
 import type { Readable } from 'node:stream'
 /**
  * The request body of an upload stopped before its end because reading it failed: the client closed the
@@ -9,15 +10,16 @@ import type { Readable } from 'node:stream'
  * try { await blobs.write(uploadBody(request)) } catch (e) { if (e instanceof UploadAbortedError) console.log(e.bytesReceived) }
  * ```
  */
-export class UploadAbortedError extends Error {
-  override readonly name = 'UploadAbortedError'
+export class UploadAbortedError extends BotshelfError {
+  override readonly name: string = 'UploadAbortedError'
   /** Stable code, safe to branch on. */
-  readonly code = 'UPLOAD_ABORTED'
+  declare readonly code: 'UPLOAD_ABORTED'
   constructor(
     readonly bytesReceived: number,
     cause: unknown,
   ) {
-    super(`the client stopped sending the upload after ${bytesReceived} bytes: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    // Never answered: the client is gone (the content route records the upload as failed).
+    super('InvalidPayload', 'UPLOAD_ABORTED', `the client stopped sending the upload after ${bytesReceived} bytes: ${cause instanceof Error ? cause.message : String(cause)}`, undefined, { cause })
   }
 }
 

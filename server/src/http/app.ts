@@ -3,7 +3,7 @@ import { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import { dataFolder, readLegacySigningKey } from '../platform/index.js'
 import { JobRunner } from '../jobs/index.js'
-import type { Backend, BotRecord, CreateTokenInput, CreatedToken, JobRecord, TokenRecord } from '../store/index.js'
+import type { Backend, BotRecord, CreateTokenInput, CreatedToken, TokenRecord } from '../store/index.js'
 import { openBackend } from '../store/open-backend.js'
 import { authMiddleware } from './auth/middleware.js'
 import { bodyDeadline, checkTimeout, defaultTimeouts } from './connections/index.js'
@@ -320,7 +320,7 @@ export interface AppAdmin {
    * Creates a token bound to one bot (`botId`), or with `workspace: true` a member token that reaches every bot
    * of the workspace (the caller names the bot in `x-bot-id`; decision 0208). The record's `scope` says which.
    * The secret (`token`) is returned once and stored only as a hash. Rejects with `AuthStoreError`
-   * (`unknown_bot`, `invalid_role`, `invalid_integration`, `invalid_scope`) on bad input.
+   * (`UNKNOWN_BOT`, `INVALID_ROLE`, `INVALID_INTEGRATION`, `INVALID_SCOPE`) on bad input.
    *
    * @example
    * ```ts
@@ -340,7 +340,7 @@ export interface AppAdmin {
    */
   listTokens(filter?: { botId?: string; activeOnly?: boolean }): Promise<TokenRecord[]>
   /**
-   * Revokes a token by id; it stops working at once. Rejects with `AuthStoreError('unknown_token')` for an unknown id.
+   * Revokes a token by id; it stops working at once. Rejects with `AuthStoreError('UNKNOWN_TOKEN')` for an unknown id.
    *
    * @example
    * ```ts
@@ -453,12 +453,8 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     // Handlers read `services` when they run, after it is assigned below.
     const jobs = new JobRunner({
       queue: backend.jobs,
-      handlers: features.flatMap((feature) =>
-        (feature.jobs ?? []).map((job) => ({
-          kind: job.kind,
-          run: (record: JobRecord, context: { signal: AbortSignal }) => job.run({ job: record, signal: context.signal, services }),
-        })),
-      ),
+      jobs: features.flatMap((feature) => feature.jobs ?? []),
+      services: () => services,
       now: backend.now,
       // Debug lines (one per claim) reach the log only when its threshold is debug (--log-level debug).
       logger: {

@@ -1,7 +1,7 @@
 import type { StorageQuotas } from '../usage/index.js'
 import type { Hono } from 'hono'
-import type { JobRunner } from '../jobs/index.js'
-import type { Backend, JobRecord } from '../store/index.js'
+import type { JobContext, JobDefinition, JobRunner } from '../jobs/index.js'
+import type { Backend } from '../store/index.js'
 import type { FilesService } from '../files/files-service.js'
 import type { Principal } from './principal.js'
 import type { Logger } from './logger.js'
@@ -116,27 +116,22 @@ export interface ServiceFeature {
   start?(services: AppServices): Promise<{ stop(): void | Promise<void> } | void> | { stop(): void | Promise<void> } | void
 }
 
-/** What a {@link ServiceJob} runs with: the queued job, its payload, a signal and the app's services. */
-export interface ServiceJobContext {
-  readonly job: JobRecord
-  /** Aborted when the lease is lost or the server stops: stop work, the job runs again elsewhere. */
-  readonly signal: AbortSignal
-  readonly services: AppServices
-}
+/** What a {@link ServiceJob} runs with: the queued job, its payload read by its schema, a signal and the app's services. */
+export type ServiceJobContext<P = unknown> = JobContext<P, AppServices>
 
 /**
- * A background job a feature handles (one module per kind): the app's job runner claims queued jobs of `kind`
- * and runs them with the services. Delivery is at least once: `run` must tolerate running again after a crash.
+ * A background job a feature handles, declared with `defineJob` (one module per kind): the app's job runner claims
+ * queued jobs of its kind and runs them with the services. Delivery is at least once: `run` must tolerate running
+ * again after a crash.
  *
  * @example
  * ```ts
- * export const expireFilesJob: ServiceJob = {
+ * export const expireFilesJob: ServiceJob = defineJob({
  *   kind: 'files.expire',
+ *   payload: z.object({}),
  *   async run({ services }) { await services.files.deleteExpired() },
- * }
+ * })
  * ```
  */
-export interface ServiceJob {
-  readonly kind: string
-  run(context: ServiceJobContext): Promise<void>
-}
+// A feature lists jobs of several payload types; each definition checks its own.
+export type ServiceJob<P = any> = JobDefinition<P, AppServices>

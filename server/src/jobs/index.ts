@@ -1,4 +1,5 @@
-export { defineJob, type JobContext, type JobHandler } from './job-handler.js'
+export { defineJob, readPayload, type JobContext, type JobDefinition, type JobRetryPolicy, type JobSpec } from './job-definition.js'
+export { enqueueJob, type EnqueueJobInput } from './enqueue-job.js'
 export { JobRunner } from './job-runner.js'
 export type { JobLogLevel, JobRunnerLogger, JobRunnerOptions } from './job-runner-options.js'
 export { PermanentJobError } from './permanent-job-error.js'

@@ -1,6 +1,6 @@
 import type { Clock, Logger, LogLevel } from 'botshelf/api'
 import type { JobQueue } from '../store/jobs/index.js'
-import type { JobHandler } from './job-handler.js'
+import type { JobDefinition } from './job-definition.js'
 
 /** Severity of a runner log line: the one `LogLevel` (the name stays for code that imports it). */
 export type JobLogLevel = LogLevel
@@ -17,17 +17,22 @@ export type JobLogLevel = LogLevel
 export type JobRunnerLogger = Pick<Logger, 'log'>
 
 /** Options of `new JobRunner(...)`. */
-export interface JobRunnerOptions {
+export interface JobRunnerOptions<S = unknown> {
   /**
    * The durable queue it claims from, reports to and renews leases on.
    * @example `queue: backend.jobs`
    */
   queue: JobQueue
   /**
-   * One handler per job kind; the runner claims only these kinds.
-   * @example `handlers: [importTable, expireFiles]`
+   * One definition per job kind (`defineJob`); the runner claims only these kinds.
+   * @example `jobs: [importTableJob, expireFilesJob(60_000)]`
    */
-  handlers: ReadonlyArray<JobHandler>
+  jobs: ReadonlyArray<JobDefinition<any, S>>
+  /**
+   * What every handler gets as `context.services`, read when a job starts (so it may be set after the runner is made).
+   * @example `services: () => appServices`
+   */
+  services?: () => S
   /**
    * Most jobs running at once in this process. Default 2.
    * @example `concurrency: 4`

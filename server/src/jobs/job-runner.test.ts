@@ -6,7 +6,9 @@ import { jobsMigrations } from '../store/sqlite/jobs/migrations.js'
 import { runMigrations } from '../store/sqlite/migrations.js'
 import { openDatabase } from '../store/sqlite/connect.js'
 import { jobQueueMethods, SqliteJobQueue } from '../store/sqlite/jobs/job-queue.js'
-import { defineJob, type JobHandler } from './job-handler.js'
+import { z } from 'zod'
+import { defineJob, type JobDefinition } from './job-definition.js'
+import { enqueueJob } from './enqueue-job.js'
 import { JobRunner } from './job-runner.js'
 import type { JobLogLevel, JobRunnerOptions } from './job-runner-options.js'
 import { PermanentJobError } from './permanent-job-error.js'
@@ -78,7 +80,8 @@ describe('JobRunner', () => {
     let most = 0
     const work = defineJob<{ n: number }>({
       kind: 'work',
-      async run(record, { payload }) {
+      payload: z.any(),
+      async run({ job: record, payload }) {
         active++
         most = Math.max(most, active)
         owners.push(record.leaseOwner ?? '')
@@ -89,7 +92,7 @@ describe('JobRunner', () => {
       },
     })
     const ids = [0, 1, 2, 3, 4].map((n) => store.enqueue({ kind: 'work', payload: { n } }).job.id)
-    runner({ handlers: [work], concurrency: 2 }).start()
+    runner({ jobs: [work], concurrency: 2 }).start()
 
     await waitFor(() => gates.size === 2, 'two handlers to start')
     await sleep(100)
@@ -112,15 +115,16 @@ describe('JobRunner', () => {
   it('retries a failing job with backoff until it succeeds, and logs each step', async () => {
     const { store, runner, job, lines, advance } = setup()
     const attempts: number[] = []
-    const flaky: JobHandler = {
+    const flaky: JobDefinition = {
       kind: 'flaky',
-      async run(_record, { attempt }) {
+      payload: z.any(),
+      async run({ attempt }) {
         attempts.push(attempt)
         if (attempt < 3) throw new Error(`flaky ${attempt}`)
       },
     }
     const { id } = store.enqueue({ kind: 'flaky' }).job
-    runner({ handlers: [flaky] }).start()
+    runner({ jobs: [flaky] }).start()
 
     await waitFor(() => job(id).attempts === 1 && job(id).state === 'pending', 'the first failure')
     expect(job(id).lastError).toBe('flaky 1')
@@ -145,18 +149,39 @@ describe('JobRunner', () => {
     expect(lines[1]!.fields).toMatchObject({ jobId: id, kind: 'flaky', error: 'flaky 1', permanent: false, state: 'pending' })
   })
 
+  it('reads the payload with the definition\'s schema, and buries a job whose payload does not fit it', async () => {
+    const { store, runner, job } = setup()
+    const seen: unknown[] = []
+    const typed = defineJob({
+      kind: 'typed',
+      payload: z.object({ n: z.number() }),
+      async run({ payload }) {
+        seen.push(payload.n)
+      },
+    })
+    const good = (await enqueueJob(asyncPort(store, jobQueueMethods), typed, { payload: { n: 7 } })).job.id
+    const bad = store.enqueue({ kind: 'typed', payload: { n: 'seven' } }).job.id
+    runner({ jobs: [typed] }).start()
+    await waitFor(() => job(good).state === 'completed' && job(bad).state === 'dead', 'both jobs to end')
+    expect(seen).toEqual([7])
+    expect(job(bad)).toMatchObject({ attempts: 1 })
+    expect(job(bad).lastError).toMatch(/^the payload of a typed job does not fit its schema: n: /)
+    await expect(enqueueJob(asyncPort(store, jobQueueMethods), typed, { payload: { n: 'x' as unknown as number } })).rejects.toThrow()
+  })
+
   it('buries a job whose handler throws PermanentJobError, without retrying', async () => {
     const { store, runner, job, advance } = setup()
     let calls = 0
     const strict = defineJob({
       kind: 'strict',
+      payload: z.any(),
       async run() {
         calls++
         throw new PermanentJobError('bad CSV header')
       },
     })
     const { id } = store.enqueue({ kind: 'strict' }).job
-    runner({ handlers: [strict] }).start()
+    runner({ jobs: [strict] }).start()
     await waitFor(() => job(id).state === 'dead', 'the job to go dead')
     expect(job(id)).toMatchObject({ attempts: 1, lastError: 'bad CSV header' })
     advance(60 * 60_000)
@@ -170,7 +195,8 @@ describe('JobRunner', () => {
     let reason: unknown
     const slow = defineJob({
       kind: 'slow',
-      async run(_record, { signal }) {
+      payload: z.any(),
+      async run({ signal }) {
         started.open()
         await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
         reason = signal.reason
@@ -178,7 +204,7 @@ describe('JobRunner', () => {
       },
     })
     const { id } = store.enqueue({ kind: 'slow' }).job
-    runner({ handlers: [slow], leaseMs: 150 }).start()
+    runner({ jobs: [slow], leaseMs: 150 }).start()
     await started.promise
 
     // The lease runs out (the process looked frozen) and another worker takes the job, in one synchronous step.
@@ -197,14 +223,15 @@ describe('JobRunner', () => {
     const started: string[] = []
     const steady = defineJob({
       kind: 'steady',
-      async run(record) {
+      payload: z.any(),
+      async run({ job: record }) {
         started.push(record.id)
         await sleep(150)
       },
     })
     const first = store.enqueue({ kind: 'steady' }).job.id
     const second = store.enqueue({ kind: 'steady' }).job.id
-    const worker = runner({ handlers: [steady], concurrency: 1 })
+    const worker = runner({ jobs: [steady], concurrency: 1 })
     worker.start()
     await waitFor(() => started.length === 1, 'the first handler')
 
@@ -226,14 +253,15 @@ describe('JobRunner', () => {
     let aborted = false
     const stuck = defineJob({
       kind: 'stuck',
-      async run(_record, { signal }) {
+      payload: z.any(),
+      async run({ signal }) {
         started.open()
         await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
         aborted = true
       },
     })
     const { id } = store.enqueue({ kind: 'stuck' }).job
-    const worker = runner({ handlers: [stuck], shutdownGraceMs: 100 })
+    const worker = runner({ jobs: [stuck], shutdownGraceMs: 100 })
     worker.start()
     await started.promise
 
@@ -248,8 +276,8 @@ describe('JobRunner', () => {
 
   it('wake() starts a job at once instead of at the next poll', async () => {
     const { store, runner, job } = setup()
-    const quick = defineJob({ kind: 'quick', run: async () => {} })
-    const worker = runner({ handlers: [quick], pollMs: 60_000 })
+    const quick = defineJob({ kind: 'quick', payload: z.any(), run: async () => {} })
+    const worker = runner({ jobs: [quick], pollMs: 60_000 })
     worker.start()
     await sleep(50) // the first look found nothing; the next poll is a minute away
 
@@ -264,10 +292,10 @@ describe('JobRunner', () => {
 
   it('looks again when a known job falls due, sooner than the poll', async () => {
     const { store, runner, job } = setup({ realClock: true })
-    const quick = defineJob({ kind: 'quick', run: async () => {} })
+    const quick = defineJob({ kind: 'quick', payload: z.any(), run: async () => {} })
     const { id } = store.enqueue({ kind: 'quick', runAt: new Date(Date.now() + 200) }).job
     const started = Date.now()
-    runner({ handlers: [quick], pollMs: 60_000 }).start()
+    runner({ jobs: [quick], pollMs: 60_000 }).start()
     await waitFor(() => job(id).state === 'completed', 'the scheduled job', 3_000)
     expect(Date.now() - started).toBeGreaterThanOrEqual(150)
   })
@@ -278,13 +306,14 @@ describe('JobRunner', () => {
     let running = 0
     const hang = defineJob({
       kind: 'hang',
-      async run(_record, { signal }) {
+      payload: z.any(),
+      async run({ signal }) {
         running++
         await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
       },
     })
     for (let i = 0; i < 10; i++) store.enqueue({ kind: 'hang' })
-    const worker = runner({ handlers: [hang], concurrency: 10, shutdownGraceMs: 0 })
+    const worker = runner({ jobs: [hang], concurrency: 10, shutdownGraceMs: 0 })
     worker.start()
     setImmediate(() => (claimedWhenTurned = running))
     await waitFor(() => running === 10, 'all ten handlers')
@@ -296,7 +325,7 @@ describe('JobRunner', () => {
     const { store, runner, job } = setup()
     const mine = store.enqueue({ kind: 'mine' }).job.id
     const theirs = store.enqueue({ kind: 'theirs' }).job.id
-    runner({ handlers: [defineJob({ kind: 'mine', run: async () => {} })] }).start()
+    runner({ jobs: [defineJob({ kind: 'mine', payload: z.any(), run: async () => {} })] }).start()
     await waitFor(() => job(mine).state === 'completed', 'its own job')
     await sleep(60)
     expect(job(theirs)).toMatchObject({ state: 'pending', attempts: 0 })
@@ -304,12 +333,12 @@ describe('JobRunner', () => {
 
   it('refuses options it cannot honour', () => {
     const { queue } = setup()
-    const a = defineJob({ kind: 'a', run: async () => {} })
-    expect(() => new JobRunner({ queue, handlers: [a, { ...a }] })).toThrow(/two handlers/)
-    expect(() => new JobRunner({ queue, handlers: [a], concurrency: 0 })).toThrow(/concurrency/)
-    expect(() => new JobRunner({ queue, handlers: [a], concurrency: 1.5 })).toThrow(/concurrency/)
-    expect(() => new JobRunner({ queue, handlers: [a], leaseMs: -1 })).toThrow(/leaseMs/)
-    expect(() => new JobRunner({ queue, handlers: [a], shutdownGraceMs: -1 })).toThrow(/shutdownGraceMs/)
-    expect(() => defineJob({ kind: '', run: async () => {} })).toThrow(/kind/)
+    const a = defineJob({ kind: 'a', payload: z.any(), run: async () => {} })
+    expect(() => new JobRunner({ queue, jobs: [a, { ...a }] })).toThrow(/two handlers/)
+    expect(() => new JobRunner({ queue, jobs: [a], concurrency: 0 })).toThrow(/concurrency/)
+    expect(() => new JobRunner({ queue, jobs: [a], concurrency: 1.5 })).toThrow(/concurrency/)
+    expect(() => new JobRunner({ queue, jobs: [a], leaseMs: -1 })).toThrow(/leaseMs/)
+    expect(() => new JobRunner({ queue, jobs: [a], shutdownGraceMs: -1 })).toThrow(/shutdownGraceMs/)
+    expect(() => defineJob({ kind: '', payload: z.any(), run: async () => {} })).toThrow(/kind/)
   })
 })

@@ -2,7 +2,7 @@ import { hostname } from 'node:os'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { systemClock, type Clock } from 'botshelf/api'
 import type { JobQueue, JobRecord } from '../store/jobs/index.js'
-import type { JobContext, JobHandler } from './job-handler.js'
+import { readPayload, type JobDefinition } from './job-definition.js'
 import type { JobLogLevel, JobRunnerLogger, JobRunnerOptions } from './job-runner-options.js'
 import { PermanentJobError } from './permanent-job-error.js'
 
@@ -43,7 +43,7 @@ function messageOf(error: unknown): string {
  *
  * @example
  * ```ts
- * const runner = new JobRunner({ queue: backend.jobs, handlers: [importTable], now: backend.now, logger })
+ * const runner = new JobRunner({ queue: backend.jobs, jobs: [importTableJob], now: backend.now, logger })
  * runner.start()
  * await backend.jobs.enqueue({ kind: 'tables.import', payload: { tableJobId }, dedupeKey: tableJobId })
  * runner.wake()
@@ -51,9 +51,10 @@ function messageOf(error: unknown): string {
  * await runner.stop()
  * ```
  */
-export class JobRunner {
+export class JobRunner<S = unknown> {
   private readonly queue: JobQueue
-  private readonly handlers = new Map<string, JobHandler>()
+  private readonly handlers = new Map<string, JobDefinition<any, S>>()
+  private readonly services: () => S
   private readonly kinds: string[]
   private readonly concurrency: number
   private readonly leaseMs: number
@@ -75,14 +76,15 @@ export class JobRunner {
    *
    * @example
    * ```ts
-   * new JobRunner({ queue: backend.jobs, handlers: [importTable, expireFiles], concurrency: 4 })
+   * new JobRunner({ queue: backend.jobs, jobs: [importTableJob, expireFilesJob(60_000)], concurrency: 4 })
    * ```
    */
-  constructor(options: JobRunnerOptions) {
+  constructor(options: JobRunnerOptions<S>) {
     this.queue = options.queue
-    for (const handler of options.handlers) {
-      if (this.handlers.has(handler.kind)) throw new RangeError(`JobRunner: two handlers for the job kind ${handler.kind}`)
-      this.handlers.set(handler.kind, handler)
+    this.services = options.services ?? (() => undefined as S)
+    for (const definition of options.jobs) {
+      if (this.handlers.has(definition.kind)) throw new RangeError(`JobRunner: two handlers for the job kind ${definition.kind}`)
+      this.handlers.set(definition.kind, definition)
     }
     this.kinds = [...this.handlers.keys()]
     this.concurrency = positive('concurrency', options.concurrency ?? 2, true)
@@ -266,12 +268,12 @@ export class JobRunner {
 
   private async execute(run: RunningJob): Promise<void> {
     const handler = this.handlers.get(run.job.kind)
-    const context: JobContext = { payload: run.job.payload, signal: run.controller.signal, attempt: run.job.attempts }
     const startedAt = Date.now()
     let failure: { error: unknown } | undefined
     try {
       if (!handler) throw new PermanentJobError(`no handler for the job kind ${run.job.kind}`)
-      await handler.run(run.job, context)
+      const payload = readPayload(handler, run.job.payload)
+      await handler.run({ job: run.job, payload, signal: run.controller.signal, attempt: run.job.attempts, services: this.services() })
     } catch (error) {
       failure = { error }
     }

@@ -1,24 +1,29 @@
 import { tablesLimits } from 'botshelf/api'
 import type { FileOwner } from 'botshelf/api'
-import type { ServiceJob } from '../http/env.js'
+import { z } from 'zod'
+import type { AppServices } from '../http/env.js'
+import { defineJob } from '../jobs/index.js'
 import { throttledProgress } from './job-progress.js'
 import { failTableJob } from './table-job-failure.js'
 import { columnsOf } from './table-columns.js'
-import { encodeExport } from './transfer/index.js'
+import { encodeExport } from '../transfer/index.js'
 
 /** Kind of the queued job that runs an `exportTable`. */
 export const EXPORT_TABLE_JOB = 'tables.export'
 
 /** Payload of a queued export: the table job, the format, and who will own the output file. */
-export interface ExportTablePayload {
-  tableJobId: string
-  botId: string
-  tableId: string
-  format: 'csv' | 'json'
-  compress: boolean
-  owner: FileOwner
-  ownerScope: string
-}
+const exportTablePayload = z.object({
+  tableJobId: z.string(),
+  botId: z.string(),
+  tableId: z.string(),
+  format: z.enum(['csv', 'json']),
+  compress: z.boolean(),
+  owner: z.custom<FileOwner>((value) => typeof value === 'object' && value !== null),
+  ownerScope: z.string(),
+})
+
+/** Payload of a queued export: the table job, the format, and who will own the output file. */
+export type ExportTablePayload = z.infer<typeof exportTablePayload>
 
 const PAGE = 500
 
@@ -33,11 +38,11 @@ const PAGE = 500
  * const feature: ServiceFeature = { name: 'tables', jobs: [exportTableJob] }
  * ```
  */
-export const exportTableJob: ServiceJob = {
+export const exportTableJob = defineJob<ExportTablePayload, AppServices>({
   kind: EXPORT_TABLE_JOB,
+  payload: exportTablePayload,
   async run(context) {
-    const payload = context.job.payload as ExportTablePayload
-    const { services, signal } = context
+    const { services, signal, payload } = context
     const { tables } = services.backend
     const tableJob = await tables.getJob(payload.tableJobId)
     if (!tableJob || tableJob.status === 'completed' || tableJob.status === 'failed') return
@@ -83,4 +88,4 @@ export const exportTableJob: ServiceJob = {
       await failTableJob(context, tableJob.id, error)
     }
   },
-}
+})

@@ -16,6 +16,16 @@ export interface TablesFeatureOptions {
    * ```
    */
   search?: TableSearchOptions
+  /**
+   * The environment the default embedder is chosen from when none is given (`BOTSHELF_EMBEDDINGS_*`); default the
+   * process's, read once when the feature is made.
+   *
+   * @example
+   * ```ts
+   * createTablesFeature({ env: { BOTSHELF_EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1', BOTSHELF_EMBEDDINGS_MODEL: 'nomic-embed-text' } })
+   * ```
+   */
+  env?: Readonly<Record<string, string | undefined>>
 }
 
 /**
@@ -31,13 +41,14 @@ export interface TablesFeatureOptions {
 export function createTablesFeature(options: TablesFeatureOptions = {}): ServiceFeature {
   // Routes and jobs read this object when they run: an embedder left unset is filled in at start (the default).
   const search: TableSearchOptions = { ...options.search }
+  const env = options.env ?? { ...process.env }
   const intervalMs = search.sweepIntervalMs ?? 60_000
   return {
     name: 'tables',
     routes: tablesRoutes(search),
     jobs: [importTableJob, exportTableJob, embedTableRowsJob(search), sweepStaleRowsJob(search, intervalMs)],
     async start(services) {
-      if (search.embedder === undefined) search.embedder = await loadDefaultEmbedder(services.logger)
+      if (search.embedder === undefined) search.embedder = await loadDefaultEmbedder(services.logger, env)
       if (!search.embedder) return
       await scheduleStaleRowSweep(services, services.now(), intervalMs)
       services.jobs.wake()

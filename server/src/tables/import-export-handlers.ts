@@ -4,8 +4,9 @@ import { resolveFile } from '../files/file-resolver.js'
 import { ownerFor } from '../files/permissions.js'
 import type { OperationContext } from '../http/register-operation.js'
 import { ServiceError } from '../http/service-error.js'
-import { EXPORT_TABLE_JOB, type ExportTablePayload } from './export-table-job.js'
-import { IMPORT_TABLE_JOB, type ImportTablePayload } from './import-table-job.js'
+import { enqueueJob } from '../jobs/index.js'
+import { exportTableJob, type ExportTablePayload } from './export-table-job.js'
+import { importTableJob, type ImportTablePayload } from './import-table-job.js'
 
 /**
  * `importTable`: checks the table and that the caller may read the file, then records the table job and queues
@@ -25,7 +26,7 @@ export async function importTableHandler(context: OperationContext<typeof ops.im
     if (!file.blobId) throw new ServiceError('InvalidPayload', `fileId: file ${JSON.stringify(file.key)} has no uploaded content yet`)
     const tableJob = await tx.tables.createJob(principal.botId, record.id, 'import', { inputFileId: file.id })
     const payload: ImportTablePayload = { tableJobId: tableJob.id, botId: principal.botId, tableId: record.id, fileId: file.id }
-    await tx.jobs.enqueue({ kind: IMPORT_TABLE_JOB, payload, dedupeKey: tableJob.id })
+    await enqueueJob(tx.jobs, importTableJob, { payload, dedupeKey: tableJob.id })
     return tableJob
   })
   services.jobs.wake()
@@ -57,7 +58,7 @@ export async function exportTableHandler(context: OperationContext<typeof ops.ex
       owner,
       ownerScope: scope,
     }
-    await tx.jobs.enqueue({ kind: EXPORT_TABLE_JOB, payload, dedupeKey: tableJob.id })
+    await enqueueJob(tx.jobs, exportTableJob, { payload, dedupeKey: tableJob.id })
     return tableJob
   })
   services.jobs.wake()

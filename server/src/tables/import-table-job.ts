@@ -1,11 +1,12 @@
 import { enqueueRowEmbedding } from '../search/rows/index.js'
-import { PermanentJobError } from '../jobs/index.js'
+import { defineJob, PermanentJobError } from '../jobs/index.js'
 import type { TableJobRecord } from '../store/index.js'
-import type { ServiceJob, ServiceJobContext } from '../http/env.js'
+import { z } from 'zod'
+import type { AppServices, ServiceJobContext } from '../http/env.js'
 import { throttledProgress } from './job-progress.js'
 import { failTableJob } from './table-job-failure.js'
 import { columnsOf } from './table-columns.js'
-import { decodeImport } from './transfer/index.js'
+import { decodeImport } from '../transfer/index.js'
 
 /**
  * Rows checked, then committed, per step: small enough that one step (a check, or an insert with its commit)
@@ -16,13 +17,10 @@ const BATCH_ROWS = 500
 /** Kind of the queued job that runs an `importTable`. */
 export const IMPORT_TABLE_JOB = 'tables.import'
 
+const importTablePayload = z.object({ tableJobId: z.string(), botId: z.string(), tableId: z.string(), fileId: z.string() })
+
 /** Payload of a queued import: the table job it drives and the Files API file it reads. */
-export interface ImportTablePayload {
-  tableJobId: string
-  botId: string
-  tableId: string
-  fileId: string
-}
+export type ImportTablePayload = z.infer<typeof importTablePayload>
 
 /**
  * Runs an import in two passes over the streamed file (CSV or JSON, gzipped or not), in bounded memory:
@@ -36,10 +34,11 @@ export interface ImportTablePayload {
  * const feature: ServiceFeature = { name: 'tables', jobs: [importTableJob] }
  * ```
  */
-export const importTableJob: ServiceJob = {
+export const importTableJob = defineJob<ImportTablePayload, AppServices>({
   kind: IMPORT_TABLE_JOB,
+  payload: importTablePayload,
   async run(context) {
-    const payload = context.job.payload as ImportTablePayload
+    const { payload } = context
     const { tables } = context.services.backend
     const tableJob = await tables.getJob(payload.tableJobId)
     if (!tableJob || tableJob.status === 'completed' || tableJob.status === 'failed') return
@@ -52,7 +51,7 @@ export const importTableJob: ServiceJob = {
       await failTableJob(context, tableJob.id, error)
     }
   },
-}
+})
 
 async function importRowsOf(context: ServiceJobContext, payload: ImportTablePayload, tableJob: TableJobRecord): Promise<void> {
   const { services, signal } = context

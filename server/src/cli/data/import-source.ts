@@ -1,8 +1,7 @@
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { createGunzip } from 'node:zlib'
-import { CsvRecordScanner } from '../../tables/transfer/csv-record-scanner.js'
-import { JsonRowsScanner } from '../../tables/transfer/json-rows-scanner.js'
+import { CsvRecordScanner, JsonRowsScanner } from '../../transfer/index.js'
 import { UsageError } from '../io.js'
 
 /** The formats `tables import` reads. */

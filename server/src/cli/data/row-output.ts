@@ -1,4 +1,4 @@
-import { csvRecord } from '../../tables/csv.js'
+import { csvRecord } from '../../transfer/index.js'
 import type { CliStream } from '../io.js'
 import { UsageError } from '../io.js'
 import { renderTable } from '../output/index.js'

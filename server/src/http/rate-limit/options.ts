@@ -1,3 +1,4 @@
+import { BotshelfError } from 'botshelf/api'
 import { bucketLimitProblem, defaultBurstFor, formatBucketLimit, type BucketLimit } from './bucket-limit.js'
 import { MemoryRateLimitStore } from './memory-store.js'
 import type { RateLimitStore } from './store.js'
@@ -88,8 +89,11 @@ export interface ResolvedRateLimits {
  * try { parseRateLimitSpec('fast') } catch (error) { if (error instanceof RateLimitOptionError) console.error(error.message) }
  * ```
  */
-export class RateLimitOptionError extends Error {
-  override readonly name = 'RateLimitOptionError'
+export class RateLimitOptionError extends BotshelfError {
+  override readonly name: string = 'RateLimitOptionError'
+  constructor(message: string) {
+    super('InvalidPayload', 'INVALID_RATE_LIMIT', message)
+  }
 }
 
 const RATE = /^(\d+(?:\.\d+)?)\/([smh])$/

@@ -1,4 +1,6 @@
 import type { BackendPorts, FileRecord } from '../../store/index.js'
+import { z } from 'zod'
+import { enqueueJob, type JobSpec } from '../../jobs/index.js'
 import type { GivenPassage } from './given-passages.js'
 
 /** Kind of the job that indexes a file. */
@@ -12,6 +14,25 @@ export interface IndexFilePayload {
   passages?: GivenPassage[]
   /** How many times an unavailable embedder postponed this request. */
   deferrals?: number
+}
+
+/**
+ * The `files.index` job as the code that queues it sees it: its kind and payload schema (the handler,
+ * `indexFileJob`, is made from the indexing options).
+ *
+ * @example
+ * ```ts
+ * await enqueueJob(tx.jobs, indexFileSpec, { payload: { fileId, generation: 1 } })
+ * ```
+ */
+export const indexFileSpec: JobSpec<IndexFilePayload> = {
+  kind: INDEX_FILE_JOB,
+  payload: z.object({
+    fileId: z.string(),
+    generation: z.number(),
+    passages: z.array(z.custom<GivenPassage>((value) => typeof value === 'object' && value !== null)).optional(),
+    deferrals: z.number().optional(),
+  }) as z.ZodType<IndexFilePayload>,
 }
 
 /**
@@ -33,8 +54,7 @@ export async function enqueueIndexing(tx: BackendPorts, file: FileRecord, extra:
     ...(extra.passages ? { passages: extra.passages } : {}),
     ...(extra.deferrals ? { deferrals: extra.deferrals } : {}),
   }
-  await tx.jobs.enqueue({
-    kind: INDEX_FILE_JOB,
+  await enqueueJob(tx.jobs, indexFileSpec, {
     payload,
     dedupeKey: `${file.id}:${file.indexGeneration}:${extra.deferrals ?? 0}`,
     ...(extra.runAt ? { runAt: extra.runAt } : {}),

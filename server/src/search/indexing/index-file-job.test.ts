@@ -48,7 +48,7 @@ describe('indexFileJob', () => {
     const file = await pendingFile('stale.md')
     const job = indexFileJob({})
     const run = (generation: number) =>
-      job.run({ job: { id: 'j', kind: INDEX_FILE_JOB, payload: { fileId: file.id, generation }, attempts: 1, maxAttempts: 5 } as never, signal: new AbortController().signal, services })
+      job.run({ job: { id: 'j', kind: INDEX_FILE_JOB, payload: { fileId: file.id, generation }, attempts: 1, maxAttempts: 5 } as never, payload: { fileId: file.id, generation }, attempt: 1, signal: new AbortController().signal, services })
     await run(file.indexGeneration - 1)
     expect((await backend.files.getById('bot_1', file.id))!.status).toBe('indexing_pending')
     await run(file.indexGeneration)

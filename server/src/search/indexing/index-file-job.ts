@@ -4,8 +4,9 @@ import { BotshelfError } from 'botshelf/api'
 import { EmbedderUnavailableError, type Embedder } from '../embedding/index.js'
 import type { FileRecord, PassageInput } from '../../store/index.js'
 import type { AppServices, ServiceJob } from '../../http/env.js'
+import { defineJob } from '../../jobs/index.js'
 import type { DocumentExtractor } from './document-extractor.js'
-import { INDEX_FILE_JOB, enqueueIndexing, type IndexFilePayload } from './enqueue-indexing.js'
+import { enqueueIndexing, indexFileSpec, type IndexFilePayload } from './enqueue-indexing.js'
 import { prepareGivenPassages, type PreparedPassage } from './given-passages.js'
 import type { IndexingOptions } from './indexing-options.js'
 
@@ -14,15 +15,14 @@ const DEFER_MIN_MS = 1_000
 const DEFER_MAX_MS = 5 * 60_000
 
 /** A reason the file cannot be indexed: the file goes `indexing_failed` with this message, no retry. */
-class IndexingRefusal extends Error {}
+class IndexingRefusal extends BotshelfError {
+  constructor(message: string) {
+    super('InvalidPayload', 'INDEXING_REFUSED', message)
+  }
+}
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
-}
-
-function isPayload(value: unknown): value is IndexFilePayload {
-  const payload = value as IndexFilePayload | null
-  return typeof payload === 'object' && payload !== null && typeof payload.fileId === 'string' && typeof payload.generation === 'number'
 }
 
 async function readContent(services: AppServices, file: FileRecord, signal: AbortSignal): Promise<Uint8Array> {
@@ -104,14 +104,12 @@ async function embed(embedder: Embedder | null | undefined, passages: PreparedPa
  * const feature: ServiceFeature = { name: 'files', jobs: [indexFileJob({ extractor, embedder })] }
  * ```
  */
-export function indexFileJob(options: IndexingOptions = {}): ServiceJob {
+export function indexFileJob(options: IndexingOptions = {}): ServiceJob<IndexFilePayload> {
   const batchSize = options.embedBatchSize ?? 32
-  return {
-    kind: INDEX_FILE_JOB,
-    async run({ job, signal, services }) {
+  return defineJob({
+    ...indexFileSpec,
+    async run({ job, payload, signal, services }) {
       const { backend } = services
-      if (!isPayload(job.payload)) return
-      const payload = job.payload
       const file = await backend.files.getAnyById(payload.fileId)
       // Deleted, re-upserted or asked again meanwhile: a later request (or none) owns the file now.
       if (!file || file.indexGeneration !== payload.generation || file.status !== 'indexing_pending') return
@@ -145,7 +143,7 @@ export function indexFileJob(options: IndexingOptions = {}): ServiceJob {
         throw error
       }
     },
-  }
+  })
 }
 
 /**
@@ -159,10 +157,12 @@ export function indexFileJob(options: IndexingOptions = {}): ServiceJob {
  */
 export async function failDeadIndexingJobs(services: AppServices): Promise<number> {
   let failed = 0
-  for (const job of await services.backend.jobs.list({ state: 'dead', kind: INDEX_FILE_JOB, limit: 500 })) {
-    if (!isPayload(job.payload)) continue
+  for (const job of await services.backend.jobs.list({ state: 'dead', kind: indexFileSpec.kind, limit: 500 })) {
+    const parsed = indexFileSpec.payload.safeParse(job.payload)
+    if (!parsed.success) continue
+    const payload = parsed.data
     const reason = `indexing stopped after ${job.attempts} attempts: ${job.lastError ?? 'the indexing worker stopped before finishing'}`
-    if (await services.backend.files.finishIndexing(job.payload.fileId, job.payload.generation, { status: 'indexing_failed', reason })) failed++
+    if (await services.backend.files.finishIndexing(payload.fileId, payload.generation, { status: 'indexing_failed', reason })) failed++
   }
   return failed
 }

@@ -1,7 +1,8 @@
 import { EmbedderUnavailableError, type Embedder } from '../embedding/index.js'
 import { TablesStoreError } from '../../store/tables/index.js'
 import type { ServiceJob } from '../../http/env.js'
-import { EMBED_TABLE_ROWS_JOB, enqueueRowEmbedding, type EmbedTableRowsPayload } from './enqueue-row-embedding.js'
+import { defineJob } from '../../jobs/index.js'
+import { embedTableRowsSpec, enqueueRowEmbedding, type EmbedTableRowsPayload } from './enqueue-row-embedding.js'
 import type { TableSearchOptions } from './table-search-options.js'
 
 /**
@@ -14,11 +15,6 @@ const BATCHES_PER_RUN = 50
 /** Shortest and longest wait before retrying after an unavailable embedder, in milliseconds. */
 const DEFER_MIN_MS = 1_000
 const DEFER_MAX_MS = 5 * 60_000
-
-function isPayload(value: unknown): value is EmbedTableRowsPayload {
-  const payload = value as EmbedTableRowsPayload | null
-  return typeof payload === 'object' && payload !== null && typeof payload.botId === 'string' && typeof payload.tableId === 'string'
-}
 
 function isZero(vector: Float32Array): boolean {
   return vector.every((value) => value === 0)
@@ -52,13 +48,12 @@ async function embedTexts(embedder: Embedder, texts: readonly string[], signal: 
  * const feature: ServiceFeature = { name: 'tables', jobs: [embedTableRowsJob(search)] }
  * ```
  */
-export function embedTableRowsJob(options: TableSearchOptions): ServiceJob {
-  return {
-    kind: EMBED_TABLE_ROWS_JOB,
-    async run({ job, signal, services }) {
+export function embedTableRowsJob(options: TableSearchOptions): ServiceJob<EmbedTableRowsPayload> {
+  return defineJob({
+    ...embedTableRowsSpec,
+    async run({ job, payload, signal, services }) {
       const embedder = options.embedder
-      if (!embedder || !isPayload(job.payload)) return
-      const payload = job.payload
+      if (!embedder) return
       const { tables } = services.backend
       const batchSize = options.embedBatchSize ?? 32
       for (let batch = 0; batch < BATCHES_PER_RUN; batch++) {
@@ -94,5 +89,5 @@ export function embedTableRowsJob(options: TableSearchOptions): ServiceJob {
       }
       await enqueueRowEmbedding(services, { botId: payload.botId, tableId: payload.tableId }, { dedupeKey: `${payload.tableId}:next:${job.id}` })
     },
-  }
+  })
 }

@@ -1,9 +1,14 @@
+import { z } from 'zod'
 import type { AppServices, ServiceJob } from '../../http/env.js'
+import { defineJob, enqueueJob, type JobSpec } from '../../jobs/index.js'
 import { enqueueRowEmbedding } from './enqueue-row-embedding.js'
 import type { TableSearchOptions } from './table-search-options.js'
 
 /** Kind of the recurring job that queues `tables.embed` for every table with rows left to embed. */
 export const SWEEP_STALE_ROWS_JOB = 'tables.embed-sweep'
+
+/** The sweep's kind and payload (none) for the code that queues it; the handler is `sweepStaleRowsJob`. */
+const sweepStaleRowsSpec: JobSpec<Record<string, never>> = { kind: SWEEP_STALE_ROWS_JOB, payload: z.object({}).strict() as z.ZodType<Record<string, never>> }
 
 /**
  * Queues the next sweep at `runAt` (one per interval slot: a second call for the same slot is the same job).
@@ -15,7 +20,7 @@ export const SWEEP_STALE_ROWS_JOB = 'tables.embed-sweep'
  */
 export async function scheduleStaleRowSweep(services: AppServices, runAt: Date, intervalMs: number): Promise<void> {
   const slot = Math.floor(runAt.getTime() / intervalMs)
-  await services.backend.jobs.enqueue({ kind: SWEEP_STALE_ROWS_JOB, dedupeKey: `${SWEEP_STALE_ROWS_JOB}:${slot}`, runAt, payload: {} })
+  await enqueueJob(services.backend.jobs, sweepStaleRowsSpec, { payload: {}, dedupeKey: `${SWEEP_STALE_ROWS_JOB}:${slot}`, runAt })
 }
 
 /**
@@ -29,8 +34,8 @@ export async function scheduleStaleRowSweep(services: AppServices, runAt: Date, 
  * ```
  */
 export function sweepStaleRowsJob(options: TableSearchOptions, intervalMs: number): ServiceJob {
-  return {
-    kind: SWEEP_STALE_ROWS_JOB,
+  return defineJob({
+    ...sweepStaleRowsSpec,
     async run({ services }) {
       const embedder = options.embedder
       if (!embedder) return
@@ -39,5 +44,5 @@ export function sweepStaleRowsJob(options: TableSearchOptions, intervalMs: numbe
       if (stale.length > 0) services.logger.log('info', 'queued the embedding of stale table rows', { tables: stale.length })
       await scheduleStaleRowSweep(services, new Date(services.now().getTime() + intervalMs), intervalMs)
     },
-  }
+  })
 }

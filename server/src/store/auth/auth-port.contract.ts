@@ -280,9 +280,9 @@ export function describeAuthPortContract(name: string, open: (now: Clock) => Pro
         expect(await auth.listTokens()).toEqual([revoked])
       })
 
-      it('refuses an unknown token id with unknown_token', async () => {
+      it('refuses an unknown token id with UNKNOWN_TOKEN', async () => {
         const error = await authError(auth.revokeToken('tok_missing'))
-        expect(error.code).toBe('unknown_token')
+        expect(error.code).toBe('UNKNOWN_TOKEN')
         expect(error.message).toContain('tok_missing')
       })
     })
@@ -326,20 +326,20 @@ export function describeAuthPortContract(name: string, open: (now: Clock) => Pro
       it('refuses with a stable code and stores nothing', async () => {
         const bot = await auth.createBot()
         const cases: Array<[unknown, AuthStoreError['code']]> = [
-          [{ botId: bot.id, role: 'owner' }, 'invalid_role'],
-          [{ workspace: true, role: 'bot' }, 'invalid_role'],
-          [{ workspace: true, role: 'integration', integrationName: 'slack' }, 'invalid_role'],
-          [{ botId: bot.id, role: 'integration' }, 'invalid_integration'],
-          [{ botId: bot.id, role: 'integration', integrationName: '' }, 'invalid_integration'],
-          [{ botId: bot.id, role: 'integration', integrationName: 'has space' }, 'invalid_integration'],
-          [{ botId: bot.id, role: 'integration', integrationName: 'x'.repeat(101) }, 'invalid_integration'],
-          [{ botId: bot.id, role: 'bot', integrationName: 'slack' }, 'invalid_integration'],
-          [{ workspace: true, role: 'developer', integrationName: 'slack' }, 'invalid_integration'],
-          [{ botId: 'no-such-bot', role: 'bot' }, 'unknown_bot'],
-          [{ botId: 'no-such-bot', role: 'developer' }, 'unknown_bot'],
-          [{ workspace: true, role: 'developer', botId: bot.id }, 'invalid_scope'],
-          [{ role: 'developer' }, 'invalid_scope'],
-          [{ botId: bot.id, role: 'bot', workspace: 'yes' }, 'invalid_scope'],
+          [{ botId: bot.id, role: 'owner' }, 'INVALID_ROLE'],
+          [{ workspace: true, role: 'bot' }, 'INVALID_ROLE'],
+          [{ workspace: true, role: 'integration', integrationName: 'slack' }, 'INVALID_ROLE'],
+          [{ botId: bot.id, role: 'integration' }, 'INVALID_INTEGRATION'],
+          [{ botId: bot.id, role: 'integration', integrationName: '' }, 'INVALID_INTEGRATION'],
+          [{ botId: bot.id, role: 'integration', integrationName: 'has space' }, 'INVALID_INTEGRATION'],
+          [{ botId: bot.id, role: 'integration', integrationName: 'x'.repeat(101) }, 'INVALID_INTEGRATION'],
+          [{ botId: bot.id, role: 'bot', integrationName: 'slack' }, 'INVALID_INTEGRATION'],
+          [{ workspace: true, role: 'developer', integrationName: 'slack' }, 'INVALID_INTEGRATION'],
+          [{ botId: 'no-such-bot', role: 'bot' }, 'UNKNOWN_BOT'],
+          [{ botId: 'no-such-bot', role: 'developer' }, 'UNKNOWN_BOT'],
+          [{ workspace: true, role: 'developer', botId: bot.id }, 'INVALID_SCOPE'],
+          [{ role: 'developer' }, 'INVALID_SCOPE'],
+          [{ botId: bot.id, role: 'bot', workspace: 'yes' }, 'INVALID_SCOPE'],
         ]
         for (const [input, code] of cases) {
           const error = await authError(auth.createToken(input as CreateTokenInput))

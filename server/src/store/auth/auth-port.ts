@@ -25,7 +25,7 @@ export interface AuthPort {
   createToken(input: CreateTokenInput): Promise<CreatedToken>
   /** Tokens without secrets; `botId` keeps those that reach that bot. */
   listTokens(filter?: { botId?: string; activeOnly?: boolean }): Promise<TokenRecord[]>
-  /** Revokes a token; throws `AuthStoreError('unknown_token')` for an unknown id. */
+  /** Revokes a token; throws `AuthStoreError('UNKNOWN_TOKEN')` for an unknown id. */
   revokeToken(id: string): Promise<TokenRecord>
   /** Checks a bearer token against the bot named by `x-bot-id`. */
   authenticate(token: string, botId: string): Promise<TokenCheck>

@@ -6,16 +6,16 @@ import { BotshelfError } from 'botshelf/api'
  *
  * @example
  * ```ts
- * try { store.revokeToken('tok_x') } catch (e) { if (e instanceof AuthStoreError && e.code === 'unknown_token') ... }
+ * try { store.revokeToken('tok_x') } catch (e) { if (e instanceof AuthStoreError && e.code === 'UNKNOWN_TOKEN') ... }
  * ```
  */
 export class AuthStoreError extends BotshelfError {
   override readonly name: string = 'AuthStoreError'
   declare readonly code: AuthErrorCode
   constructor(code: AuthErrorCode, message: string) {
-    super(code === 'unknown_bot' || code === 'unknown_token' ? 'ResourceNotFound' : 'InvalidPayload', code, message)
+    super(code === 'UNKNOWN_BOT' || code === 'UNKNOWN_TOKEN' ? 'ResourceNotFound' : 'InvalidPayload', code, message)
   }
 }
 
 /** Stable codes of auth errors. */
-export type AuthErrorCode = 'unknown_bot' | 'unknown_token' | 'invalid_role' | 'invalid_integration' | 'invalid_scope'
+export type AuthErrorCode = 'UNKNOWN_BOT' | 'UNKNOWN_TOKEN' | 'INVALID_ROLE' | 'INVALID_INTEGRATION' | 'INVALID_SCOPE'

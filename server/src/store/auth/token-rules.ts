@@ -30,12 +30,12 @@ export function hashToken(token: string): string {
  */
 export function checkTokenInput(input: CreateTokenInput): void {
   if (!(tokenRoles as readonly string[]).includes(input.role)) {
-    throw new AuthStoreError('invalid_role', `Unknown role "${String(input.role)}"; expected one of ${tokenRoles.join(', ')}`)
+    throw new AuthStoreError('INVALID_ROLE', `Unknown role "${String(input.role)}"; expected one of ${tokenRoles.join(', ')}`)
   }
   if (input.workspace === true) {
     if (!(memberRoles as readonly string[]).includes(input.role)) {
       throw new AuthStoreError(
-        'invalid_role',
+        'INVALID_ROLE',
         `A workspace token takes a member role (${memberRoles.join(', ')}); received "${String(input.role)}". ` +
           'Bot and integration tokens act for one bot: create them with a bot id instead',
       )
@@ -43,29 +43,29 @@ export function checkTokenInput(input: CreateTokenInput): void {
     // Typed out, but a caller without types (the CLI, JavaScript) can still send them.
     const loose = input as { botId?: unknown; integrationName?: unknown }
     if (loose.botId !== undefined) {
-      throw new AuthStoreError('invalid_scope', `A workspace token is not bound to a bot; received botId ${JSON.stringify(loose.botId)} with workspace: true`)
+      throw new AuthStoreError('INVALID_SCOPE', `A workspace token is not bound to a bot; received botId ${JSON.stringify(loose.botId)} with workspace: true`)
     }
     if (loose.integrationName !== undefined) {
-      throw new AuthStoreError('invalid_integration', `Only integration tokens take an integration name; role "${input.role}" does not`)
+      throw new AuthStoreError('INVALID_INTEGRATION', `Only integration tokens take an integration name; role "${input.role}" does not`)
     }
     return
   }
   const workspace = (input as { workspace?: unknown }).workspace
   if (workspace !== undefined && workspace !== false) {
-    throw new AuthStoreError('invalid_scope', `workspace: expected true or false, received ${JSON.stringify(workspace)}`)
+    throw new AuthStoreError('INVALID_SCOPE', `workspace: expected true or false, received ${JSON.stringify(workspace)}`)
   }
   if (typeof input.botId !== 'string') {
-    throw new AuthStoreError('invalid_scope', 'A token needs a bot (botId) or workspace: true for a workspace-wide member token')
+    throw new AuthStoreError('INVALID_SCOPE', 'A token needs a bot (botId) or workspace: true for a workspace-wide member token')
   }
   if (input.role === 'integration') {
     if (!input.integrationName || !INTEGRATION_NAME.test(input.integrationName)) {
       throw new AuthStoreError(
-        'invalid_integration',
+        'INVALID_INTEGRATION',
         `An integration token needs an integration name (1-100 characters: letters, digits, "_", "-", ".", "/"); received ${JSON.stringify(input.integrationName ?? null)}`,
       )
     }
   } else if (input.integrationName !== undefined) {
-    throw new AuthStoreError('invalid_integration', `Only integration tokens take an integration name; role "${input.role}" does not`)
+    throw new AuthStoreError('INVALID_INTEGRATION', `Only integration tokens take an integration name; role "${input.role}" does not`)
   }
 }
 

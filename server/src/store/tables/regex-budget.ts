@@ -1,3 +1,4 @@
+import { BotshelfError } from 'botshelf/api'
 import { invalidQuery, TablesStoreError } from './errors.js'
 import { regexLimits } from './regex-limits.js'
 import type { SafeRegex } from './safe-regex.js'
@@ -54,8 +55,8 @@ export interface RegexBudgetOptions {
  * try { budget.test(regex, value, path) } catch (error) { if (error instanceof RegexBudgetExceeded) problems.push(error.reason) }
  * ```
  */
-export class RegexBudgetExceeded extends Error {
-  override readonly name = 'RegexBudgetExceeded'
+export class RegexBudgetExceeded extends BotshelfError {
+  override readonly name: string = 'RegexBudgetExceeded'
 
   constructor(
     /** Why the match was refused, in words. */
@@ -63,7 +64,7 @@ export class RegexBudgetExceeded extends Error {
     /** What was being matched (`rows.3.code`). */
     readonly path: string,
   ) {
-    super(`${path}: matching the pattern needs more work than allowed: ${reason}`)
+    super('LimitExceeded', 'REGEX_BUDGET_EXCEEDED', `${path}: matching the pattern needs more work than allowed: ${reason}`)
   }
 }
 

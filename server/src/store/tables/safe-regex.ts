@@ -1,3 +1,4 @@
+import { BotshelfError } from 'botshelf/api'
 import { RE2JS } from 're2js'
 import { regexLimits } from './regex-limits.js'
 import { estimateRegexSize } from './regex-size.js'
@@ -26,8 +27,8 @@ export interface SafeRegex {
  * try { compileSafeRegex('(.*a){1000}', '') } catch (error) { if (error instanceof RegexTooComplexError) console.log(error.size) }
  * ```
  */
-export class RegexTooComplexError extends Error {
-  override readonly name = 'RegexTooComplexError'
+export class RegexTooComplexError extends BotshelfError {
+  override readonly name: string = 'RegexTooComplexError'
 
   constructor(
     /** The compiled size, or the estimate when the pattern was refused before compiling. */
@@ -36,6 +37,8 @@ export class RegexTooComplexError extends Error {
     readonly estimated: boolean,
   ) {
     super(
+      'InvalidPayload',
+      'REGEX_TOO_COMPLEX',
       estimated
         ? `it would compile to about ${size} instructions, at most ${regexLimits.programMax} are allowed; lower repetition counts such as {1000}`
         : `it compiles to ${size} instructions, at most ${regexLimits.programMax} are allowed; lower repetition counts such as {1000}`,

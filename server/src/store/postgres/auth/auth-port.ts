@@ -108,7 +108,7 @@ export class PgAuthPort implements AuthPort {
     return this.scope.atomic(async (sql) => {
       let workspaceId = ''
       if (input.workspace === true) workspaceId = await ensureWorkspaceOn(sql, this.now)
-      else if ((await sql`SELECT 1 FROM bots WHERE id = ${input.botId}`).length === 0) throw new AuthStoreError('unknown_bot', `No bot with id "${input.botId}"`)
+      else if ((await sql`SELECT 1 FROM bots WHERE id = ${input.botId}`).length === 0) throw new AuthStoreError('UNKNOWN_BOT', `No bot with id "${input.botId}"`)
       const { created, hash } = mintToken(input, { workspaceId, createdAt: this.now().toISOString() })
       await sql`
         INSERT INTO tokens (id, hash, bot_id, workspace_id, role, integration_name, user_id, label, created_at)
@@ -136,7 +136,7 @@ export class PgAuthPort implements AuthPort {
   }
 
   /**
-   * Revokes a token (again: harmless); `AuthStoreError('unknown_token')` for an unknown id.
+   * Revokes a token (again: harmless); `AuthStoreError('UNKNOWN_TOKEN')` for an unknown id.
    *
    * @example
    * ```ts
@@ -146,7 +146,7 @@ export class PgAuthPort implements AuthPort {
   async revokeToken(id: string): Promise<TokenRecord> {
     const [row] = await this.scope.sql<TokenRow[]>`
       UPDATE tokens SET revoked_at = coalesce(revoked_at, ${this.now().toISOString()}) WHERE id = ${id} RETURNING *`
-    if (!row) throw new AuthStoreError('unknown_token', `No token with id "${id}"`)
+    if (!row) throw new AuthStoreError('UNKNOWN_TOKEN', `No token with id "${id}"`)
     return tokenRowToRecord(row)
   }
 

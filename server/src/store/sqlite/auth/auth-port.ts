@@ -114,7 +114,7 @@ export class AuthStore {
    */
   createToken(input: CreateTokenInput): CreatedToken {
     checkTokenInput(input)
-    if (input.workspace !== true && !this.getBot(input.botId)) throw new AuthStoreError('unknown_bot', `No bot with id "${input.botId}"`)
+    if (input.workspace !== true && !this.getBot(input.botId)) throw new AuthStoreError('UNKNOWN_BOT', `No bot with id "${input.botId}"`)
     const workspaceId = input.workspace === true ? this.ensureWorkspace() : ''
     const { created, hash } = mintToken(input, { workspaceId, createdAt: this.now().toISOString() })
     this.insertToken(created, hash)
@@ -169,7 +169,7 @@ export class AuthStore {
    */
   revokeToken(id: string): TokenRecord {
     const row = this.db.prepare('SELECT * FROM tokens WHERE id = ?').get(id) as TokenRow | undefined
-    if (!row) throw new AuthStoreError('unknown_token', `No token with id "${id}"`)
+    if (!row) throw new AuthStoreError('UNKNOWN_TOKEN', `No token with id "${id}"`)
     if (row.revoked_at === null) {
       row.revoked_at = this.now().toISOString()
       this.db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ?').run(row.revoked_at, id)

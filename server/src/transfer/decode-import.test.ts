@@ -1,8 +1,8 @@
 import { Buffer } from 'node:buffer'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import type { TableRecord } from '../../store/index.js'
-import { columnKind, type ColumnKind } from '../../store/tables/index.js'
+import type { TableRecord } from '../store/index.js'
+import { columnKind, type ColumnKind } from '../store/tables/index.js'
 import { seededRandom } from 'botshelf/testing'
 import { parseImport } from './whole-file-codecs.oracle.js'
 import { decodeImport, type DecodeImportOptions } from './decode-import.js'
@@ -141,13 +141,13 @@ describe('decodeImport', () => {
 
   it('fails with messages that name the place', async () => {
     const cases: Array<[string | Buffer, string, string]> = [
-      ['\uFEFF[{"a":1},]', 'bad_json', "fileId: the file is not valid JSON at byte 12 (expected a row, found ']')"],
-      ['{"rows": [1]}', 'not_rows', 'fileId: a JSON import is an array of row objects or { "rows": [...] }; row 0 (at byte 10) is a number'],
-      ['\u00a0[]', 'bad_json', "fileId: the file is not valid JSON at byte 0 (expected '[' or '{', found byte 0xc2)"],
-      ['\uFEFFname\n"a"b', 'bad_csv', 'fileId: CSV record 2 (line 2): text after a closing quote'],
-      ['name\nx\n"never closed\n\n', 'bad_csv', 'fileId: CSV record 3 (line 3): unterminated quoted field'],
-      [Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x01]), 'not_gzip', 'fileId: the file looks gzipped but does not decompress (unexpected end of file)'],
-      [Buffer.from([0x1f, 0x8b, 0x63, 0x00, 0x01]), 'not_gzip', 'fileId: the file looks gzipped but does not decompress (unknown compression method)'],
+      ['\uFEFF[{"a":1},]', 'BAD_JSON', "fileId: the file is not valid JSON at byte 12 (expected a row, found ']')"],
+      ['{"rows": [1]}', 'NOT_ROWS', 'fileId: a JSON import is an array of row objects or { "rows": [...] }; row 0 (at byte 10) is a number'],
+      ['\u00a0[]', 'BAD_JSON', "fileId: the file is not valid JSON at byte 0 (expected '[' or '{', found byte 0xc2)"],
+      ['\uFEFFname\n"a"b', 'BAD_CSV', 'fileId: CSV record 2 (line 2): text after a closing quote'],
+      ['name\nx\n"never closed\n\n', 'BAD_CSV', 'fileId: CSV record 3 (line 3): unterminated quoted field'],
+      [Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x01]), 'NOT_GZIP', 'fileId: the file looks gzipped but does not decompress (unexpected end of file)'],
+      [Buffer.from([0x1f, 0x8b, 0x63, 0x00, 0x01]), 'NOT_GZIP', 'fileId: the file looks gzipped but does not decompress (unknown compression method)'],
     ]
     for (const [input, code, message] of cases) {
       const bytes = Buffer.from(input)
@@ -161,15 +161,15 @@ describe('decodeImport', () => {
   it('refuses a file or decompressed content larger than maxBytes, and a row larger than maxRowBytes', async () => {
     const plain = Buffer.from(`name\n${'x\n'.repeat(1000)}`)
     const tooLong = await decodeError(chunksOf(plain, () => 100), { maxBytes: 1000 })
-    expect([tooLong.code, tooLong.message]).toEqual(['too_large', 'fileId: the file is larger than 1000 bytes'])
+    expect([tooLong.code, tooLong.message]).toEqual(['TOO_LARGE', 'fileId: the file is larger than 1000 bytes'])
     const bomb = gzipSync(Buffer.alloc(1 << 20, 0x0a))
     expect(bomb.length).toBeLessThan(2000)
     const inflated = await decodeError(chunksOf(bomb, () => 100), { maxBytes: 100_000 })
-    expect([inflated.code, inflated.message]).toEqual(['too_large', 'fileId: the decompressed content is larger than 100000 bytes'])
+    expect([inflated.code, inflated.message]).toEqual(['TOO_LARGE', 'fileId: the decompressed content is larger than 100000 bytes'])
     const wide = await decodeError(chunksOf(Buffer.from(`name\nok\n${'x'.repeat(5000)}`), () => 100), { maxRowBytes: 4096 })
-    expect([wide.code, wide.message]).toEqual(['row_too_large', 'fileId: CSV record 3 (line 3) is larger than 4096 bytes'])
+    expect([wide.code, wide.message]).toEqual(['ROW_TOO_LARGE', 'fileId: CSV record 3 (line 3) is larger than 4096 bytes'])
     const blank = await decodeError(chunksOf(Buffer.from(' '.repeat(5000)), () => 100), { maxRowBytes: 4096 })
-    expect([blank.code, blank.message]).toEqual(['row_too_large', 'fileId: the file starts with more than 4096 bytes of whitespace'])
+    expect([blank.code, blank.message]).toEqual(['ROW_TOO_LARGE', 'fileId: the file starts with more than 4096 bytes of whitespace'])
   })
 
   it('lets an error of the source through unchanged, gzipped or not, and closes the source when it stops early', async () => {

@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer'
 import { Readable, pipeline } from 'node:stream'
 import { createGzip } from 'node:zlib'
-import { csvRecord } from '../csv.js'
+import { csvRecord } from './csv.js'
 import { EventLoopPacer } from './event-loop-pacer.js'
 import { SYSTEM_COLUMNS, type TransferColumn } from './transfer-column.js'
 

@@ -157,7 +157,7 @@ export class JsonRowsScanner {
    */
   end(): void {
     if (this.state !== END) throw this.badJson(this.base, 'unexpected end of the file')
-    if (!this.rowsKeySeen) throw importFileError('not_rows', `${NOT_ROWS}; the top-level object has no "rows" key`)
+    if (!this.rowsKeySeen) throw importFileError('NOT_ROWS', `${NOT_ROWS}; the top-level object has no "rows" key`)
   }
 
   /** One byte that is not whitespace, outside any string or value being scanned. */
@@ -203,7 +203,7 @@ export class JsonRowsScanner {
         if (c === CLOSE_BRACKET && this.state === FIRST_ROW) return this.rowsEnded()
         {
           const kind = valueKind(c)
-          if (kind !== undefined) throw importFileError('not_rows', `${NOT_ROWS}; row ${this.rowIndex} (at byte ${at}) is ${kind}`)
+          if (kind !== undefined) throw importFileError('NOT_ROWS', `${NOT_ROWS}; row ${this.rowIndex} (at byte ${at}) is ${kind}`)
         }
         throw this.badJson(at, `expected ${this.state === FIRST_ROW ? "a row or ']'" : 'a row'}, found ${describeByte(c)}`)
       case AFTER_ROW:
@@ -221,8 +221,8 @@ export class JsonRowsScanner {
     const kind = valueKind(c)
     if (kind === undefined) throw this.badJson(at, `expected a value, found ${describeByte(c)}`)
     if (this.keyIsRows) {
-      if (this.rowsKeySeen) throw importFileError('not_rows', `${NOT_ROWS}; "rows" appears twice (the second at byte ${at})`)
-      if (c !== OPEN_BRACKET) throw importFileError('not_rows', `${NOT_ROWS}; "rows" (at byte ${at}) is ${kind}`)
+      if (this.rowsKeySeen) throw importFileError('NOT_ROWS', `${NOT_ROWS}; "rows" appears twice (the second at byte ${at})`)
+      if (c !== OPEN_BRACKET) throw importFileError('NOT_ROWS', `${NOT_ROWS}; "rows" (at byte ${at}) is ${kind}`)
       this.rowsKeySeen = true
       this.state = FIRST_ROW
       return
@@ -380,10 +380,10 @@ export class JsonRowsScanner {
 
   private rowTooLarge(): never {
     this.capture.abandon()
-    throw importFileError('row_too_large', `row ${this.rowIndex} (at byte ${this.valueStart}) is larger than ${this.maxRowBytes} bytes`)
+    throw importFileError('ROW_TOO_LARGE', `row ${this.rowIndex} (at byte ${this.valueStart}) is larger than ${this.maxRowBytes} bytes`)
   }
 
   private badJson(at: number, detail: string, cause?: unknown) {
-    return importFileError('bad_json', `the file is not valid JSON at byte ${at} (${detail})`, cause)
+    return importFileError('BAD_JSON', `the file is not valid JSON at byte ${at} (${detail})`, cause)
   }
 }

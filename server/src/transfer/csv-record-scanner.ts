@@ -202,7 +202,7 @@ export class CsvRecordScanner implements CsvRecordView {
           }
           if (c !== COMMA && c !== CR && c !== LF) {
             this.state = state
-            throw importFileError('bad_csv', `${this.where()}: text after a closing quote`)
+            throw importFileError('BAD_CSV', `${this.where()}: text after a closing quote`)
           }
           // The quote before this byte closed the field.
           this.addField(base + i - 1, this.fieldHasDoubledQuotes ? FLAG_QUOTED | FLAG_DOUBLED_QUOTES : FLAG_QUOTED)
@@ -237,7 +237,7 @@ export class CsvRecordScanner implements CsvRecordView {
       case AFTER_CR:
         return
       case QUOTED:
-        throw importFileError('bad_csv', `${this.where()}: unterminated quoted field`)
+        throw importFileError('BAD_CSV', `${this.where()}: unterminated quoted field`)
       case FIELD_START:
         // A final comma: the record ends with an empty field.
         this.fieldStart = end
@@ -293,7 +293,7 @@ export class CsvRecordScanner implements CsvRecordView {
   private checkRecordSize(bytes: number): void {
     if (bytes > this.maxRowBytes) {
       this.capture.abandon()
-      throw importFileError('row_too_large', `${this.where()} is larger than ${this.maxRowBytes} bytes`)
+      throw importFileError('ROW_TOO_LARGE', `${this.where()} is larger than ${this.maxRowBytes} bytes`)
     }
   }
 }

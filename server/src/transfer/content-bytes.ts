@@ -77,7 +77,7 @@ export async function* contentBytes(source: AsyncIterable<Uint8Array>, options: 
       return undefined
     }
     fileBytes += next.value.byteLength
-    if (fileBytes > options.maxBytes) throw importFileError('too_large', `the file is larger than ${options.maxBytes} bytes`)
+    if (fileBytes > options.maxBytes) throw importFileError('TOO_LARGE', `the file is larger than ${options.maxBytes} bytes`)
     return asBuffer(next.value)
   }
   try {
@@ -114,7 +114,7 @@ export async function* contentBytes(source: AsyncIterable<Uint8Array>, options: 
         for (let at = 0; at < chunk.length; at += CONTENT_SLICE_BYTES) {
           const slice = chunk.subarray(at, at + CONTENT_SLICE_BYTES)
           decompressedBytes += slice.length
-          if (decompressedBytes > options.maxBytes) throw importFileError('too_large', `the decompressed content is larger than ${options.maxBytes} bytes`)
+          if (decompressedBytes > options.maxBytes) throw importFileError('TOO_LARGE', `the decompressed content is larger than ${options.maxBytes} bytes`)
           yield slice
         }
       }
@@ -156,6 +156,6 @@ async function* gunzip(compressed: AsyncIterable<Buffer>, progress: ProgressRepo
     for await (const chunk of decompressor) yield chunk as Buffer
   } catch (error) {
     if (inputFailed) throw inputError
-    throw importFileError('not_gzip', `the file looks gzipped but does not decompress (${(error as Error).message})`, error)
+    throw importFileError('NOT_GZIP', `the file looks gzipped but does not decompress (${(error as Error).message})`, error)
   }
 }

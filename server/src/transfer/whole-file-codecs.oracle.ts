@@ -4,10 +4,10 @@
  * never imported by the service, and left out of the build.
  */
 import { gunzipSync } from 'node:zlib'
-import type { FindQuery, FindResult, TableRecord } from '../../store/index.js'
-import { columnKind } from '../../store/tables/index.js'
-import { ServiceError } from '../../http/service-error.js'
-import { csvRecord, parseCsv, type CsvField } from '../csv.js'
+import type { FindQuery, FindResult, TableRecord } from '../store/index.js'
+import { columnKind } from '../store/tables/index.js'
+import { ServiceError } from '../http/service-error.js'
+import { csvRecord, parseCsv, type CsvField } from './csv.js'
 
 /** Largest import file, compressed or not, and largest decompressed content: 100 MB. */
 export const IMPORT_MAX_BYTES = 100 * 1024 * 1024

@@ -150,7 +150,7 @@ export async function* decodeImport(
         parser = startParser(format, Buffer.concat(held))
         held = []
       } else if (heldBytes > maxRowBytes) {
-        throw importFileError('row_too_large', `the file starts with more than ${maxRowBytes} bytes of whitespace`)
+        throw importFileError('ROW_TOO_LARGE', `the file starts with more than ${maxRowBytes} bytes of whitespace`)
       }
     }
     while (ready.length > 0) yield ready.shift()!

@@ -95,7 +95,7 @@ describe('JsonRowsScanner', () => {
 
   it('recognizes an escaped "rows" key and ignores a longer one', () => {
     expect(scan([Buffer.from('{"r\\u006fws":[{"a":1}]}')])).toEqual([{ a: 1 }])
-    expect(scanError('{"rowsx":[{"a":1}]}').code).toBe('not_rows')
+    expect(scanError('{"rowsx":[{"a":1}]}').code).toBe('NOT_ROWS')
   })
 
   it('skips a value larger than maxRowBytes without holding it, however it is cut', () => {
@@ -119,13 +119,13 @@ describe('JsonRowsScanner', () => {
     ]
     for (const [text, message] of cases) {
       const error = scanError(text)
-      expect([error.code, error.message], text).toEqual(['bad_json', `fileId: ${message}`])
+      expect([error.code, error.message], text).toEqual(['BAD_JSON', `fileId: ${message}`])
     }
   })
 
   it('names the row that JSON.parse refuses, and a skipped value it refuses', () => {
     const row = scanError('[{"a":1},\n {"a": tru}]')
-    expect(row.code).toBe('bad_json')
+    expect(row.code).toBe('BAD_JSON')
     expect(row.message).toMatch(/^fileId: the file is not valid JSON at byte 11 \(row 1: .+\)$/)
     expect(row.cause).toBeInstanceOf(SyntaxError)
     expect(scanError('{"schema": {"a": tru}, "rows": []}').message).toMatch(/^fileId: the file is not valid JSON at byte 11 \(a value: .+\)$/)
@@ -149,14 +149,14 @@ describe('JsonRowsScanner', () => {
     ]
     for (const [text, detail] of cases) {
       const error = scanError(text)
-      expect([error.code, error.message], text).toEqual(['not_rows', NOT_ROWS + detail])
+      expect([error.code, error.message], text).toEqual(['NOT_ROWS', NOT_ROWS + detail])
     }
   })
 
   it('refuses a row larger than maxRowBytes without holding it, even when it never ends', () => {
     const text = `[{"a":1}, {"a":"${'x'.repeat(200)}`
     const error = scanError(text, 100)
-    expect([error.code, error.message]).toEqual(['row_too_large', 'fileId: row 1 (at byte 10) is larger than 100 bytes'])
+    expect([error.code, error.message]).toEqual(['ROW_TOO_LARGE', 'fileId: row 1 (at byte 10) is larger than 100 bytes'])
     expect(scan([Buffer.from(`[{"a":"${'x'.repeat(92)}"}]`)], 100)).toHaveLength(1)
   })
 

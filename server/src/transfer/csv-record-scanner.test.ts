@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer'
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from 'botshelf/testing'
-import { parseCsv, type CsvField } from '../csv.js'
+import { parseCsv, type CsvField } from './csv.js'
 import { CsvRecordScanner } from './csv-record-scanner.js'
 import { TransferError } from './transfer-error.js'
 
@@ -60,7 +60,7 @@ describe('CsvRecordScanner', () => {
       }
       for (const cut of [() => bytes.length, oneByte, () => 1 + Math.floor(random() * 7)]) {
         const chunks = pieces(bytes, cut)
-        if (expected === 'error') expect(scanError(chunks).code, JSON.stringify(text)).toBe('bad_csv')
+        if (expected === 'error') expect(scanError(chunks).code, JSON.stringify(text)).toBe('BAD_CSV')
         else expect(scan(chunks), JSON.stringify(text)).toEqual(expected)
       }
     }
@@ -83,7 +83,7 @@ describe('CsvRecordScanner', () => {
     const text = 'a,b\r\n"x\r\ny",2\r\n"open\r\n'
     for (const chunks of [[Buffer.from(text)], pieces(Buffer.from(text), oneByte)]) {
       const error = scanError(chunks)
-      expect([error.code, error.message]).toEqual(['bad_csv', 'fileId: CSV record 3 (line 4): unterminated quoted field'])
+      expect([error.code, error.message]).toEqual(['BAD_CSV', 'fileId: CSV record 3 (line 4): unterminated quoted field'])
     }
   })
 
@@ -98,7 +98,7 @@ describe('CsvRecordScanner', () => {
     const big = Buffer.from(`a\n"${'x'.repeat(100)}`)
     for (const chunks of [[big], pieces(big, () => 16)]) {
       const error = scanError(chunks, 64)
-      expect([error.code, error.message]).toEqual(['row_too_large', 'fileId: CSV record 2 (line 2) is larger than 64 bytes'])
+      expect([error.code, error.message]).toEqual(['ROW_TOO_LARGE', 'fileId: CSV record 2 (line 2) is larger than 64 bytes'])
     }
     expect(scan([Buffer.from(`a\n${'x'.repeat(64)}\n`)], 64)).toHaveLength(2)
   })

@@ -1,0 +1,112 @@
+import type { RateLimitOptions } from '../../http/rate-limit/index.js'
+import type { Logger } from '../../http/logger.js'
+import type { StorageQuotas } from '../../usage/index.js'
+import { parsePort, parseRateLimit, parseShutdownGrace } from '../args.js'
+import { backgroundOptions } from '../background-options.js'
+import type { EmbedderFlagName } from '../embedder-options.js'
+import { UsageError, type CliStream } from '../io.js'
+import { parseQuotaFlags } from '../quota-flags.js'
+import { serveLogger, type LogFormat } from '../serve-logging.js'
+import { resolveStorage, type StorageSettings } from '../storage-options.js'
+import type { LogThreshold } from '../../http/log-level.js'
+
+/** The environment a command reads its settings from: read once at start-up and passed down. */
+export type SettingsEnv = Readonly<Record<string, string | undefined>>
+
+/** What `botshelf serve`'s flags hold once parsed by `parseCommandArgs` (a string per setting, the repeatable ones a list). */
+export type ServeFlagValues = Partial<Record<string, string | string[] | boolean | undefined>> & {
+  'cors-origin'?: string[]
+} & Partial<Record<EmbedderFlagName, string>>
+
+/** Every setting of `botshelf serve`, read and checked. */
+export interface ServeSettings {
+  port: number
+  host: string
+  metricsPort?: number
+  logger: Logger
+  logLevel: LogThreshold
+  logFormat: LogFormat
+  shutdownGraceMs: number
+  /** `undefined`: the default limits; `false`: none. */
+  rateLimit?: RateLimitOptions | false
+  jobLeaseMs?: number
+  expirySweepIntervalMs?: number
+  quotas?: StorageQuotas
+  storage: StorageSettings
+  publicUrl?: string
+  corsOrigins: string[]
+  /** The embeddings flags given; the embedder is made from them and `env` (`embedderFromCli`). */
+  embeddings: Partial<Record<EmbedderFlagName, string>>
+}
+
+/**
+ * Reads every setting of `botshelf serve` from its flags and the environment (a flag wins over its variable), in
+ * the order the options are listed; the first value that cannot be read is a `UsageError` naming the flag or
+ * variable (exit 2).
+ *
+ * @example
+ * ```ts
+ * const settings = readServeSettings({ port: '0', 'job-lease': '5' }, process.env, process.stdout)
+ * settings.jobLeaseMs // 5000
+ * ```
+ */
+export function readServeSettings(values: ServeFlagValues, env: SettingsEnv, stdout: CliStream): ServeSettings {
+  const text = (flag: string) => {
+    const value = values[flag]
+    return typeof value === 'string' ? value : undefined
+  }
+  const port = parsePort(text('port'), 3000)
+  const metricsText = text('metrics-port')
+  const metricsPort = metricsText !== undefined ? parsePort(metricsText, 0, '--metrics-port') : undefined
+  const logFlags = {
+    ...(text('log-level') !== undefined ? { 'log-level': text('log-level') } : {}),
+    ...(text('log-format') !== undefined ? { 'log-format': text('log-format') } : {}),
+  }
+  const { logger, level, format } = serveLogger(logFlags, { stdout, stderr: stdout, env })
+  const shutdownGraceMs = parseShutdownGrace(text('shutdown-grace'), 10_000)
+  const rateLimit = parseRateLimit(text('rate-limit'))
+  const { jobLeaseMs, expirySweepIntervalMs } = backgroundOptions(values, env)
+  const quotas = parseQuotaFlags({
+    ...(text('quota-file-storage') !== undefined ? { 'quota-file-storage': text('quota-file-storage') } : {}),
+    ...(text('quota-vector-storage') !== undefined ? { 'quota-vector-storage': text('quota-vector-storage') } : {}),
+  })
+  const host = text('host') ?? '127.0.0.1'
+  const storage = resolveStorage(
+    {
+      ...(text('data') !== undefined ? { data: text('data') } : {}),
+      ...(text('database') !== undefined ? { database: text('database') } : {}),
+      ...(text('blobs') !== undefined ? { blobs: text('blobs') } : {}),
+    },
+    env,
+  )
+  const publicUrl = text('public-url')?.replace(/\/+$/, '')
+  if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl)) {
+    throw new UsageError(`--public-url must be an absolute http(s) URL, received ${JSON.stringify(publicUrl)}`)
+  }
+  const corsOrigins = values['cors-origin'] ?? []
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !/^https?:\/\/[^/]+$/.test(origin)) {
+      throw new UsageError(`--cors-origin must be an origin like http://localhost:5173 (no path) or "*", received ${JSON.stringify(origin)}`)
+    }
+  }
+  const embeddings = Object.fromEntries(Object.entries(values).filter(([flag, value]) => flag.startsWith('embeddings-') && typeof value === 'string')) as Partial<
+    Record<EmbedderFlagName, string>
+  >
+  return {
+    port,
+    host,
+    ...(metricsPort !== undefined ? { metricsPort } : {}),
+    logger,
+    logLevel: level,
+    logFormat: format,
+    shutdownGraceMs,
+    ...(rateLimit !== undefined ? { rateLimit } : {}),
+    ...(jobLeaseMs !== undefined ? { jobLeaseMs } : {}),
+    ...(expirySweepIntervalMs !== undefined ? { expirySweepIntervalMs } : {}),
+    ...(quotas ? { quotas } : {}),
+    storage,
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
+    corsOrigins,
+    embeddings,
+  }
+}
