@@ -203,3 +203,28 @@ export function rowProblemsError(found: ReadonlyArray<RowProblem>, firstRowIndex
     issues: problems.map((p) => ({ path: `rows.${p.row}.${p.column}`, row: p.row, column: p.column, message: p.message })),
   })
 }
+
+/**
+ * Checks patches of existing rows (`updateRows` on every engine). Rows named twice are patched in turn: the size
+ * check sees each row as the patches before it left it. `current` holds each named row's user data before the call.
+ *
+ * @example
+ * ```ts
+ * const { rows, problems } = validatePatches(columns, [{ id: 1, total: 13 }], 1, new Map([[1, { total: 12 }]]))
+ * ```
+ */
+export function validatePatches(
+  columns: ReadonlyArray<TableColumn>,
+  input: ReadonlyArray<Record<string, unknown> & { id: number }>,
+  factor: number,
+  current: ReadonlyMap<number, Record<string, unknown>>,
+): ValidatedRows {
+  const state = new Map(current)
+  return validateRows(columns, input, 'patch', factor, (index, changes) => {
+    const id = input[index]!.id
+    const merged = { ...state.get(id)!, ...changes }
+    for (const [key, value] of Object.entries(input[index]!)) if (value === null) delete merged[key]
+    state.set(id, merged)
+    return merged
+  })
+}

@@ -1,25 +1,12 @@
-import { tablesLimits, type TableJsonSchema } from 'botshelf/api'
+import { tablesLimits } from 'botshelf/api'
 import { isTableId } from '../../tables/ids.js'
 import type { TableRecord } from '../../tables/types.js'
+import { tableRecordFromCatalog, type StoredCatalogRow } from '../../tables/catalog-row.js'
 import { query, type PgTablesContext } from './context.js'
 
 /** A row of `tables_catalog`. */
-export interface CatalogRow {
-  id: string
-  bot_id: string
-  name: string
-  physical: string
-  schema_json: string
-  physical_json: string
-  next_column: number
-  factor: number
-  frozen: boolean
-  key_column: string | null
-  tags_json: string
-  is_compute_enabled: boolean
+export interface CatalogRow extends StoredCatalogRow<boolean> {
   last_row_id: number
-  created_at: string
-  updated_at: string
   /** Moves on every change of the row but its last row id (bigint, so it arrives as text). */
   version: string
 }
@@ -33,22 +20,7 @@ export interface CatalogRow {
  * ```
  */
 export function toRecord(row: CatalogRow): TableRecord {
-  return {
-    id: row.id,
-    botId: row.bot_id,
-    name: row.name,
-    physical: row.physical,
-    schema: JSON.parse(row.schema_json) as TableJsonSchema,
-    physicalMap: JSON.parse(row.physical_json) as Record<string, string>,
-    nextColumn: row.next_column,
-    factor: row.factor,
-    frozen: row.frozen,
-    keyColumn: row.key_column,
-    tags: JSON.parse(row.tags_json) as Record<string, string>,
-    isComputeEnabled: row.is_compute_enabled,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }
+  return tableRecordFromCatalog(row, (flag) => flag)
 }
 
 export { physicalTableName } from '../../tables/new-table-record.js'

@@ -3,7 +3,7 @@ import { tablesLimits } from 'botshelf/api'
 import type { TablesStoreError } from '../../tables/errors.js'
 import { queryRegexBudget } from '../../tables/regex-budget.js'
 import { checkDeleteMode, checkRowBatch, keyConflict, missingRows, rowIdsExhausted, rowNotFound } from '../../tables/row-rules.js'
-import { rowProblemsError, validateRows } from '../../tables/row-validation.js'
+import { rowProblemsError, validatePatches, validateRows } from '../../tables/row-validation.js'
 import type { RowsWriteResult, TableRecord } from '../../tables/types.js'
 import { loadTable, lockTable, reserveIds } from './catalog.js'
 import { castOf, encodeValue } from './columns.js'
@@ -162,15 +162,8 @@ export async function updateRows(context: PgTablesContext, botId: string, ref: s
     const current = await selectRows(tx, rt, [...new Set(ids)])
     const missing = ids.filter((id) => !current.has(id))
     if (missing.length > 0) throw missingRows('rows', missing, record.name)
-    // Rows named twice are patched in turn: the size check sees each row as the patches before it left it.
-    const state = new Map([...current].map(([id, raw]) => [id, userData(rt, raw)]))
-    const validated = validateRows(rt.columns, input, 'patch', record.factor, (index, changes) => {
-      const id = input[index]!.id
-      const merged = { ...state.get(id)!, ...changes }
-      for (const [k, v] of Object.entries(input[index]!)) if (v === null) delete merged[k]
-      state.set(id, merged)
-      return merged
-    })
+    const before = new Map([...current].map(([id, raw]) => [id, userData(rt, raw)]))
+    const validated = validatePatches(rt.columns, input, record.factor, before)
     const problems = validated.problems.length > 0 ? validated.problems : storageProblems(rt, validated.rows)
     if (problems.length > 0) throw rowProblemsError(problems)
     const now = tx.timestamp()

@@ -1,27 +1,12 @@
-import type { TableJsonSchema } from 'botshelf/api'
 import { isTableId } from '../../tables/ids.js'
 import type { TableRecord } from '../../tables/types.js'
+import { tableRecordFromCatalog, type StoredCatalogRow } from '../../tables/catalog-row.js'
 import { replaceTags } from '../tag-sql.js'
 import type { TablesContext } from './context.js'
 import { buildTableRuntime, type TableRuntime } from './runtime.js'
 
 /** A row of `tables_catalog`. */
-export interface CatalogRow {
-  id: string
-  bot_id: string
-  name: string
-  physical: string
-  schema_json: string
-  physical_json: string
-  next_column: number
-  factor: number
-  frozen: number
-  key_column: string | null
-  tags_json: string
-  is_compute_enabled: number
-  created_at: string
-  updated_at: string
-}
+export type CatalogRow = StoredCatalogRow<number>
 
 /**
  * The record of a catalog row (JSON columns parsed, 0/1 as booleans).
@@ -32,22 +17,7 @@ export interface CatalogRow {
  * ```
  */
 export function toRecord(row: CatalogRow): TableRecord {
-  return {
-    id: row.id,
-    botId: row.bot_id,
-    name: row.name,
-    physical: row.physical,
-    schema: JSON.parse(row.schema_json) as TableJsonSchema,
-    physicalMap: JSON.parse(row.physical_json) as Record<string, string>,
-    nextColumn: row.next_column,
-    factor: row.factor,
-    frozen: row.frozen === 1,
-    keyColumn: row.key_column,
-    tags: JSON.parse(row.tags_json) as Record<string, string>,
-    isComputeEnabled: row.is_compute_enabled === 1,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }
+  return tableRecordFromCatalog(row, (flag) => flag === 1)
 }
 
 /** A catalog record as the named parameters of its row (JSON columns serialized, booleans as 0/1). */

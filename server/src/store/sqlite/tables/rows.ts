@@ -3,7 +3,7 @@ import { tablesLimits } from 'botshelf/api'
 import type { TablesStoreError } from '../../tables/errors.js'
 import { queryRegexBudget } from '../../tables/regex-budget.js'
 import { checkDeleteMode, checkRowBatch, keyConflict, missingRows, rowIdsExhausted, rowNotFound } from '../../tables/row-rules.js'
-import { rowProblemsError, validateRows } from '../../tables/row-validation.js'
+import { rowProblemsError, validatePatches, validateRows } from '../../tables/row-validation.js'
 import type { RowsWriteResult, TableRecord } from '../../tables/types.js'
 import { loadTable } from './catalog.js'
 import { runtimeOf } from './catalog-records.js'
@@ -133,15 +133,8 @@ export function updateRows(context: TablesContext, botId: string, ref: string, i
     const current = selectRows(context, rt, [...new Set(ids)])
     const missing = ids.filter((id) => !current.has(id))
     if (missing.length > 0) throw missingRows('rows', missing, record.name)
-    // Rows named twice are patched in turn: the size check sees each row as the patches before it left it.
-    const state = new Map([...current].map(([id, raw]) => [id, userData(rt, raw)]))
-    const validated = validateRows(rt.columns, input, 'patch', record.factor, (index, changes) => {
-      const id = input[index]!.id
-      const merged = { ...state.get(id)!, ...changes }
-      for (const [k, v] of Object.entries(input[index]!)) if (v === null) delete merged[k]
-      state.set(id, merged)
-      return merged
-    })
+    const before = new Map([...current].map(([id, raw]) => [id, userData(rt, raw)]))
+    const validated = validatePatches(rt.columns, input, record.factor, before)
     if (validated.problems.length > 0) throw rowProblemsError(validated.problems)
     const now = context.timestamp()
     validated.rows.forEach((values, index) => patchRow(context, record, rt, input[index]!.id, values, index, now))
