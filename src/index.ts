@@ -5,5 +5,7 @@ export * from './runtime/index.js'
 export * from './webhook/index.js'
 // The clock type that the `now` options take.
 export type { Clock, ClockLike } from './clock/index.js'
+// The base class of every error botshelf raises (runtime, webhook, event, service), with its stable `code`.
+export { BotshelfError } from './errors/index.js'
 // Only the issue type is public here; the formatting helpers stay internal.
 export type { ReadableIssue } from './issues/index.js'

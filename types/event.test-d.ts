@@ -63,7 +63,7 @@ expectAssignable<BotEvent>({ botId: 'b', id: 'e', createdOn: new Date(), directi
 expectType<BotEvent>(parseEvent({}))
 const result = safeParseEvent({})
 if (result.success) expectType<BotEvent>(result.event)
-else expectType<'invalid_event'>(result.error.code)
+else expectType<'INVALID_EVENT'>(result.error.code)
 expectType<string>(serializeEvent(event).createdOn)
 expectAssignable<BotEvent>(EventSchema.parse({}))
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { BotshelfError } from '../errors/index.js'
 import type {
   AudioPayload,
   CardPayload,
@@ -78,16 +79,19 @@ export interface EventTypeDefinition<T extends string, P extends OpenRecord> {
 }
 
 /**
- * Thrown when an event type is defined twice or with a bad name. `code` is `invalid_event_type_definition`.
+ * Thrown when an event type is defined twice or with a bad name. `code` is `INVALID_EVENT_TYPE_DEFINITION`.
  *
  * @example
  * ```ts
  * defineEventType('text', z.object({})) // throws: "text" is built in
  * ```
  */
-export class EventTypeDefinitionError extends Error {
-  readonly code = 'invalid_event_type_definition'
+export class EventTypeDefinitionError extends BotshelfError {
+  declare readonly code: 'INVALID_EVENT_TYPE_DEFINITION'
   override readonly name = 'EventTypeDefinitionError'
+  constructor(message: string) {
+    super('InvalidPayload', 'INVALID_EVENT_TYPE_DEFINITION', message)
+  }
 }
 
 /**

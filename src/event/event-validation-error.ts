@@ -1,8 +1,9 @@
+import { BotshelfError } from '../errors/index.js'
 import { formatIssues, type ReadableIssue } from '../issues/index.js'
 
 /**
  * Thrown by `parseEvent` (and reported by `safeParseEvent`) when an event does not match the schema.
- * `code` is always `invalid_event`; `issues` lists every problem with its path, what was expected and what was
+ * `code` is always `INVALID_EVENT`; `issues` lists every problem with its path, what was expected and what was
  * received; `message` reads well as is.
  *
  * @example
@@ -12,15 +13,15 @@ import { formatIssues, type ReadableIssue } from '../issues/index.js'
  * }
  * ```
  */
-export class EventValidationError extends Error {
+export class EventValidationError extends BotshelfError {
   /** Stable error code. */
-  readonly code = 'invalid_event'
+  declare readonly code: 'INVALID_EVENT'
   override readonly name = 'EventValidationError'
   /** Every problem found, in schema order. */
   readonly issues: readonly ReadableIssue[]
 
   constructor(issues: readonly ReadableIssue[], lead = 'Invalid event') {
-    super(formatIssues(lead, issues))
+    super('InvalidPayload', 'INVALID_EVENT', formatIssues(lead, issues))
     this.issues = Object.freeze([...issues])
   }
 

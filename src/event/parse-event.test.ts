@@ -60,7 +60,7 @@ describe('parseEvent', () => {
   it('reports a wrong direction in plain words', () => {
     const result = safeParseEvent({ ...valid, direction: 'sideways' })
     expect(result.error?.issues[0]?.message).toBe('direction: expected "incoming" | "outgoing", received "sideways"')
-    expect(result.error?.code).toBe('invalid_event')
+    expect(result.error?.code).toBe('INVALID_EVENT')
     expect(result.error?.message).toBe('Invalid event: direction: expected "incoming" | "outgoing", received "sideways"')
   })
 

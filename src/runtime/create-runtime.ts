@@ -261,14 +261,14 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
         const base = { hook: hook.name, point, durationMs: outcome.durationMs }
         if (outcome.status === 'timeout') {
           failed = true
-          const error = new HookError('hook_timeout', hook.name, point, current.id, `no answer within ${timeoutMs} ms`)
+          const error = new HookError('HOOK_TIMEOUT', hook.name, point, current.id, `no answer within ${timeoutMs} ms`)
           logFailure(current, hook.name, point, error)
           reports.push({ ...base, status: 'timeout', error })
           continue
         }
         if (outcome.status === 'error') {
           failed = true
-          const error = new HookError('hook_failed', hook.name, point, current.id, describeError(outcome.error), { cause: outcome.error })
+          const error = new HookError('HOOK_FAILED', hook.name, point, current.id, describeError(outcome.error), { cause: outcome.error })
           logFailure(current, hook.name, point, error)
           reports.push({ ...base, status: 'error', error })
           continue
@@ -343,12 +343,12 @@ function acceptChangedEvent(result: unknown, current: BotEvent, hook: string, po
   const parsed = safeParseEvent(result)
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => i.message).join('; ')
-    return new HookError('hook_invalid_event', hook, point, current.id, detail, { cause: parsed.error })
+    return new HookError('HOOK_INVALID_EVENT', hook, point, current.id, detail, { cause: parsed.error })
   }
   for (const field of ['id', 'botId', 'direction'] as const) {
     if (parsed.event[field] !== current[field]) {
       return new HookError(
-        'hook_invalid_event',
+        'HOOK_INVALID_EVENT',
         hook,
         point,
         current.id,
@@ -364,7 +364,7 @@ function checkUnique(kind: 'hook' | 'action', names: readonly string[]): void {
   for (const name of names) {
     if (seen.has(name)) {
       throw new RuntimeDefinitionError(
-        kind === 'hook' ? 'duplicate_hook_name' : 'duplicate_action_name',
+        kind === 'hook' ? 'DUPLICATE_HOOK_NAME' : 'DUPLICATE_ACTION_NAME',
         `Two ${kind}s are named "${name}"; ${kind} names must be unique`,
       )
     }

@@ -77,12 +77,12 @@ export function defineAction<const N extends string, I extends z.ZodType, O exte
     ['output', output],
   ] as const) {
     if (schema === null || typeof schema !== 'object' || typeof (schema as { safeParseAsync?: unknown }).safeParseAsync !== 'function') {
-      throw new RuntimeDefinitionError('invalid_action', `Action "${name}": ${field} must be a zod schema`)
+      throw new RuntimeDefinitionError('INVALID_ACTION', `Action "${name}": ${field} must be a zod schema`)
     }
   }
   checkTimeout(`Action "${name}"`, timeoutMs)
   if (typeof handler !== 'function') {
-    throw new RuntimeDefinitionError('invalid_action', `Action "${name}": handler must be a function`)
+    throw new RuntimeDefinitionError('INVALID_ACTION', `Action "${name}": handler must be a function`)
   }
   return Object.freeze({ kind: 'action' as const, name, input, output, ...(timeoutMs !== undefined ? { timeoutMs } : {}), handler })
 }

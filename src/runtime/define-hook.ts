@@ -84,18 +84,18 @@ export function defineHook<const P extends HookPoint, const T extends string = s
   checkName('hook', name)
   if (!isHookPoint(point)) {
     throw new RuntimeDefinitionError(
-      'unknown_hook_point',
+      'UNKNOWN_HOOK_POINT',
       `Hook "${name}": point must be ${hookPoints.map((p) => `"${p}"`).join(' | ')}, received ${JSON.stringify(point)}`,
     )
   }
   if (types !== undefined) {
     if (!Array.isArray(types) || types.length === 0 || types.some((t) => typeof t !== 'string' || t === '')) {
-      throw new RuntimeDefinitionError('invalid_hook', `Hook "${name}": types must be a non-empty list of type names`)
+      throw new RuntimeDefinitionError('INVALID_HOOK', `Hook "${name}": types must be a non-empty list of type names`)
     }
   }
   checkTimeout(`Hook "${name}"`, timeoutMs)
   if (typeof handler !== 'function') {
-    throw new RuntimeDefinitionError('invalid_hook', `Hook "${name}": handler must be a function`)
+    throw new RuntimeDefinitionError('INVALID_HOOK', `Hook "${name}": handler must be a function`)
   }
   return Object.freeze({
     kind: 'hook' as const,
@@ -111,7 +111,7 @@ export function defineHook<const P extends HookPoint, const T extends string = s
 export function checkName(kind: 'hook' | 'action', name: unknown): asserts name is string {
   if (typeof name !== 'string' || name.trim() === '') {
     throw new RuntimeDefinitionError(
-      kind === 'hook' ? 'invalid_hook' : 'invalid_action',
+      kind === 'hook' ? 'INVALID_HOOK' : 'INVALID_ACTION',
       `A ${kind} needs a non-empty name, received ${JSON.stringify(name)}`,
     )
   }
@@ -122,7 +122,7 @@ export function checkTimeout(owner: string, timeoutMs: unknown): void {
   if (timeoutMs === undefined) return
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new RuntimeDefinitionError(
-      'invalid_timeout',
+      'INVALID_TIMEOUT',
       `${owner}: timeoutMs must be a positive number of milliseconds, received ${String(timeoutMs)}`,
     )
   }

@@ -1,37 +1,54 @@
+import type { ErrorType } from '../api/error-types.js'
+import { BotshelfError } from '../errors/index.js'
 import { formatIssues, type ReadableIssue } from '../issues/index.js'
 import type { HookPoint } from './hook-points.js'
 
+/** The wire error type of each runtime code; a code not listed is `Runtime` (the bot's own code failed). */
+const wireTypeOfCode: Readonly<Record<string, ErrorType>> = {
+  INVALID_HOOK: 'InvalidPayload',
+  UNKNOWN_HOOK_POINT: 'InvalidPayload',
+  DUPLICATE_HOOK_NAME: 'InvalidPayload',
+  INVALID_ACTION: 'InvalidPayload',
+  DUPLICATE_ACTION_NAME: 'InvalidPayload',
+  INVALID_TIMEOUT: 'InvalidPayload',
+  INVALID_ACTION_INPUT: 'InvalidPayload',
+  ACTION_NOT_FOUND: 'ResourceNotFound',
+  HOOK_TIMEOUT: 'OperationTimeout',
+  ACTION_TIMEOUT: 'OperationTimeout',
+}
+
 /**
- * Every error the runtime throws or reports extends this class; `code` is stable and machine-readable.
+ * Every error the runtime throws or reports extends this class, itself a `BotshelfError` (the one hierarchy of
+ * botshelf's errors): `code` is stable and machine-readable, `type` the wire error type it would answer with.
  *
  * @example
  * ```ts
  * catch (error) { if (error instanceof BotRuntimeError) console.log(error.code) }
  * ```
  */
-export class BotRuntimeError extends Error {
+export class BotRuntimeError extends BotshelfError {
   override readonly name: string = 'BotRuntimeError'
   constructor(
-    /** Stable error code, for example `duplicate_hook_name` or `action_timeout`. */
-    readonly code: string,
+    /** Stable error code, for example `DUPLICATE_HOOK_NAME` or `ACTION_TIMEOUT`. */
+    code: string,
     message: string,
     options?: {
       /** What caused this error (kept as the standard `error.cause`): `{ cause: thrown }`. */
       cause?: unknown
     },
   ) {
-    super(message, options)
+    super(wireTypeOfCode[code] ?? 'Runtime', code, message, undefined, options)
   }
 }
 
 /** Codes of `RuntimeDefinitionError`. */
 export type RuntimeDefinitionErrorCode =
-  | 'invalid_hook'
-  | 'unknown_hook_point'
-  | 'duplicate_hook_name'
-  | 'invalid_action'
-  | 'duplicate_action_name'
-  | 'invalid_timeout'
+  | 'INVALID_HOOK'
+  | 'UNKNOWN_HOOK_POINT'
+  | 'DUPLICATE_HOOK_NAME'
+  | 'INVALID_ACTION'
+  | 'DUPLICATE_ACTION_NAME'
+  | 'INVALID_TIMEOUT'
 
 /**
  * A hook, an action or a runtime was defined wrongly (unknown point, duplicate name, bad timeout, ...).
@@ -39,7 +56,7 @@ export type RuntimeDefinitionErrorCode =
  *
  * @example
  * ```ts
- * defineHook({ name: 'x', point: 'beforeEverything', handler }) // throws, code 'unknown_hook_point'
+ * defineHook({ name: 'x', point: 'beforeEverything', handler }) // throws, code 'UNKNOWN_HOOK_POINT'
  * ```
  */
 export class RuntimeDefinitionError extends BotRuntimeError {
@@ -51,12 +68,12 @@ export class RuntimeDefinitionError extends BotRuntimeError {
 }
 
 /** Codes of `HookError`. */
-export type HookErrorCode = 'hook_failed' | 'hook_timeout' | 'hook_invalid_event'
+export type HookErrorCode = 'HOOK_FAILED' | 'HOOK_TIMEOUT' | 'HOOK_INVALID_EVENT'
 
 /**
- * What went wrong in one hook: it threw (`hook_failed`, the thrown value is the `cause`), ran past its deadline
- * (`hook_timeout`) or returned an event that does not validate or changes the event's id, botId or direction
- * (`hook_invalid_event`). The message names the hook, the point and the event id.
+ * What went wrong in one hook: it threw (`HOOK_FAILED`, the thrown value is the `cause`), ran past its deadline
+ * (`HOOK_TIMEOUT`) or returned an event that does not validate or changes the event's id, botId or direction
+ * (`HOOK_INVALID_EVENT`). The message names the hook, the point and the event id.
  *
  * @example
  * ```ts
@@ -83,8 +100,8 @@ export class HookError extends BotRuntimeError {
 }
 
 function verb(code: HookErrorCode): string {
-  if (code === 'hook_timeout') return 'timed out'
-  if (code === 'hook_invalid_event') return 'returned an invalid event'
+  if (code === 'HOOK_TIMEOUT') return 'timed out'
+  if (code === 'HOOK_INVALID_EVENT') return 'returned an invalid event'
   return 'failed'
 }
 
@@ -112,7 +129,7 @@ export class ActionError extends BotRuntimeError {
 }
 
 /**
- * No action has that name. `code` is `action_not_found`.
+ * No action has that name. `code` is `ACTION_NOT_FOUND`.
  *
  * @example
  * ```ts
@@ -123,12 +140,12 @@ export class ActionNotFoundError extends ActionError {
   override readonly name = 'ActionNotFoundError'
   constructor(action: string, known: readonly string[]) {
     const list = known.length > 0 ? known.map((n) => `"${n}"`).join(', ') : 'none'
-    super('action_not_found', action, `No action named "${action}"; defined actions: ${list}`)
+    super('ACTION_NOT_FOUND', action, `No action named "${action}"; defined actions: ${list}`)
   }
 }
 
 /**
- * The input did not match the action's input schema; the handler did not run. `code` is `invalid_action_input`.
+ * The input did not match the action's input schema; the handler did not run. `code` is `INVALID_ACTION_INPUT`.
  *
  * @example
  * ```ts
@@ -141,12 +158,12 @@ export class ActionInputError extends ActionError {
     action: string,
     readonly issues: readonly ReadableIssue[],
   ) {
-    super('invalid_action_input', action, formatIssues(`Invalid input for action "${action}"`, issues))
+    super('INVALID_ACTION_INPUT', action, formatIssues(`Invalid input for action "${action}"`, issues))
   }
 }
 
 /**
- * The handler returned a value that does not match the action's output schema. `code` is `invalid_action_output`.
+ * The handler returned a value that does not match the action's output schema. `code` is `INVALID_ACTION_OUTPUT`.
  *
  * @example
  * ```ts
@@ -159,12 +176,12 @@ export class ActionOutputError extends ActionError {
     action: string,
     readonly issues: readonly ReadableIssue[],
   ) {
-    super('invalid_action_output', action, formatIssues(`Invalid output from action "${action}"`, issues))
+    super('INVALID_ACTION_OUTPUT', action, formatIssues(`Invalid output from action "${action}"`, issues))
   }
 }
 
 /**
- * The handler threw; the thrown value is the `cause`. `code` is `action_failed`.
+ * The handler threw; the thrown value is the `cause`. `code` is `ACTION_FAILED`.
  *
  * @example
  * ```ts
@@ -174,12 +191,12 @@ export class ActionOutputError extends ActionError {
 export class ActionFailedError extends ActionError {
   override readonly name = 'ActionFailedError'
   constructor(action: string, eventId: string, cause: unknown) {
-    super('action_failed', action, `Action "${action}" failed on event ${eventId}: ${describeError(cause)}`, { cause })
+    super('ACTION_FAILED', action, `Action "${action}" failed on event ${eventId}: ${describeError(cause)}`, { cause })
   }
 }
 
 /**
- * The handler ran past its deadline; its signal was aborted. `code` is `action_timeout`.
+ * The handler ran past its deadline; its signal was aborted. `code` is `ACTION_TIMEOUT`.
  *
  * @example
  * ```ts
@@ -193,7 +210,7 @@ export class ActionTimeoutError extends ActionError {
     eventId: string,
     readonly timeoutMs: number,
   ) {
-    super('action_timeout', action, `Action "${action}" timed out on event ${eventId} after ${timeoutMs} ms`)
+    super('ACTION_TIMEOUT', action, `Action "${action}" timed out on event ${eventId} after ${timeoutMs} ms`)
   }
 }
 

@@ -28,7 +28,7 @@ describe('defineHook and defineAction', () => {
   it('refuses an unknown point, an empty name, empty types and a bad timeout', () => {
     const handler = () => undefined
     expect(() => defineHook({ name: 'x', point: 'beforeEverything' as HookPoint, handler })).toThrow(
-      expect.objectContaining({ code: 'unknown_hook_point' }),
+      expect.objectContaining({ code: 'UNKNOWN_HOOK_POINT' }),
     )
     expect(() => defineHook({ name: 'x', point: 'beforeEverything' as HookPoint, handler })).toThrow(
       'point must be "beforeIncoming" | "afterIncoming" | "beforeOutgoing" | "afterOutgoing" | "afterTurn", received "beforeEverything"',
@@ -36,7 +36,7 @@ describe('defineHook and defineAction', () => {
     expect(() => defineHook({ name: '', point: 'afterTurn', handler })).toThrow(RuntimeDefinitionError)
     expect(() => defineHook({ name: 'x', point: 'afterTurn', types: [], handler })).toThrow('types must be a non-empty list')
     expect(() => defineHook({ name: 'x', point: 'afterTurn', timeoutMs: 0, handler })).toThrow(
-      expect.objectContaining({ code: 'invalid_timeout' }),
+      expect.objectContaining({ code: 'INVALID_TIMEOUT' }),
     )
     expect(() => defineAction({ name: 'a', input: {} as z.ZodString, output: z.string(), handler: () => 'x' })).toThrow(
       'input must be a zod schema',
@@ -46,10 +46,10 @@ describe('defineHook and defineAction', () => {
   it('refuses two hooks or two actions with one name when the runtime is created', () => {
     const hook = recorder('same', 'afterTurn', [])
     expect(() => createRuntime({ hooks: [hook, recorder('same', 'afterIncoming', [])] })).toThrow(
-      expect.objectContaining({ code: 'duplicate_hook_name' }),
+      expect.objectContaining({ code: 'DUPLICATE_HOOK_NAME' }),
     )
     const action = defineAction({ name: 'a', input: z.object({}), output: z.object({}), handler: () => ({}) })
-    expect(() => createRuntime({ actions: [action, action] })).toThrow(expect.objectContaining({ code: 'duplicate_action_name' }))
+    expect(() => createRuntime({ actions: [action, action] })).toThrow(expect.objectContaining({ code: 'DUPLICATE_ACTION_NAME' }))
   })
 })
 
@@ -126,7 +126,7 @@ describe('runtime.dispatch', () => {
     const event = fakeTextEvent('hi', { id: 'keep' })
     const report = await createRuntime({ hooks, logger: quiet() }).dispatch(event)
     expect(report.event.payload).toEqual({ text: 'hi' })
-    expect(report.hooks.map((h) => h.error?.code)).toEqual(['hook_invalid_event', 'hook_invalid_event', 'hook_invalid_event'])
+    expect(report.hooks.map((h) => h.error?.code)).toEqual(['HOOK_INVALID_EVENT', 'HOOK_INVALID_EVENT', 'HOOK_INVALID_EVENT'])
     expect(report.event.botId).toBe(event.botId)
     expect(report.hooks[0]?.error?.message).toBe(
       'Hook "break" (beforeIncoming) returned an invalid event on event keep: payload.text: expected string, received number (5)',
@@ -168,7 +168,7 @@ describe('runtime.dispatch', () => {
       expect.objectContaining({
         level: 'error',
         msg: 'Hook "broken" (afterIncoming) failed on event evt_9: boom',
-        code: 'hook_failed',
+        code: 'HOOK_FAILED',
         eventId: 'evt_9',
         hook: 'broken',
       }),
@@ -211,7 +211,7 @@ describe('runtime.dispatch', () => {
     ]
     const report = await createRuntime({ hooks, logger: quiet() }).dispatch(fakeEvent({ id: 'late' }))
     expect(report.hooks[0]).toMatchObject({ status: 'timeout' })
-    expect(report.hooks[0]?.error?.code).toBe('hook_timeout')
+    expect(report.hooks[0]?.error?.code).toBe('HOOK_TIMEOUT')
     expect(report.hooks[0]?.error?.message).toBe('Hook "slow" (afterIncoming) timed out on event late: no answer within 20 ms')
     expect(captured?.aborted).toBe(true)
     expect(seen).toEqual(['next:late'])
@@ -335,7 +335,7 @@ describe('runtime.runAction', () => {
     calls.length = 0
     const error = await runtime.runAction('add', { a: 1, b: '2' } as never, { event }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ActionInputError)
-    expect((error as ActionInputError).code).toBe('invalid_action_input')
+    expect((error as ActionInputError).code).toBe('INVALID_ACTION_INPUT')
     expect((error as ActionInputError).message).toBe('Invalid input for action "add": b: expected number, received "2"')
     expect(calls).toEqual([])
   })
@@ -356,7 +356,7 @@ describe('runtime.runAction', () => {
   it('times out, aborting the signal', async () => {
     const error = await runtime.runAction('slow', {}, { event }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ActionTimeoutError)
-    expect((error as ActionTimeoutError).code).toBe('action_timeout')
+    expect((error as ActionTimeoutError).code).toBe('ACTION_TIMEOUT')
     expect(slowSignal?.aborted).toBe(true)
   })
 

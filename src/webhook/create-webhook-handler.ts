@@ -131,10 +131,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): FetchHandl
       body = await readBodyWithLimit(request, maxBodyBytes)
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error)
-      return fail(400, 'body_read_failed', `Body: could not be read to the end (${detail})`)
+      return fail(400, 'BODY_READ_FAILED', `Body: could not be read to the end (${detail})`)
     }
     if (!body.ok) {
-      return fail(413, 'payload_too_large', `Body: expected at most ${maxBodyBytes} bytes, received more`, undefined, { connection: 'close' })
+      return fail(413, 'PAYLOAD_TOO_LARGE', `Body: expected at most ${maxBodyBytes} bytes, received more`, undefined, { connection: 'close' })
     }
 
     let webhookId: string
@@ -158,7 +158,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): FetchHandl
       payload = parseJsonBody(body.bytes)
     } catch (error) {
       await release()
-      return fail(400, 'invalid_json', error instanceof Error ? error.message : 'Body: expected JSON')
+      return fail(400, 'INVALID_JSON', error instanceof Error ? error.message : 'Body: expected JSON')
     }
     const parsed = safeParseEvent(payload)
     if (!parsed.success) {

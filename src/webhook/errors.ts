@@ -1,13 +1,14 @@
+import { BotshelfError } from '../errors/index.js'
 import type { ReadableIssue } from '../issues/index.js'
 
 /** Codes of `WebhookVerificationError`. */
 export type WebhookVerificationErrorCode =
-  | 'missing_header'
-  | 'invalid_signature'
-  | 'invalid_timestamp'
-  | 'timestamp_too_old'
-  | 'timestamp_too_new'
-  | 'invalid_json'
+  | 'MISSING_HEADER'
+  | 'INVALID_SIGNATURE'
+  | 'INVALID_TIMESTAMP'
+  | 'TIMESTAMP_TOO_OLD'
+  | 'TIMESTAMP_TOO_NEW'
+  | 'INVALID_JSON'
 
 /**
  * A webhook request failed verification: a header is missing, no signature matches, the timestamp is outside
@@ -16,32 +17,33 @@ export type WebhookVerificationErrorCode =
  * @example
  * ```ts
  * try { await verifyWebhook({ payload, headers, secret }) } catch (error) {
- *   if (error instanceof WebhookVerificationError) res.status(error.code === 'invalid_json' ? 400 : 401)
+ *   if (error instanceof WebhookVerificationError) res.status(error.code === 'INVALID_JSON' ? 400 : 401)
  * }
  * ```
  */
-export class WebhookVerificationError extends Error {
+export class WebhookVerificationError extends BotshelfError {
   override readonly name = 'WebhookVerificationError'
-  constructor(
-    readonly code: WebhookVerificationErrorCode,
-    message: string,
-  ) {
-    super(message)
+  declare readonly code: WebhookVerificationErrorCode
+  constructor(code: WebhookVerificationErrorCode, message: string) {
+    super(code === 'INVALID_JSON' ? 'InvalidPayload' : 'Unauthorized', code, message)
   }
 }
 
 /**
  * The webhook handler was configured wrongly (missing or empty secret, bad limit or tolerance). Thrown by
- * `createWebhookHandler` and `verifyWebhook`, never per request. `code` is `invalid_webhook_config`.
+ * `createWebhookHandler` and `verifyWebhook`, never per request. `code` is `INVALID_WEBHOOK_CONFIG`.
  *
  * @example
  * ```ts
  * createWebhookHandler({ runtime, secret: '' }) // throws WebhookConfigError
  * ```
  */
-export class WebhookConfigError extends Error {
+export class WebhookConfigError extends BotshelfError {
   override readonly name = 'WebhookConfigError'
-  readonly code = 'invalid_webhook_config'
+  declare readonly code: 'INVALID_WEBHOOK_CONFIG'
+  constructor(message: string) {
+    super('InvalidPayload', 'INVALID_WEBHOOK_CONFIG', message)
+  }
 }
 
 /** The JSON body of every error answer of the webhook handler. */

@@ -59,23 +59,23 @@ export function createVerifier(options: { secret: WebhookSecret; toleranceSecond
         ]
           .filter(([, value]) => value === undefined || value === '')
           .map(([name]) => name)
-        throw new WebhookVerificationError('missing_header', `Missing webhook header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`)
+        throw new WebhookVerificationError('MISSING_HEADER', `Missing webhook header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`)
       }
       // The keys are imported once; later requests use them without awaiting the import again.
       readyKeys ??= await (keys ??= Promise.all(rawKeys.map(importSigningKey)))
       if (!(await matchesAnySignature(readyKeys, id, timestamp, body, signature))) {
-        throw new WebhookVerificationError('invalid_signature', 'webhook-signature: no v1 signature matches the payload for the configured secret(s)')
+        throw new WebhookVerificationError('INVALID_SIGNATURE', 'webhook-signature: no v1 signature matches the payload for the configured secret(s)')
       }
       if (!/^\d{1,15}$/.test(timestamp)) {
-        throw new WebhookVerificationError('invalid_timestamp', `webhook-timestamp: expected integer seconds since the epoch, received ${JSON.stringify(timestamp.slice(0, 40))}`)
+        throw new WebhookVerificationError('INVALID_TIMESTAMP', `webhook-timestamp: expected integer seconds since the epoch, received ${JSON.stringify(timestamp.slice(0, 40))}`)
       }
       const sentAt = Number(timestamp)
       const nowSeconds = Math.floor(clockMs(options.now) / 1000)
       if (nowSeconds - sentAt > toleranceSeconds) {
-        throw new WebhookVerificationError('timestamp_too_old', `webhook-timestamp: ${nowSeconds - sentAt} s old, more than the ${toleranceSeconds} s tolerance`)
+        throw new WebhookVerificationError('TIMESTAMP_TOO_OLD', `webhook-timestamp: ${nowSeconds - sentAt} s old, more than the ${toleranceSeconds} s tolerance`)
       }
       if (sentAt - nowSeconds > toleranceSeconds) {
-        throw new WebhookVerificationError('timestamp_too_new', `webhook-timestamp: ${sentAt - nowSeconds} s in the future, more than the ${toleranceSeconds} s tolerance`)
+        throw new WebhookVerificationError('TIMESTAMP_TOO_NEW', `webhook-timestamp: ${sentAt - nowSeconds} s in the future, more than the ${toleranceSeconds} s tolerance`)
       }
       return { id, timestamp: sentAt }
     },

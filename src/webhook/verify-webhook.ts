@@ -57,18 +57,18 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<unkn
 
 const decoder = new TextDecoder('utf-8', { fatal: true })
 
-/** Parses a UTF-8 JSON body; throws `WebhookVerificationError` with code `invalid_json`. */
+/** Parses a UTF-8 JSON body; throws `WebhookVerificationError` with code `INVALID_JSON`. */
 export function parseJsonBody(bytes: Uint8Array): unknown {
   let text: string
   try {
     text = decoder.decode(bytes)
   } catch {
-    throw new WebhookVerificationError('invalid_json', 'Body: expected UTF-8 JSON, received bytes that are not valid UTF-8')
+    throw new WebhookVerificationError('INVALID_JSON', 'Body: expected UTF-8 JSON, received bytes that are not valid UTF-8')
   }
   try {
     return JSON.parse(text)
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error)
-    throw new WebhookVerificationError('invalid_json', `Body: expected JSON, received text that does not parse (${detail})`)
+    throw new WebhookVerificationError('INVALID_JSON', `Body: expected JSON, received text that does not parse (${detail})`)
   }
 }

@@ -125,7 +125,7 @@ describe('createWebhookHandler requests', () => {
     const { request, pulled } = streamingRequest(100, 50, { 'content-length': '5000' })
     const response = await handler(request)
     expect(response.status).toBe(413)
-    expect(await bodyOf(response)).toMatchObject({ ok: false, code: 'payload_too_large', message: 'Body: expected at most 1000 bytes, received more' })
+    expect(await bodyOf(response)).toMatchObject({ ok: false, code: 'PAYLOAD_TOO_LARGE', message: 'Body: expected at most 1000 bytes, received more' })
     expect(pulled.count).toBeLessThanOrEqual(1)
   })
 
@@ -147,7 +147,7 @@ describe('createWebhookHandler requests', () => {
     const request = new Request('http://localhost/', { method: 'POST', body: stream, duplex: 'half' } as RequestInit)
     const response = await handler(request)
     expect(response.status).toBe(400)
-    expect(await bodyOf(response)).toMatchObject({ code: 'body_read_failed', message: 'Body: could not be read to the end (connection reset)' })
+    expect(await bodyOf(response)).toMatchObject({ code: 'BODY_READ_FAILED', message: 'Body: could not be read to the end (connection reset)' })
   })
 
   it('checks the size before the signature', async () => {
@@ -160,7 +160,7 @@ describe('createWebhookHandler requests', () => {
     const { handler } = setup()
     const response = await handler(new Request('http://localhost/', { method: 'POST', body: '{}', headers: { 'webhook-id': 'x' } }))
     expect(response.status).toBe(401)
-    expect(await bodyOf(response)).toMatchObject({ code: 'missing_header', message: 'Missing webhook headers: webhook-timestamp, webhook-signature' })
+    expect(await bodyOf(response)).toMatchObject({ code: 'MISSING_HEADER', message: 'Missing webhook headers: webhook-timestamp, webhook-signature' })
   })
 
   it('answers 401 to a tampered body, a wrong secret and a garbage signature', async () => {
@@ -170,7 +170,7 @@ describe('createWebhookHandler requests', () => {
     expect((await handler(tampered)).status).toBe(401)
     const wrong = sign(fakeTextEvent('hi'), { secret: otherSecret })
     const wrongBody = await bodyOf(await handler(wrong))
-    expect(wrongBody).toMatchObject({ ok: false, code: 'invalid_signature' })
+    expect(wrongBody).toMatchObject({ ok: false, code: 'INVALID_SIGNATURE' })
     const garbage = sign(fakeTextEvent('hi'))
     garbage.headers.set('webhook-signature', 'v1,!!!! v2,abc nonsense')
     expect((await handler(garbage)).status).toBe(401)
@@ -195,10 +195,10 @@ describe('createWebhookHandler requests', () => {
     const { handler, sign, clock } = setup()
     const base = clock.now().getTime()
     const old = await bodyOf(await handler(sign(fakeTextEvent('a'), { timestamp: new Date(base - 301_000) })))
-    expect(old).toMatchObject({ code: 'timestamp_too_old', message: 'webhook-timestamp: 301 s old, more than the 300 s tolerance' })
+    expect(old).toMatchObject({ code: 'TIMESTAMP_TOO_OLD', message: 'webhook-timestamp: 301 s old, more than the 300 s tolerance' })
     const future = await handler(sign(fakeTextEvent('a'), { timestamp: new Date(base + 301_000) }))
     expect(future.status).toBe(401)
-    expect(((await future.json()) as { code: string }).code).toBe('timestamp_too_new')
+    expect(((await future.json()) as { code: string }).code).toBe('TIMESTAMP_TOO_NEW')
     expect((await handler(sign(fakeTextEvent('a'), { timestamp: new Date(base - 299_000) }))).status).toBe(200)
     expect((await handler(sign(fakeTextEvent('a'), { timestamp: new Date(base + 299_000) }))).status).toBe(200)
   })
@@ -206,7 +206,7 @@ describe('createWebhookHandler requests', () => {
   it('checks the signature before the timestamp', async () => {
     const { handler, sign, clock } = setup()
     const request = sign(fakeTextEvent('a'), { timestamp: new Date(clock.now().getTime() - 3_600_000), secret: otherSecret })
-    expect(await bodyOf(await handler(request))).toMatchObject({ code: 'invalid_signature' })
+    expect(await bodyOf(await handler(request))).toMatchObject({ code: 'INVALID_SIGNATURE' })
   })
 
   it('answers a duplicate webhook-id with 200 and does not dispatch it again', async () => {
@@ -245,7 +245,7 @@ describe('createWebhookHandler requests', () => {
     const { handler, sign, dispatched } = setup()
     const bad = await handler(sign('{"nope', { id: 'msg_retry' }))
     expect(bad.status).toBe(400)
-    expect(await bodyOf(bad)).toMatchObject({ ok: false, code: 'invalid_json' })
+    expect(await bodyOf(bad)).toMatchObject({ ok: false, code: 'INVALID_JSON' })
     expect((await handler(sign(fakeTextEvent('fixed'), { id: 'msg_retry' }))).status).toBe(200)
     expect(dispatched).toHaveLength(1)
   })
@@ -255,7 +255,7 @@ describe('createWebhookHandler requests', () => {
     const response = await handler(sign({ ...fakeTextEvent('x'), direction: 'sideways', botId: 1 }))
     expect(response.status).toBe(400)
     const body = await bodyOf(response)
-    expect(body['code']).toBe('invalid_event')
+    expect(body['code']).toBe('INVALID_EVENT')
     expect(body['issues']).toEqual([
       expect.objectContaining({ path: 'botId', message: 'botId: expected string, received number (1)' }),
       expect.objectContaining({ path: 'direction', message: 'direction: expected "incoming" | "outgoing", received "sideways"' }),
@@ -300,12 +300,12 @@ describe('verifyWebhook', () => {
     const request = signWebhookRequest({ payload: 'not json', secret, timestamp: now })
     const payload = await request.text()
     const codeOf = (p: Promise<unknown>) => p.then(() => 'passed', (e: unknown) => (e instanceof WebhookVerificationError ? e.code : String(e)))
-    expect(await codeOf(verifyWebhook({ payload, headers: request.headers, secret, now: () => now }))).toBe('invalid_json')
-    expect(await codeOf(verifyWebhook({ payload: payload + ' ', headers: request.headers, secret, now: () => now }))).toBe('invalid_signature')
+    expect(await codeOf(verifyWebhook({ payload, headers: request.headers, secret, now: () => now }))).toBe('INVALID_JSON')
+    expect(await codeOf(verifyWebhook({ payload: payload + ' ', headers: request.headers, secret, now: () => now }))).toBe('INVALID_SIGNATURE')
     expect(await codeOf(verifyWebhook({ payload, headers: request.headers, secret, toleranceSeconds: 10, now: () => now.getTime() + 11_000 }))).toBe(
-      'timestamp_too_old',
+      'TIMESTAMP_TOO_OLD',
     )
-    expect(await codeOf(verifyWebhook({ payload, headers: {}, secret }))).toBe('missing_header')
+    expect(await codeOf(verifyWebhook({ payload, headers: {}, secret }))).toBe('MISSING_HEADER')
     await expect(verifyWebhook({ payload, headers: request.headers, secret: '' })).rejects.toThrow(WebhookConfigError)
   })
 })
@@ -335,6 +335,6 @@ describe('toNodeHandler', () => {
   it('answers 413 to an oversized body over node:http', async () => {
     const response = await fetch(url, { method: 'POST', body: 'x'.repeat(200 * 1024) })
     expect(response.status).toBe(413)
-    expect(await response.json()).toMatchObject({ code: 'payload_too_large' })
+    expect(await response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' })
   })
 })
