@@ -98,17 +98,7 @@ export async function consistently<T>(context: PgTablesContext, fn: (tx: PgTable
   return (result as { value: T }).value
 }
 
-/**
- * Quotes an SQL identifier (our physical names are plain, but quoting keeps it safe).
- *
- * @example
- * ```ts
- * quoteIdent('ut_01abc') // '"ut_01abc"'
- * ```
- */
-export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`
-}
+export { quoteIdent } from '../../tables/column-sql.js'
 
 /**
  * The SQLSTATE of a PostgreSQL error, or `undefined` for other errors.

@@ -1,31 +1,13 @@
 import type { TableJsonSchema } from 'botshelf/api'
-import type { ColumnKind } from '../../tables/column-kinds.js'
 import { parseFilter, queryColumns, type FilterNode } from '../../tables/filter/index.js'
-import { systemColumnKinds, tableColumns, type TableColumns } from '../../tables/table-columns.js'
+import { tableColumns, type TableColumns } from '../../tables/table-columns.js'
+import { columnSqlOf, systemColumns, type ColumnSql } from '../../tables/column-sql.js'
 import type { TableRecord } from '../../tables/types.js'
-import { quoteIdent } from './context.js'
 
 /** What queries and writes need to know about one table: its PostgreSQL table and compiled columns. */
 export interface PgTableRuntime extends TableColumns {
   /** PostgreSQL table holding the rows. */
   physical: string
-}
-
-/** The SQL expression of a column a query names (user column by name, or `id`, `createdAt`, `updatedAt`). */
-export type ColumnSql = (column: string) => string
-
-/**
- * System columns every row has, with their SQL and kind.
- *
- * @example
- * ```ts
- * systemColumns['createdAt'] // { sql: 'created_at', kind: 'date' }
- * ```
- */
-export const systemColumns: Readonly<Record<string, { sql: string; kind: ColumnKind }>> = {
-  id: { sql: 'id', kind: systemColumnKinds.id },
-  createdAt: { sql: 'created_at', kind: systemColumnKinds.createdAt },
-  updatedAt: { sql: 'updated_at', kind: systemColumnKinds.updatedAt },
 }
 
 /**
@@ -63,26 +45,6 @@ export function runtimeFor(physical: string, schema: TableJsonSchema, physicalMa
 }
 
 /**
- * The SQL of the columns a query names: user columns by name (their `c<N>` column), then the system columns.
- * `alias` prefixes the SQL (`t."c1"`). Names were checked by the query parser.
- *
- * @example
- * ```ts
- * columnSqlOf(rt, 't')('name') // 't."c1"'
- * ```
- */
-export function columnSqlOf(rt: PgTableRuntime, alias?: string): ColumnSql {
-  const prefix = alias ? `${alias}.` : ''
-  return (name) => {
-    const user = rt.byName.get(name)
-    if (user) return `${prefix}${quoteIdent(user.physical)}`
-    const system = Object.hasOwn(systemColumns, name) ? systemColumns[name] : undefined
-    if (!system) throw new Error(`No column "${name}" in ${rt.physical}`)
-    return `${prefix}${system.sql}`
-  }
-}
-
-/**
  * Validates a wire filter against the table (`InvalidQuery` before any SQL).
  *
  * @example
@@ -93,3 +55,6 @@ export function columnSqlOf(rt: PgTableRuntime, alias?: string): ColumnSql {
 export function parseTableFilter(rt: PgTableRuntime, filter: unknown): FilterNode {
   return parseFilter(filter, queryColumns(rt))
 }
+
+// The column SQL and the system columns are the tables port's: the same on every engine.
+export { columnSqlOf, systemColumns, type ColumnSql }

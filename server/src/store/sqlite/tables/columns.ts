@@ -63,14 +63,4 @@ export function decodeValue(kind: ColumnKind, value: unknown): unknown {
   }
 }
 
-/**
- * Quotes an SQL identifier (our physical names are plain, but quoting keeps it safe).
- *
- * @example
- * ```ts
- * quoteIdent('ut_01abc') // '"ut_01abc"'
- * ```
- */
-export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`
-}
+export { quoteIdent } from '../../tables/column-sql.js'

@@ -1,15 +1,13 @@
 import type { ElementOperand, FilterNode, FilterOperand, PathTarget } from '../../tables/filter/index.js'
 import { REGEXP_FUNCTION } from './regex-function.js'
 import { balanced } from '../../tables/filter/index.js'
+import type { ColumnSql } from '../../tables/column-sql.js'
 
 /** Compiled SQL: a boolean expression that is never NULL, and its positional parameters. */
 export interface CompiledSql {
   sql: string
   params: unknown[]
 }
-
-/** The SQL expression of a column the filter names (user column by name, or `id`, `createdAt`, `updatedAt`). */
-export type ColumnSql = (column: string) => string
 
 /** The conditions that read one target, column or path alike. */
 type TargetCondition = Extract<FilterNode, { type: 'exists' | 'compare' | 'mod' | 'size' | 'regex' }>
@@ -134,3 +132,6 @@ export function compileFilterSql(node: FilterNode, columnSql: ColumnSql): Compil
   const sql = compiler.compile(node)
   return { sql, params: compiler.params }
 }
+
+// The SQL of a column the filter names is the tables port's type, the same on every engine.
+export type { ColumnSql }
