@@ -2,21 +2,34 @@ import { BoundedMap } from '../bounded-map/index.js'
 import { clockMs, type ClockLike } from '../clock/index.js'
 
 /**
- * Remembers webhook ids to refuse duplicates. Plug your own (Redis `SET NX PX`, a SQL table with a unique key)
- * when several processes receive webhooks.
+ * What `claim` found: `new` (the id is now claimed by the caller), `processing` (another request holds it and has
+ * not finished) or `processed` (an earlier request with this id was processed or durably accepted).
+ */
+export type DedupeClaim = 'new' | 'processing' | 'processed'
+
+/**
+ * Remembers webhook ids so that an id is processed once. A claimed id is `processing` until `complete` marks it
+ * `processed` or `release` forgets it (a failed processing: the sender's retry must run). Plug your own (Redis, a
+ * SQL table with a unique key) when several processes receive webhooks.
  *
  * @example
  * ```ts
  * const redisStore: WebhookDedupeStore = {
- *   claim: async (id, ttlMs) => (await redis.set(`wh:${id}`, '1', 'PX', ttlMs, 'NX')) === 'OK',
+ *   claim: async (id, ttlMs) => {
+ *     if ((await redis.set(`wh:${id}`, 'processing', 'PX', ttlMs, 'NX')) === 'OK') return 'new'
+ *     return (await redis.get(`wh:${id}`)) === 'processed' ? 'processed' : 'processing'
+ *   },
+ *   complete: async (id, ttlMs) => void (await redis.set(`wh:${id}`, 'processed', 'PX', ttlMs)),
  *   release: async (id) => void (await redis.del(`wh:${id}`)),
  * }
  * ```
  */
 export interface WebhookDedupeStore {
-  /** Records `id` for `ttlMs` milliseconds. Returns true when the id was new, false for a duplicate. Must be atomic. */
-  claim(id: string, ttlMs: number): boolean | Promise<boolean>
-  /** Forgets `id`, so that a retry of a request refused after its claim (bad JSON, handler crash) is processed. */
+  /** Claims `id` for `ttlMs` milliseconds when it is unknown (answers `new`); must be atomic. */
+  claim(id: string, ttlMs: number): DedupeClaim | Promise<DedupeClaim>
+  /** Marks a claimed `id` processed, kept for `ttlMs` milliseconds: later requests with it are duplicates. */
+  complete(id: string, ttlMs: number): void | Promise<void>
+  /** Forgets `id`, so that a retry of a request that failed after its claim (bad JSON, a failed hook) is processed. */
   release(id: string): void | Promise<void>
 }
 
@@ -32,6 +45,11 @@ export interface MemoryDedupeStoreOptions {
    * @example `maxEntries: 10_000`
    */
   maxEntries?: number
+}
+
+interface Remembered {
+  expiresAt: number
+  processed: boolean
 }
 
 /**
@@ -50,28 +68,32 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
     throw new RangeError(`maxEntries: expected a positive integer, received ${String(maxEntries)}`)
   }
   // Insertion order is expiry order (one TTL per store in practice): a re-claimed id moves last, the oldest goes first.
-  const expiries = new BoundedMap<string, number>(maxEntries, 'fifo')
+  const ids = new BoundedMap<string, Remembered>(maxEntries, 'fifo')
   const prune = (at: number): void => {
-    for (const [id, expiresAt] of expiries) {
+    for (const [id, { expiresAt }] of ids) {
       if (expiresAt > at) break
-      expiries.delete(id)
+      ids.delete(id)
     }
   }
   return {
     claim(id, ttlMs) {
       const at = now()
       prune(at)
-      const known = expiries.get(id)
-      if (known !== undefined && known > at) return false
-      expiries.delete(id)
-      expiries.set(id, at + ttlMs)
-      return true
+      const known = ids.get(id)
+      if (known !== undefined && known.expiresAt > at) return known.processed ? 'processed' : 'processing'
+      ids.delete(id)
+      ids.set(id, { expiresAt: at + ttlMs, processed: false })
+      return 'new'
+    },
+    complete(id, ttlMs) {
+      ids.delete(id)
+      ids.set(id, { expiresAt: now() + ttlMs, processed: true })
     },
     release(id) {
-      expiries.delete(id)
+      ids.delete(id)
     },
     get size() {
-      return expiries.size
+      return ids.size
     },
   }
 }

@@ -28,6 +28,19 @@ export function readHeader(headers: HeadersLike, name: string): string | undefin
   return typeof value === 'string' ? value : value?.[0]
 }
 
+/**
+ * One of the three signed headers under its Standard Webhooks name (`webhook-id`) or, when absent, its Svix name
+ * (`svix-id`): senders built on Svix (Clerk, Resend, ...) use the second spelling, with the same scheme.
+ *
+ * @example
+ * ```ts
+ * readSignedHeader(new Headers({ 'svix-id': 'msg_1' }), 'id') // 'msg_1'
+ * ```
+ */
+export function readSignedHeader(headers: HeadersLike, field: 'id' | 'timestamp' | 'signature'): string | undefined {
+  return readHeader(headers, `webhook-${field}`) || readHeader(headers, `svix-${field}`)
+}
+
 /** Checks `toleranceSeconds` and returns it (default 300). */
 export function checkTolerance(toleranceSeconds: unknown): number {
   if (toleranceSeconds === undefined) return DEFAULT_TOLERANCE_SECONDS
@@ -48,9 +61,9 @@ export function createVerifier(options: { secret: WebhookSecret; toleranceSecond
   let readyKeys: SigningKey[] | undefined
   return {
     async verify(headers, body) {
-      const id = readHeader(headers, 'webhook-id')
-      const timestamp = readHeader(headers, 'webhook-timestamp')
-      const signature = readHeader(headers, 'webhook-signature')
+      const id = readSignedHeader(headers, 'id')
+      const timestamp = readSignedHeader(headers, 'timestamp')
+      const signature = readSignedHeader(headers, 'signature')
       if (!id || !timestamp || !signature) {
         const missing = [
           ['webhook-id', id],
@@ -59,7 +72,10 @@ export function createVerifier(options: { secret: WebhookSecret; toleranceSecond
         ]
           .filter(([, value]) => value === undefined || value === '')
           .map(([name]) => name)
-        throw new WebhookVerificationError('MISSING_HEADER', `Missing webhook header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`)
+        throw new WebhookVerificationError(
+          'MISSING_HEADER',
+          `Missing webhook header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')} (or their svix-* spelling)`,
+        )
       }
       // The keys are imported once; later requests use them without awaiting the import again.
       readyKeys ??= await (keys ??= Promise.all(rawKeys.map(importSigningKey)))
