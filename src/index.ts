@@ -1,8 +1,10 @@
-// The `botshelf` entry: event model, hook/action runtime and webhook receiver. No server, SQLite or native module.
+// The `botshelf` entry: event model, hook/action runtime, webhook receiver and its inbox. No server, SQLite or native module.
 // Each folder's index.ts is the one list of its public names; this entry takes them whole.
 export * from './event/index.js'
 export * from './runtime/index.js'
 export * from './webhook/index.js'
+// The durable inbox and worker of the acknowledge-first receiver.
+export * from './inbox/index.js'
 // The clock type that the `now` options take.
 export type { Clock, ClockLike } from './clock/index.js'
 // The base class of every error botshelf raises (runtime, webhook, event, service), with its stable `code`.

@@ -1,4 +1,5 @@
 import { BotshelfError } from '../errors/index.js'
+import type { ErrorBody } from '../api/error-body.js'
 import type { ReadableIssue } from '../issues/index.js'
 
 /** Codes of `WebhookVerificationError`. */
@@ -46,10 +47,30 @@ export class WebhookConfigError extends BotshelfError {
   }
 }
 
-/** The JSON body of every error answer of the webhook handler. */
-export interface WebhookErrorBody {
-  ok: false
-  code: string
-  message: string
-  issues?: ReadableIssue[]
+/**
+ * The body of a request reached the receiver already read (a body parser such as `express.json()` ran first) and
+ * no raw body was kept (`req.rawBody`, or a `Buffer`/string `req.body`): the signature cannot be checked. The
+ * receiver answers it at once with 500 (a set-up fault, so the sender retries once it is fixed). `code` is
+ * `BODY_ALREADY_READ`.
+ *
+ * @example
+ * ```ts
+ * app.post('/webhook', express.raw({ type: '*\/*' }), toNodeHandler(handler)) // keeps the bytes: no error
+ * ```
+ */
+export class WebhookBodyConsumedError extends BotshelfError {
+  override readonly name = 'WebhookBodyConsumedError'
+  declare readonly code: 'BODY_ALREADY_READ'
+  constructor(message: string) {
+    super('Internal', 'BODY_ALREADY_READ', message)
+  }
+}
+
+/**
+ * The JSON body of every error answer of the webhook handler: the wire error body `{ id, code, type, message,
+ * metadata }` (HTTP status = `code`), with the receiver's stable code in `metadata.code` and, for an invalid event or
+ * action input, the issue list in `metadata.issues`.
+ */
+export type WebhookErrorBody = Omit<ErrorBody, 'metadata'> & {
+  metadata: { code: string; issues?: readonly ReadableIssue[]; [key: string]: unknown }
 }

@@ -1,4 +1,5 @@
 import { concatBytes } from './bytes.js'
+import { WebhookBodyConsumedError } from './errors.js'
 
 /** Outcome of reading a request body under a limit. */
 export type BodyReadResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: 'too_large'; limit: number }
@@ -13,6 +14,9 @@ export async function readBodyWithLimit(request: Request, limit: number): Promis
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
     await request.body?.cancel().catch(() => undefined)
     return { ok: false, reason: 'too_large', limit }
+  }
+  if (request.bodyUsed) {
+    throw new WebhookBodyConsumedError('Body: already read before the webhook handler (request.bodyUsed): hand the handler the request unread, or a clone read before')
   }
   if (!request.body) return { ok: true, bytes: new Uint8Array(0) }
   const reader = request.body.getReader()

@@ -98,19 +98,51 @@ describe('createWebhookHandler requests', () => {
       eventId: 'evt_ok',
       stopped: false,
       hooks: { ok: 1, error: 0, timeout: 0, skipped: 0 },
-      failures: [],
     })
     expect(dispatched.map((e) => e.id)).toEqual(['evt_ok'])
     expect(dispatched[0]?.createdOn).toBeInstanceOf(Date)
   })
 
-  it('reports failing hooks in the summary, still 200', async () => {
-    const { handler, sign } = setup({ failing: true })
-    const body = await bodyOf(await handler(sign(fakeTextEvent('hi', { id: 'e' }))))
-    expect(body['hooks']).toEqual({ ok: 1, error: 1, timeout: 0, skipped: 0 })
-    expect(body['failures']).toEqual([
-      { hook: 'explode', point: 'afterIncoming', status: 'error', message: 'Hook "explode" (afterIncoming) failed on event e: kaboom' },
-    ])
+  it('answers a failing hook with 500 and the wire error body, no internal text, and runs the retry of the same id', async () => {
+    const { handler, sign, dispatched } = setup({ failing: true })
+    const event = fakeTextEvent('hi', { id: 'e' })
+    const response = await handler(sign(event, { id: 'msg_fail' }))
+    expect(response.status).toBe(500)
+    const body = await bodyOf(response)
+    expect(body).toMatchObject({ code: 500, type: 'Internal', metadata: { code: 'PROCESSING_FAILED', webhookId: 'msg_fail', eventId: 'e' } })
+    expect(body['id']).toMatch(/^err_\d{14}x[0-9A-F]{8}$/)
+    expect(JSON.stringify(body)).not.toContain('kaboom')
+    expect(JSON.stringify(body)).not.toContain('explode')
+    const retry = await handler(sign(event, { id: 'msg_fail' }))
+    expect(retry.status).toBe(500)
+    expect(dispatched.map((e) => e.id)).toEqual(['e', 'e'])
+  })
+
+  it('answers 409 to an id still being processed, and duplicate only once it was processed', async () => {
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const runtime = createRuntime({ hooks: [defineHook({ name: 'slow', point: 'afterIncoming', handler: () => gate })], logger: createMemoryLogger() })
+    const clock = createFakeClock('2024-05-01T10:00:00Z')
+    const handler = createWebhookHandler({ runtime, secret, now: clock.now })
+    const request = () => signWebhookRequest({ payload: fakeTextEvent('slow'), secret, id: 'msg_slow', timestamp: clock.now() })
+    const first = handler(request())
+    const second = await handler(request())
+    expect(second.status).toBe(409)
+    expect(second.headers.get('retry-after')).toBe('1')
+    expect(await bodyOf(second)).toMatchObject({ code: 409, type: 'ResourceLockedConflict', metadata: { code: 'WEBHOOK_IN_PROGRESS' } })
+    release()
+    expect((await first).status).toBe(200)
+    expect(await bodyOf(await handler(request()))).toEqual({ ok: true, webhookId: 'msg_slow', duplicate: true })
+  })
+
+  it('accepts the Svix spelling of the three headers', async () => {
+    const { handler, sign, dispatched } = setup()
+    const signed = sign(fakeTextEvent('svix', { id: 'evt_svix' }), { id: 'msg_svix' })
+    const headers = new Headers({ 'content-type': 'application/json' })
+    for (const field of ['id', 'timestamp', 'signature']) headers.set(`svix-${field}`, signed.headers.get(`webhook-${field}`)!)
+    const response = await handler(new Request(signed.url, { method: 'POST', headers, body: await signed.text() }))
+    expect(response.status).toBe(200)
+    expect(dispatched.map((e) => e.id)).toEqual(['evt_svix'])
   })
 
   it('answers 405 to other methods', async () => {
@@ -125,7 +157,7 @@ describe('createWebhookHandler requests', () => {
     const { request, pulled } = streamingRequest(100, 50, { 'content-length': '5000' })
     const response = await handler(request)
     expect(response.status).toBe(413)
-    expect(await bodyOf(response)).toMatchObject({ ok: false, code: 'PAYLOAD_TOO_LARGE', message: 'Body: expected at most 1000 bytes, received more' })
+    expect(await bodyOf(response)).toMatchObject({ code: 413, type: 'PayloadTooLarge', message: 'Body: expected at most 1000 bytes, received more', metadata: { code: 'PAYLOAD_TOO_LARGE' } })
     expect(pulled.count).toBeLessThanOrEqual(1)
   })
 
@@ -147,7 +179,7 @@ describe('createWebhookHandler requests', () => {
     const request = new Request('http://localhost/', { method: 'POST', body: stream, duplex: 'half' } as RequestInit)
     const response = await handler(request)
     expect(response.status).toBe(400)
-    expect(await bodyOf(response)).toMatchObject({ code: 'BODY_READ_FAILED', message: 'Body: could not be read to the end (connection reset)' })
+    expect(await bodyOf(response)).toMatchObject({ metadata: { code: 'BODY_READ_FAILED' }, message: 'Body: could not be read to the end (connection reset)' })
   })
 
   it('checks the size before the signature', async () => {
@@ -160,7 +192,7 @@ describe('createWebhookHandler requests', () => {
     const { handler } = setup()
     const response = await handler(new Request('http://localhost/', { method: 'POST', body: '{}', headers: { 'webhook-id': 'x' } }))
     expect(response.status).toBe(401)
-    expect(await bodyOf(response)).toMatchObject({ code: 'MISSING_HEADER', message: 'Missing webhook headers: webhook-timestamp, webhook-signature' })
+    expect(await bodyOf(response)).toMatchObject({ code: 401, type: 'Unauthorized', metadata: { code: 'MISSING_HEADER' }, message: 'Missing webhook headers: webhook-timestamp, webhook-signature (or their svix-* spelling)' })
   })
 
   it('answers 401 to a tampered body, a wrong secret and a garbage signature', async () => {
@@ -170,7 +202,7 @@ describe('createWebhookHandler requests', () => {
     expect((await handler(tampered)).status).toBe(401)
     const wrong = sign(fakeTextEvent('hi'), { secret: otherSecret })
     const wrongBody = await bodyOf(await handler(wrong))
-    expect(wrongBody).toMatchObject({ ok: false, code: 'INVALID_SIGNATURE' })
+    expect(wrongBody).toMatchObject({ code: 401, metadata: { code: 'INVALID_SIGNATURE' } })
     const garbage = sign(fakeTextEvent('hi'))
     garbage.headers.set('webhook-signature', 'v1,!!!! v2,abc nonsense')
     expect((await handler(garbage)).status).toBe(401)
@@ -195,10 +227,10 @@ describe('createWebhookHandler requests', () => {
     const { handler, sign, clock } = setup()
     const base = clock.now().getTime()
     const old = await bodyOf(await handler(sign(fakeTextEvent('a'), { timestamp: new Date(base - 301_000) })))
-    expect(old).toMatchObject({ code: 'TIMESTAMP_TOO_OLD', message: 'webhook-timestamp: 301 s old, more than the 300 s tolerance' })
+    expect(old).toMatchObject({ metadata: { code: 'TIMESTAMP_TOO_OLD' }, message: 'webhook-timestamp: 301 s old, more than the 300 s tolerance' })
     const future = await handler(sign(fakeTextEvent('a'), { timestamp: new Date(base + 301_000) }))
     expect(future.status).toBe(401)
-    expect(((await future.json()) as { code: string }).code).toBe('TIMESTAMP_TOO_NEW')
+    expect(((await future.json()) as { metadata: { code: string } }).metadata.code).toBe('TIMESTAMP_TOO_NEW')
     expect((await handler(sign(fakeTextEvent('a'), { timestamp: new Date(base - 299_000) }))).status).toBe(200)
     expect((await handler(sign(fakeTextEvent('a'), { timestamp: new Date(base + 299_000) }))).status).toBe(200)
   })
@@ -206,7 +238,7 @@ describe('createWebhookHandler requests', () => {
   it('checks the signature before the timestamp', async () => {
     const { handler, sign, clock } = setup()
     const request = sign(fakeTextEvent('a'), { timestamp: new Date(clock.now().getTime() - 3_600_000), secret: otherSecret })
-    expect(await bodyOf(await handler(request))).toMatchObject({ code: 'INVALID_SIGNATURE' })
+    expect(await bodyOf(await handler(request))).toMatchObject({ metadata: { code: 'INVALID_SIGNATURE' } })
   })
 
   it('answers a duplicate webhook-id with 200 and does not dispatch it again', async () => {
@@ -219,19 +251,22 @@ describe('createWebhookHandler requests', () => {
     expect(dispatched).toHaveLength(1)
   })
 
-  it('dispatches once when the same webhook-id arrives many times at once', async () => {
+  it('dispatches once when the same webhook-id arrives many times at once (the others 409 while it runs)', async () => {
     const { handler, sign, dispatched } = setup()
     const event = fakeTextEvent('burst', { id: 'evt_burst' })
     const responses = await Promise.all(Array.from({ length: 20 }, () => handler(sign(event, { id: 'msg_burst' }))))
-    const bodies = await Promise.all(responses.map((r) => r.json() as Promise<{ duplicate: boolean }>))
-    expect(responses.every((r) => r.status === 200)).toBe(true)
+    const statuses = responses.map((r) => r.status)
+    // One runs; the others arrive while it is in progress (409, retry later) or after it finished (200 duplicate).
+    expect(statuses.filter((s) => s === 200)).not.toHaveLength(0)
+    expect(statuses.every((s) => s === 200 || s === 409)).toBe(true)
+    const bodies = await Promise.all(responses.filter((r) => r.status === 200).map((r) => r.json() as Promise<{ duplicate: boolean }>))
     expect(bodies.filter((b) => !b.duplicate)).toHaveLength(1)
     expect(dispatched).toHaveLength(1)
   })
 
   it('uses a pluggable dedupe store, and can run without one', async () => {
     const claims: string[] = []
-    const store: WebhookDedupeStore = { claim: (id) => (claims.push(id), true), release: () => undefined }
+    const store: WebhookDedupeStore = { claim: (id) => (claims.push(id), 'new'), complete: () => undefined, release: () => undefined }
     const custom = setup({ dedupe: store })
     await custom.handler(await custom.sign(fakeTextEvent('a'), { id: 'msg_a' }))
     expect(claims).toEqual(['msg_a'])
@@ -245,7 +280,7 @@ describe('createWebhookHandler requests', () => {
     const { handler, sign, dispatched } = setup()
     const bad = await handler(sign('{"nope', { id: 'msg_retry' }))
     expect(bad.status).toBe(400)
-    expect(await bodyOf(bad)).toMatchObject({ ok: false, code: 'INVALID_JSON' })
+    expect(await bodyOf(bad)).toMatchObject({ code: 400, type: 'InvalidPayload', metadata: { code: 'INVALID_JSON' } })
     expect((await handler(sign(fakeTextEvent('fixed'), { id: 'msg_retry' }))).status).toBe(200)
     expect(dispatched).toHaveLength(1)
   })
@@ -255,8 +290,8 @@ describe('createWebhookHandler requests', () => {
     const response = await handler(sign({ ...fakeTextEvent('x'), direction: 'sideways', botId: 1 }))
     expect(response.status).toBe(400)
     const body = await bodyOf(response)
-    expect(body['code']).toBe('INVALID_EVENT')
-    expect(body['issues']).toEqual([
+    expect((body['metadata'] as { code: string }).code).toBe('INVALID_EVENT')
+    expect((body['metadata'] as { issues: unknown }).issues).toEqual([
       expect.objectContaining({ path: 'botId', message: 'botId: expected string, received number (1)' }),
       expect.objectContaining({ path: 'direction', message: 'direction: expected "incoming" | "outgoing", received "sideways"' }),
     ])
@@ -335,6 +370,6 @@ describe('toNodeHandler', () => {
   it('answers 413 to an oversized body over node:http', async () => {
     const response = await fetch(url, { method: 'POST', body: 'x'.repeat(200 * 1024) })
     expect(response.status).toBe(413)
-    expect(await response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' })
+    expect(await response.json()).toMatchObject({ metadata: { code: 'PAYLOAD_TOO_LARGE' } })
   })
 })

@@ -1,0 +1,7 @@
+export type { Inbox, InboxEntry, InboxStatus, NewInboxEntry, InboxEntryPatch, InboxAddResult } from './inbox.js'
+export { createMemoryInbox } from './memory-inbox.js'
+export { createTableInbox, type TableInboxOptions } from './table-inbox.js'
+export { createInboxWorker, type InboxWorker, type InboxWorkerOptions } from './inbox-worker.js'
+export { orderingKey } from './ordering-key.js'
+export { DEFAULT_RETRY_DELAYS_MS } from './retry-schedule.js'
+export { InboxError, type InboxErrorCode } from './errors.js'
