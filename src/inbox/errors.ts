@@ -25,7 +25,14 @@ const typeOfCode: Record<InboxErrorCode, ErrorType> = {
 export class InboxError extends BotshelfError {
   override readonly name = 'InboxError'
   declare readonly code: InboxErrorCode
-  constructor(code: InboxErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    code: InboxErrorCode,
+    message: string,
+    options?: {
+      /** What caused it (kept as the standard `error.cause`): `{ cause: storageError }`. */
+      cause?: unknown
+    },
+  ) {
     super(typeOfCode[code], code, message, undefined, options)
   }
 }

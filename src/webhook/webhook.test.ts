@@ -13,6 +13,7 @@ import { WebhookConfigError, WebhookVerificationError } from './errors.js'
 import { toNodeHandler } from './node-adapter.js'
 import { signWebhookPayload } from './signature.js'
 import { verifyWebhook } from './verify-webhook.js'
+import { createInboxWorker, createMemoryInbox, InboxError, type Inbox } from '../inbox/index.js'
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 const otherSecret = 'whsec_' + btoa('another secret of thirty-two by')
@@ -317,6 +318,68 @@ describe('createWebhookHandler requests', () => {
     const runtimeResponse = await direct(sign(fakeTextEvent('hi', { id: 'evt_direct', createdOn: '2024-05-01T12:00:00+02:00' })))
     expect(runtimeResponse.status).toBe(200)
     expect(dispatched[0]?.createdOn.toISOString()).toBe('2024-05-01T10:00:00.000Z')
+  })
+})
+
+describe('createWebhookHandler acknowledge-first', () => {
+  function ackSetup(inbox: Inbox = createMemoryInbox()) {
+    const clock = createFakeClock('2024-05-01T10:00:00Z')
+    const seen: string[] = []
+    const runtime = createRuntime({ hooks: [defineHook({ name: 'rec', point: 'afterIncoming', handler: ({ event }) => void seen.push(event.id) })], logger: createMemoryLogger() })
+    const worker = createInboxWorker({ runtime, inbox, logger: createMemoryLogger() })
+    const make = () => createWebhookHandler({ runtime, secret, now: clock.now, acknowledgeFirst: worker, logger: createMemoryLogger() })
+    const sign = (payload: unknown, id: string) => signWebhookRequest({ payload, secret, id, timestamp: clock.now() })
+    return { worker, make, sign, seen }
+  }
+
+  it('answers 202 once the event is in the inbox, and a duplicate from the inbox after a restart (fresh dedupe)', async () => {
+    const { worker, make, sign, seen } = ackSetup()
+    await worker.start()
+    const response = await make()(sign(fakeTextEvent('hi', { id: 'evt_ack' }), 'msg_ack'))
+    expect(response.status).toBe(202)
+    expect(await bodyOf(response)).toEqual({ ok: true, webhookId: 'msg_ack', duplicate: false, eventId: 'evt_ack', accepted: true })
+    await worker.whenIdle()
+    expect(seen).toEqual(['evt_ack'])
+    const again = await make()(sign(fakeTextEvent('hi', { id: 'evt_ack' }), 'msg_ack'))
+    expect(again.status).toBe(200)
+    expect(await bodyOf(again)).toMatchObject({ duplicate: true, accepted: true })
+    await worker.whenIdle()
+    expect(seen).toEqual(['evt_ack'])
+  })
+
+  it('answers 413 for an event the inbox cannot hold, and 500 with the id released when the inbox is down', async () => {
+    const memory = createMemoryInbox()
+    let down = true
+    const flaky: Inbox = {
+      ...memory,
+      add: async (entry) => {
+        if (entry.body.length > 2000) throw new InboxError('INBOX_ENTRY_TOO_LARGE', 'Event: expected at most 2000 bytes for the inbox')
+        if (down) throw new Error('storage unreachable at 10.0.0.3')
+        return memory.add(entry)
+      },
+    }
+    const { worker, make, sign } = ackSetup(flaky)
+    const handler = make()
+    const big = await handler(sign(fakeTextEvent('x'.repeat(3000)), 'msg_big'))
+    expect(big.status).toBe(413)
+    expect(await bodyOf(big)).toMatchObject({ type: 'LimitExceeded', metadata: { code: 'INBOX_ENTRY_TOO_LARGE' } })
+    const unavailable = await handler(sign(fakeTextEvent('hi'), 'msg_down'))
+    expect(unavailable.status).toBe(500)
+    const text = JSON.stringify(await bodyOf(unavailable))
+    expect(text).toContain('INBOX_UNAVAILABLE')
+    expect(text).not.toContain('10.0.0.3')
+    down = false
+    expect((await handler(sign(fakeTextEvent('hi'), 'msg_down'))).status).toBe(202)
+    await worker.stop()
+  })
+
+  it('answers at once, with a clear error, a request whose body was already read', async () => {
+    const { handler, sign } = setup()
+    const request = sign(fakeTextEvent('hi'))
+    await request.text()
+    const response = await handler(request)
+    expect(response.status).toBe(500)
+    expect(await bodyOf(response)).toMatchObject({ metadata: { code: 'BODY_ALREADY_READ' } })
   })
 })
 
