@@ -8,7 +8,7 @@ import { InboxError } from './errors.js'
 import { orderingKey } from './ordering-key.js'
 
 function entryOf(event: ReturnType<typeof fakeTextEvent>, id = `msg_${event.id}`) {
-  return { id, key: orderingKey(event), body: JSON.stringify(event), receivedAt: Date.now() }
+  return { id, key: orderingKey(event), body: JSON.stringify(event) }
 }
 
 describe('createInboxWorker', () => {
@@ -67,7 +67,7 @@ describe('createInboxWorker', () => {
   it('gives up at once on an entry whose event does not validate', async () => {
     const worker = createInboxWorker({ runtime: createRuntime({ logger: createMemoryLogger() }), inbox: createMemoryInbox(), logger: createMemoryLogger() })
     await worker.start()
-    await worker.accept({ id: 'msg_bad', key: 'b/c', body: JSON.stringify({ id: 'x' }), receivedAt: Date.now() })
+    await worker.accept({ id: 'msg_bad', key: 'b/c', body: JSON.stringify({ id: 'x' }) })
     await worker.whenIdle()
     expect(await worker.deadLetters()).toMatchObject([{ id: 'msg_bad', attempts: 1 }])
   })
@@ -75,7 +75,7 @@ describe('createInboxWorker', () => {
   it('processes what an earlier process left pending when started', async () => {
     const inbox = createMemoryInbox()
     const event = fakeTextEvent('left over', { id: 'evt_left' })
-    await inbox.add(entryOf(event))
+    await inbox.add({ ...entryOf(event), receivedAt: Date.now() })
     const seen: string[] = []
     const runtime = createRuntime({ hooks: [defineHook({ name: 'rec', point: 'afterIncoming', handler: ({ event: e }) => void seen.push(e.id) })], logger: createMemoryLogger() })
     const worker = createInboxWorker({ runtime, inbox, logger: createMemoryLogger() })

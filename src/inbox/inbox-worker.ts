@@ -53,11 +53,11 @@ export interface InboxWorker {
   /** The inbox it works on. */
   readonly inbox: Inbox
   /**
-   * Writes an accepted event to the inbox and queues it (what the acknowledge-first receiver calls before `202`).
-   * An id already in the inbox is not queued again (`added: false`).
-   * @example `await worker.accept({ id: 'msg_1', key: orderingKey(event), body, receivedAt: Date.now() })`
+   * Writes an accepted event to the inbox, stamped with the worker's clock, and queues it (what the
+   * acknowledge-first receiver calls before `202`). An id already in the inbox is not queued again (`added: false`).
+   * @example `await worker.accept({ id: 'msg_1', key: orderingKey(event), body })`
    */
-  accept(entry: NewInboxEntry): Promise<InboxAddResult>
+  accept(entry: Omit<NewInboxEntry, 'receivedAt'>): Promise<InboxAddResult>
   /**
    * Loads the pending entries left by an earlier process (killed between `202` and the end of processing) and
    * starts processing. Call once at start-up.
@@ -262,7 +262,8 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   return {
     inbox,
     async accept(entry) {
-      const result = await inbox.add(entry)
+      // The worker's clock, so that the entry's first `nextAttemptAt` compares with the times the worker reads.
+      const result = await inbox.add({ ...entry, receivedAt: now().getTime() })
       if (result.added) enqueue(result.entry)
       return result
     },

@@ -6,7 +6,6 @@ import { createJsonLogger, toLogger, type Logger, type LoggerLike } from '../log
 import type { DispatchReport, Runtime } from '../runtime/index.js'
 import { dispatchValidatedEvent, type ValidatedDispatch } from '../runtime/create-runtime.js'
 import type { ClockLike } from '../clock/index.js'
-import { clockMs } from '../clock/index.js'
 import { isActionRequest, runActionRequest } from './action-request.js'
 import { errorAnswer, jsonAnswer, type WebhookSuccessBody } from './answers.js'
 import { createMemoryDedupeStore, type WebhookDedupeStore } from './dedupe-store.js'
@@ -59,7 +58,7 @@ export interface WebhookHandlerOptions {
    */
   dedupe?: WebhookDedupeStore | false
   /**
-   * Clock used for the timestamp check, the default dedupe store and the inbox times. Default: the real time.
+   * Clock used for the timestamp check and the default dedupe store (the inbox uses its worker's). Default: the real time.
    * @example `now: createFakeClock().now`
    */
   now?: ClockLike
@@ -143,7 +142,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): FetchHandl
     let added: boolean
     try {
       const text = new TextDecoder().decode(body)
-      ;({ added } = await inboxWorker.accept({ id: webhookId, key: orderingKey(event), body: text, receivedAt: clockMs(options.now) }))
+      ;({ added } = await inboxWorker.accept({ id: webhookId, key: orderingKey(event), body: text }))
     } catch (error) {
       await release()
       if (error instanceof InboxError && error.code === 'INBOX_ENTRY_TOO_LARGE') return errorAnswer('LimitExceeded', error.code, error.message)
