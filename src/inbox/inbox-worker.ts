@@ -188,6 +188,8 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
 
   function waitThenReady(key: string, queue: KeyQueue, delayMs: number): void {
     queue.state = 'waiting'
+    // A run that ends after `stop` sets no timer: its entry stays pending in the inbox for the next `start`.
+    if (stopped) return
     queue.timer = setTimeout(() => {
       queue.timer = undefined
       if (!stopped) markReady(key, queue)
