@@ -67,6 +67,19 @@ describe('signature scheme', () => {
   })
 })
 
+describe('Svix test vector', () => {
+  it('verifies the reference vector sent with the svix-* header names', async () => {
+    const headers = {
+      'svix-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      'svix-timestamp': '1614265330',
+      'svix-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    }
+    const now = () => new Date(1614265330 * 1000)
+    expect(await verifyWebhook({ payload: '{"test": 2432232314}', headers, secret, now })).toEqual({ test: 2432232314 })
+    await expect(verifyWebhook({ payload: '{"test": 2432232315}', headers, secret, now })).rejects.toMatchObject({ code: 'INVALID_SIGNATURE' })
+  })
+})
+
 describe('createWebhookHandler configuration', () => {
   const runtime = createRuntime({ logger: createMemoryLogger() })
   it.each([

@@ -106,11 +106,12 @@ describe('delivery that loses nothing (node:http)', () => {
 })
 
 describe('express', () => {
-  it('works with express.raw() in front, and answers at once with a clear error behind express.json()', async () => {
+  it('works with express.raw(), express.text() or a kept rawBody in front, and answers at once with a clear error behind express.json() alone', async () => {
     const { handler, seen } = handlerFor()
     const app = express()
     app.post('/raw', express.raw({ type: '*/*' }), toNodeHandler(handler))
     app.post('/kept', express.json({ verify: (req, _res, buf) => void ((req as { rawBody?: Buffer }).rawBody = buf) }), toNodeHandler(handler))
+    app.post('/text', express.text({ type: '*/*' }), toNodeHandler(handler))
     app.post('/json', express.json(), toNodeHandler(handler))
     app.post('/direct', toNodeHandler(handler))
     const url = await listen(createServer(app))
@@ -118,12 +119,13 @@ describe('express', () => {
     expect((await fetch(signed(`${url}/raw`, fakeTextEvent('a', { id: 'evt_raw' })))).status).toBe(200)
     expect((await fetch(signed(`${url}/kept`, fakeTextEvent('b', { id: 'evt_kept' })))).status).toBe(200)
     expect((await fetch(signed(`${url}/direct`, fakeTextEvent('c', { id: 'evt_direct' })))).status).toBe(200)
+    expect((await fetch(signed(`${url}/text`, fakeTextEvent('é', { id: 'evt_text' })))).status).toBe(200)
     const parsed = await fetch(signed(`${url}/json`, fakeTextEvent('d', { id: 'evt_json' })))
     expect(parsed.status).toBe(500)
     const body = (await parsed.json()) as { message: string; metadata: { code: string } }
     expect(body.metadata.code).toBe('BODY_ALREADY_READ')
     expect(body.message).toContain("express.raw({ type: '*/*' })")
-    expect(seen).toEqual(['evt_raw', 'evt_kept', 'evt_direct'])
+    expect(seen).toEqual(['evt_raw', 'evt_kept', 'evt_direct', 'evt_text'])
   })
 })
 
