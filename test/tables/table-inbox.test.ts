@@ -3,7 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '../../src/client/index.js'
 import { describeInboxContract } from '../../src/inbox/inbox.contract.js'
-import { createTableInbox, type TableInboxOptions } from '../../src/inbox/index.js'
+import { createInboxWorker, createTableInbox, orderingKey, type TableInboxOptions } from '../../src/inbox/index.js'
+import { createRuntime, defineHook } from '../../src/runtime/index.js'
+import { fakeTextEvent } from '../../src/testing/fake-event.js'
+import { createMemoryLogger } from '../../src/testing/memory-logger.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 
 let service: TestService
@@ -33,5 +36,51 @@ describe('createTableInbox', () => {
     expect(() => createTableInbox({ client: botshelfClient(), table: 'inbox' })).toThrow('table: expected a table name ending in "Table"')
     expect(() => createTableInbox({ client: botshelfClient(), factor: 31 })).toThrow('factor: expected an integer from 1 to 30, received 31')
     expect(() => createTableInbox({ client: undefined as never })).toThrow('client: expected a storage client')
+  })
+})
+
+describe('createInboxWorker over a table inbox', () => {
+  it('keeps each conversation in order across concurrent conversations, retries a failure and replays a dead letter', async () => {
+    const order = new Map<string, string[]>()
+    const failOnce = new Set(['evt_7_0'])
+    let poisoned = true
+    const runtime = createRuntime({
+      hooks: [
+        defineHook({
+          name: 'record',
+          point: 'afterIncoming',
+          handler: ({ event }) => {
+            if (failOnce.delete(event.id)) throw new Error('first run fails')
+            if (event.id === 'evt_poison' && poisoned) throw new Error('always fails')
+            order.set(event.conversationId!, [...(order.get(event.conversationId!) ?? []), event.id])
+          },
+        }),
+      ],
+      logger: createMemoryLogger(),
+    })
+    const inbox = createTableInbox({ client: botshelfClient(), table: 'workerInboxTable' })
+    const worker = createInboxWorker({ runtime, inbox, concurrency: 8, retryDelaysMs: [1], logger: createMemoryLogger() })
+    await worker.start()
+    const accept = (event: ReturnType<typeof fakeTextEvent>) => worker.accept({ id: `msg_${event.id}`, key: orderingKey(event), body: JSON.stringify(event) })
+    await Promise.all(
+      Array.from({ length: 12 }, async (_, c) => {
+        for (let n = 0; n < 2; n++) await accept(fakeTextEvent('m', { id: `evt_${c}_${n}`, conversationId: `conv_${c}` }))
+      }),
+    )
+    await accept(fakeTextEvent('poison', { id: 'evt_poison', conversationId: 'conv_poison' }))
+    await worker.whenIdle()
+    expect(order.size).toBe(12)
+    for (const [conversation, ids] of order) {
+      const c = conversation.slice('conv_'.length)
+      expect(ids).toEqual([`evt_${c}_0`, `evt_${c}_1`])
+    }
+    expect(await worker.deadLetters()).toMatchObject([{ id: 'msg_evt_poison', attempts: 2, lastError: expect.stringContaining('always fails') }])
+    poisoned = false
+    await worker.replay('msg_evt_poison')
+    await worker.whenIdle()
+    expect(order.get('conv_poison')).toEqual(['evt_poison'])
+    expect(await inbox.list('pending')).toEqual([])
+    expect(await inbox.list('done')).toHaveLength(25)
+    await worker.stop()
   })
 })
