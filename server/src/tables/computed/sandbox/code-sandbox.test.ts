@@ -2,7 +2,6 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { spawnModuleWorker } from '../../../platform/index.js'
 import { createCodeSandbox, createCodeSandboxOn, type CodeRunOutcome, type CodeSandbox } from './code-sandbox.js'
 import { MAX_RESULT_JSON_BYTES } from './json-values.js'
 import { SandboxError } from './sandbox-error.js'
@@ -18,7 +17,7 @@ let sandbox: CodeSandbox
 let hurried: CodeSandbox
 
 beforeAll(() => {
-  sandbox = createCodeSandbox({ timeLimitMs: 10_000, memoryLimitBytes: MEMORY_LIMIT_BYTES, concurrency: 2 })
+  sandbox = createCodeSandbox({ timeLimitMs: 10_000, memoryLimitBytes: MEMORY_LIMIT_BYTES, concurrency: 1 })
   hurried = createCodeSandbox({ timeLimitMs: HURRIED_LIMIT_MS, concurrency: 1 })
 })
 
@@ -127,9 +126,9 @@ describe('failures of the code', () => {
     expect(await reasonOf('return await fetch("http://127.0.0.1:9/")')).toBe(`the code threw ReferenceError: 'fetch' is not defined (line 1) ${hint}`)
     expect(await reasonOf('setTimeout(() => {}, 10)')).toBe(`the code threw ReferenceError: 'setTimeout' is not defined (line 1) ${hint}`)
     expect(await reasonOf('const fs = await import("fs"); return fs.readFileSync("/etc/passwd", "utf8")')).toMatch(/^the code threw .*could not load module 'fs'/)
-    expect(await sandbox.run('return [typeof process, typeof require, typeof fetch, typeof setTimeout, typeof setInterval, typeof queueMicrotask, typeof std, typeof os]', {})).toEqual({
+    expect(await sandbox.run('return [typeof process, typeof require, typeof fetch, typeof setTimeout, typeof setInterval, typeof queueMicrotask, typeof console, typeof std, typeof os]', {})).toEqual({
       ok: true,
-      value: ['undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined'],
+      value: Array(9).fill('undefined'),
     })
   })
 
@@ -145,32 +144,6 @@ describe('the workers', () => {
       /^(time limit: the code ran longer than 100 ms, the most one computation may take, and did not stop \(its worker was replaced\)|memory limit: )/,
     )
     expect(await hurried.run('return "after"', {})).toEqual({ ok: true, value: 'after' })
-  })
-
-  it('replaces a worker that crashes under a computation', async () => {
-    let spawned = 0
-    const own = createCodeSandboxOn((limits) => {
-      spawned += 1
-      if (spawned === 1) return crashingWorker()
-      return spawnModuleWorker(import.meta.url, 'sandbox-worker', limits)
-    }, { concurrency: 1 })
-    try {
-      expect(await own.run('return 1', {})).toEqual({ ok: false, reason: 'the sandbox worker stopped while running the code (exit code 7); it was replaced' })
-      expect(await own.run('return 2', {})).toEqual({ ok: true, value: 2 })
-      expect(spawned).toBe(2)
-    } finally {
-      await own.close()
-    }
-  })
-
-  it('runs at most `concurrency` computations at once; the others wait their turn', async () => {
-    const double = createCodeSandbox({ timeLimitMs: 300, concurrency: 2 })
-    try {
-      expect(await settleOrder(hurried)).toEqual(['loop', 'quick'])
-      expect(await settleOrder(double)).toEqual(['quick', 'loop'])
-    } finally {
-      await double.close()
-    }
   })
 
   it('keeps the event loop free: an HTTP health route answers while an endless loop runs (default limits)', async () => {
@@ -193,18 +166,75 @@ describe('the workers', () => {
       await new Promise((resolve) => server.close(resolve))
     }
   })
+})
 
-  it('close() rejects waiting and later runs with SANDBOX_CLOSED', async () => {
-    const own = createCodeSandbox({ timeLimitMs: 5000, concurrency: 1 })
-    const running = own.run('while (true) {}', {}).catch((error: unknown) => Promise.reject(error))
-    const waiting = own.run('return 1', {})
+// The pool's own rules, with stand-in workers (plain JavaScript threads, no engine) that start in milliseconds.
+describe('the pool', () => {
+  it('replaces a worker that crashes under a computation', async () => {
+    const workers = stubWorkers()
+    const pool = createCodeSandboxOn(workers.spawn, { concurrency: 1 })
+    try {
+      expect(await pool.run('crash', {})).toEqual({ ok: false, reason: 'the sandbox worker stopped while running the code (exit code 7); it was replaced' })
+      expect(await pool.run('after', {})).toEqual({ ok: true, value: 'after' })
+      expect(workers.spawned()).toBe(2)
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it('terminates a worker that runs past the limit and its grace, and replaces it', async () => {
+    const workers = stubWorkers()
+    const pool = createCodeSandboxOn(workers.spawn, { timeLimitMs: 20, concurrency: 1 })
+    try {
+      expect(await pool.run('hang', {})).toEqual({
+        ok: false,
+        reason: 'time limit: the code ran longer than 20 ms, the most one computation may take, and did not stop (its worker was replaced)',
+      })
+      expect(await pool.run('after', {})).toEqual({ ok: true, value: 'after' })
+      expect(workers.spawned()).toBe(2)
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it('runs at most `concurrency` computations at once; the others wait their turn', async () => {
+    const one = stubWorkers()
+    const two = stubWorkers()
+    const single = createCodeSandboxOn(one.spawn, { timeLimitMs: 20, concurrency: 1 })
+    const double = createCodeSandboxOn(two.spawn, { timeLimitMs: 20, concurrency: 2 })
+    try {
+      // Eight at once run two at a time, on two threads (each thread runs one computation at a time).
+      const values = await Promise.all(Array.from({ length: 8 }, (_, index) => double.run(`value ${index}`, {})))
+      expect(values.map((outcome) => (outcome.ok ? outcome.value : outcome.reason))).toEqual(Array.from({ length: 8 }, (_, index) => `value ${index}`))
+      expect(two.spawned()).toBe(2)
+      expect(await settleOrder(single)).toEqual(['hang', 'quick'])
+      expect(await settleOrder(double)).toEqual(['quick', 'hang'])
+    } finally {
+      await Promise.all([single.close(), double.close()])
+    }
+  })
+
+  it('rejects with SANDBOX_UNAVAILABLE when the engine cannot load (not a failure of the code)', async () => {
+    const pool = createCodeSandboxOn(stubWorkers().spawn, { concurrency: 1 })
+    try {
+      await expect(pool.run('unavailable', {})).rejects.toMatchObject({ name: 'SandboxError', code: 'SANDBOX_UNAVAILABLE', message: 'the engine is missing' })
+      expect(await pool.run('after', {})).toEqual({ ok: true, value: 'after' })
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it('close() rejects running, waiting and later runs with SANDBOX_CLOSED', async () => {
+    const pool = createCodeSandboxOn(stubWorkers().spawn, { timeLimitMs: 60_000, concurrency: 1 })
+    const running = pool.run('hang', {})
+    const waiting = pool.run('return 1', {})
     // Handlers are attached before close() rejects them.
     running.catch(() => undefined)
     waiting.catch(() => undefined)
-    await own.close()
+    await pool.close()
     await expect(running).rejects.toMatchObject({ name: 'SandboxError', code: 'SANDBOX_CLOSED' })
     await expect(waiting).rejects.toMatchObject({ code: 'SANDBOX_CLOSED' })
-    await expect(own.run('return 1', {})).rejects.toBeInstanceOf(SandboxError)
+    await expect(pool.run('return 1', {})).rejects.toBeInstanceOf(SandboxError)
   })
 
   it('refuses options out of bounds, naming the option', () => {
@@ -212,18 +242,24 @@ describe('the workers', () => {
     expect(() => createCodeSandbox({ memoryLimitBytes: 1.5 })).toThrow(/^memoryLimitBytes: expected an integer from 1048576 to 2147483648, received 1.5$/)
     expect(() => createCodeSandbox({ concurrency: 65 })).toThrow(SandboxError)
   })
+
+  it('fails code that is not a string without starting a worker', async () => {
+    const workers = stubWorkers()
+    const pool = createCodeSandboxOn(workers.spawn, { concurrency: 1 })
+    expect(await pool.run(42 as unknown as string, {})).toEqual({ ok: false, reason: 'the code must be a string, received number' })
+    expect(workers.spawned()).toBe(0)
+    await pool.close()
+  })
 })
 
-/** Which of an endless loop and a quick computation, started in that order, settles first. */
+/** Which of a hanging and a quick computation, started in that order, settles first. */
 async function settleOrder(target: CodeSandbox): Promise<string[]> {
-  // Two quick computations at once load the engine of every worker (of two), so neither run below waits for one.
-  await Promise.all([target.run('return 1', {}), target.run('return 2', {})])
   const order: string[] = []
   const note = (name: string) => (outcome: CodeRunOutcome) => {
     order.push(name)
     return outcome
   }
-  await Promise.all([target.run('while (true) {}', {}).then(note('loop')), target.run('return 1', {}).then(note('quick'))])
+  await Promise.all([target.run('hang', {}).then(note('hang')), target.run('quick', {}).then(note('quick'))])
   return order
 }
 
@@ -234,9 +270,27 @@ function startHealthServer(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
 }
 
-/** A worker that acknowledges the computation, then exits with code 7. */
-function crashingWorker(): Worker {
+/**
+ * Stand-in sandbox workers speaking the pool's messages: the code `hang` never answers, `crash` exits with code 7,
+ * `unavailable` answers that the engine is missing, any other code answers itself as the value. Counts the threads
+ * started.
+ */
+function stubWorkers(): { spawn: () => Worker; spawned: () => number } {
+  let spawned = 0
   const body = `const { parentPort } = require('node:worker_threads')
-parentPort.on('message', (request) => { parentPort.postMessage({ id: request.id, kind: 'running' }); process.exit(7) })`
-  return new Worker(body, { eval: true })
+parentPort.on('message', (message) => {
+  if (message.kind === 'warm-up') return
+  parentPort.postMessage({ id: message.id, kind: 'running' })
+  if (message.code === 'crash') process.exit(7)
+  if (message.code === 'hang') return
+  if (message.code === 'unavailable') return parentPort.postMessage({ id: message.id, kind: 'unavailable', message: 'the engine is missing' })
+  parentPort.postMessage({ id: message.id, kind: 'value', json: JSON.stringify(message.code) })
+})`
+  return {
+    spawn: () => {
+      spawned += 1
+      return new Worker(body, { eval: true })
+    },
+    spawned: () => spawned,
+  }
 }
