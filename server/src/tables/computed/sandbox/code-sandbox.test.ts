@@ -88,6 +88,12 @@ describe('failures of the code', () => {
     )
   })
 
+  it('code that replaces the helpers the sandbox answers with spoils only its own answer', async () => {
+    expect(await sandbox.run('JSON.stringify = () => "not json"; String = () => "x"; return { fine: true }', {})).toEqual({ ok: true, value: { fine: true } })
+    expect(await sandbox.run('Promise.prototype.then = function () { return "V{broken" }; return 1', {})).toEqual({ ok: true, value: 1 })
+    expect(await sandbox.run('return row.n', { n: 1 })).toEqual({ ok: true, value: 1 })
+  })
+
   it('a function nested in the result is left out, like JSON.stringify does', async () => {
     expect(await sandbox.run('return { a: 1, f() {} }', {})).toEqual({ ok: true, value: { a: 1 } })
   })
@@ -98,6 +104,7 @@ describe('failures of the code', () => {
 
   it('an endless promise chain meets the time limit', async () => {
     expect(await reasonOf('for (;;) await null', {}, hurried)).toMatch(hurriedTimeLimit)
+    expect(await reasonOf('for (;;) { try { while (true) {} } catch (caught) {} }', {}, hurried)).toMatch(hurriedTimeLimit)
     expect(await reasonOf('const spin = async () => { await null; return spin() }; return spin()', {}, hurried)).toMatch(hurriedTimeLimit)
   })
 

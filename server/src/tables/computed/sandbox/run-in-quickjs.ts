@@ -31,13 +31,15 @@ const CLEANUP_MS = 100
  * The program every computation starts with. It is called with the code and the row's JSON text, compiles the code as
  * the body of `async function (row)`, and settles with one string whose first letter says what happened:
  * `V` + the value's JSON, `S` + a syntax error, `T` + what the code threw, `U` + why the value has no JSON form. The
- * helpers are taken before the code runs, so code that replaces `JSON` or `String` only spoils its own answer.
+ * helpers are taken before the code runs, so code that replaces `JSON`, `String` or `Promise.prototype.then` only
+ * spoils its own answer (and the host still checks that answer: a string, valid JSON, within the size bound).
  */
 const PRELUDE = String.raw`(function () {
   const stringify = JSON.stringify
   const parse = JSON.parse
   const toText = String
   const AsyncFunction = (async function () {}).constructor
+  const then = Promise.prototype.then
   const bodyLine = (error) => {
     try {
       if (typeof error.lineNumber === 'number') return error.lineNumber - 2
@@ -67,7 +69,7 @@ const PRELUDE = String.raw`(function () {
   return function (code, rowJson) {
     let compute
     try { compute = new AsyncFunction('row', code) } catch (error) { return Promise.resolve('S' + describe(error)) }
-    return compute(parse(rowJson)).then(encode, (error) => 'T' + describe(error))
+    return then.call(compute(parse(rowJson)), encode, (error) => 'T' + describe(error))
   }
 })()`
 
@@ -97,7 +99,11 @@ export function runInQuickJs(engine: QuickJsEngine, computation: QuickJsComputat
     runtime.setMaxStackSize(MAX_STACK_BYTES)
     runtime.setInterruptHandler(() => performance.now() > deadline)
     context = runtime.newContext()
-    outcome = settle(runtime, context, computation, handles, () => performance.now() > deadline)
+    const pastDeadline = (): boolean => performance.now() > deadline
+    outcome = settle(runtime, context, computation, handles, pastDeadline)
+    // Past the deadline the interrupt stops every bytecode, the code's error handlers and the prelude's included, so
+    // the error that comes out may be a consequence (`not a function`, ...): the cause is the time limit.
+    if (outcome.kind === 'failed' && pastDeadline()) outcome = { kind: 'failed', reason: failureReason({ kind: 'time' }, computation) }
   } catch (error) {
     outcome = { kind: 'failed', reason: failureReason({ kind: 'engine', message: (error as Error)?.message ?? String(error) }, computation) }
   }
