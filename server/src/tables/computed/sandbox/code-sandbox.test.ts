@@ -121,6 +121,12 @@ describe('failures of the code', () => {
     )
   })
 
+  it('memory under the limit is there to use, and freed for the next computation', async () => {
+    const code = 'const parts = []; for (let i = 0; i < 10; i++) parts.push(new Uint8Array(1024 * 1024)); return parts.length'
+    expect(await sandbox.run(code, {})).toEqual({ ok: true, value: 10 })
+    expect(await sandbox.run(code, {})).toEqual({ ok: true, value: 10 })
+  })
+
   it('deep recursion is a stack overflow', async () => {
     expect(await reasonOf('function down(n) { return down(n + 1) + 1 } return down(0)')).toBe('stack overflow: the code nests calls too deeply')
     expect(await reasonOf('async function down(n) { return await down(n + 1) } return down(0)')).toBe('stack overflow: the code nests calls too deeply')
