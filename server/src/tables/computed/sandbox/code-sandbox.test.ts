@@ -59,11 +59,15 @@ describe('values', () => {
     expect(await sandbox.run('return typeof globalThis.leak', {})).toEqual({ ok: true, value: 'undefined' })
   })
 
-  it('fails a row that has no JSON form, naming why', async () => {
+  it('fails a row that has no JSON form or cannot fit in the memory limit, naming why', async () => {
     const cyclic: Record<string, unknown> = {}
     cyclic['self'] = cyclic
     expect(await sandbox.run('return 1', { id: 1n })).toEqual({ ok: false, reason: expect.stringMatching(/^the row has no JSON form: .*BigInt/) })
     expect(await sandbox.run('return 1', cyclic)).toEqual({ ok: false, reason: expect.stringMatching(/^the row has no JSON form: .*circular/i) })
+    expect(await sandbox.run('return 1', { text: 'x'.repeat(MEMORY_LIMIT_BYTES) })).toEqual({
+      ok: false,
+      reason: `memory limit: the row is ${MEMORY_LIMIT_BYTES + 11} characters of JSON, more than the ${MEMORY_LIMIT_BYTES} bytes one computation may use`,
+    })
   })
 })
 

@@ -94,7 +94,8 @@ interface Slot {
  * string, `NaN` and `Infinity` become `null`, `undefined` and function properties are left out (`null` in arrays). A
  * result of `undefined` (the code returns nothing) is `null`. A result that has no JSON form fails the computation
  * with a reason: a `BigInt`, a cycle, a function or symbol as the value itself, a `toJSON` that throws, more than
- * 1 MB of JSON. A row that has no JSON form (a `BigInt`, a cycle) fails the computation the same way.
+ * 1 MB of JSON. A row that has no JSON form (a `BigInt`, a cycle), or whose JSON is larger than the memory limit,
+ * fails the computation the same way.
  *
  * @example
  * ```ts
@@ -234,6 +235,10 @@ export function createCodeSandboxOn(spawnWorker: (resourceLimits: ResourceLimits
       }
       const encoded = encodeRow(row)
       if ('reason' in encoded) return Promise.resolve({ ok: false, reason: encoded.reason })
+      // The row is copied into the engine and parsed there: one larger than the memory limit cannot fit.
+      if (encoded.json.length > memoryLimitBytes) {
+        return Promise.resolve({ ok: false, reason: `memory limit: the row is ${encoded.json.length} characters of JSON, more than the ${memoryLimitBytes} bytes one computation may use` })
+      }
       return new Promise<CodeRunOutcome>((resolve, reject) => {
         queue.push({ request: { id: nextId++, code, rowJson: encoded.json, timeLimitMs, memoryLimitBytes }, resolve, reject })
         dispatch()
