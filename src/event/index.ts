@@ -36,6 +36,7 @@ export {
   ChoicePayloadSchema,
   DropdownPayloadSchema,
   type BuiltInEventType,
+  type BuiltInPayloads,
   type TextPayload,
   type MarkdownPayload,
   type ImagePayload,
@@ -53,6 +54,7 @@ export {
 export {
   defineEventType,
   isEventOfType,
+  isKnownEvent,
   getPayloadSchema,
   listEventTypes,
   EventTypeDefinitionError,
@@ -61,7 +63,17 @@ export {
   type PayloadOf,
   type EventOfType,
   type EventTypeDefinition,
+  type KnownEvent,
 } from './event-type-registry.js'
+export {
+  defineEventTypes,
+  type EventTypes,
+  type PayloadSchemas,
+  type PayloadsOf,
+  type TypesOf,
+  type TypeNameOf,
+} from './define-event-types.js'
+export { defineTagKeys, type TagKeys, type TagKeyMap } from './tag-keys.js'
 export type { PayloadSchema } from './payload-registry.js'
 export { getPreview, type PreviewOptions } from './preview.js'
 export {
