@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks'
 import AjvModule from 'ajv'
 import { z } from 'zod'
 import { builtInPayloadSchemas, createRuntime, createWebhookHandler, defineHook, EventSchema, parseEvent, safeParseEvent } from '../src/index.js'
-import { createMemoryLogger, fakeEvent, fakeImageEvent, fakeTextEvent, signWebhookRequest } from '../src/testing/index.js'
+import { createMemoryLogger, fakeEvent, fakeImageEvent, fakeTextEvent, fakeUntypedEvent, signWebhookRequest } from '../src/testing/index.js'
 import { printRatio } from './report/index.js'
 
 const argValue = (name: string, fallback: number) => {
@@ -74,7 +74,7 @@ const wire = (event: unknown) => JSON.parse(JSON.stringify(event)) as unknown
 const inputs = [
   wire(fakeTextEvent('Where is my refund?', { tags: { conversation: { topic: 'billing' }, user: { plan: 'pro' } } })),
   wire(fakeImageEvent({ title: 'receipt' }, { trigger: { flowId: 'flow_1', nodeId: 'node_1' } })),
-  wire(fakeEvent({ type: 'custom', payload: { a: 1, b: [1, 2, 3] }, kb: { included: [{ id: 'kb_1' }], results: [{ score: 0.8 }] } })),
+  wire(fakeUntypedEvent('custom', { a: 1, b: [1, 2, 3] }, { kb: { included: [{ id: 'kb_1' }], results: [{ score: 0.8 }] } })),
   wire(fakeEvent({ direction: 'outgoing', createdOn: '2024-05-01T12:00:00.123+02:00' })),
 ]
 for (const input of inputs) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineEventTypes, EventValidationError } from '../event/index.js'
-import { fakeEvent, fakeTextEvent } from '../testing/fake-event.js'
+import { fakeEventOfType, fakeTextEvent, fakeUntypedEvent } from '../testing/fake-event.js'
 import { createMemoryLogger } from '../testing/memory-logger.js'
 import { defineAction } from './define-action.js'
 import { defineBot } from './define-bot.js'
@@ -30,7 +30,7 @@ describe('defineBot', () => {
       },
     })
     const runtime = bot.createRuntime({ hooks: [sumOrder], logger })
-    const order = (total: number) => fakeEvent({ type: 'order' as never, payload: { orderId: 'o1', total }, conversationId: 'c1' })
+    const order = (total: number) => fakeEventOfType(types, 'order', { orderId: 'o1', total }, { conversationId: 'c1' })
     await runtime.dispatch(order(5))
     const report = await runtime.dispatch(order(7))
     expect(report.actions).toEqual([{ action: 'add', hook: 'sum-order', input: { a: 5, b: 7 }, status: 'ok', output: { sum: 12 } }])
@@ -39,7 +39,7 @@ describe('defineBot', () => {
 
   it('checks the payloads of its own types before the hooks; another runtime does not know them', async () => {
     const runtime = bot.createRuntime({ logger })
-    const bad = fakeEvent({ type: 'order' as never, payload: { orderId: 'o1', total: -1 } })
+    const bad = fakeUntypedEvent('order', { orderId: 'o1', total: -1 })
     await expect(runtime.dispatch(bad)).rejects.toThrow(EventValidationError)
     await expect(runtime.dispatch(bad)).rejects.toThrow('payload.total')
     const plain = defineBot().createRuntime({ logger })

@@ -1,5 +1,9 @@
 export {
   fakeEvent,
+  fakeUntypedEvent,
+  fakeEventOfType,
+  resetFakes,
+  FAKE_EVENT_STEP_MS,
   fakeTextEvent,
   fakeMarkdownEvent,
   fakeImageEvent,
