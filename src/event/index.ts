@@ -19,6 +19,7 @@ export { OpenRecordSchema, type OpenRecord } from './open-record.js'
 export { CreatedOnSchema, parseEventDate } from './created-on.js'
 export { EventValidationError } from './event-validation-error.js'
 export { parseEvent, safeParseEvent, type SafeParseEventResult } from './parse-event.js'
+export { parseLegacyEvent, type LegacyParseOptions, type LegacyParseResult } from './parse-legacy-event.js'
 export { serializeEvent, type SerializedEvent } from './serialize-event.js'
 export {
   builtInPayloadSchemas,

@@ -2,6 +2,7 @@ import { toReadableIssues } from '../issues/index.js'
 import { EventSchema, type BotEvent } from './event-schema.js'
 import { EventValidationError } from './event-validation-error.js'
 import { readValidEvent } from './valid-event-fast-path.js'
+import { refusalHints } from './refusal-hints.js'
 
 /** Result of `safeParseEvent`. */
 export type SafeParseEventResult =
@@ -40,5 +41,5 @@ export function safeParseEvent(input: unknown): SafeParseEventResult {
   if (fast) return { success: true, event: fast as BotEvent }
   const result = EventSchema.safeParse(input)
   if (result.success) return { success: true, event: result.data as BotEvent }
-  return { success: false, error: new EventValidationError(toReadableIssues(result.error.issues, input)) }
+  return { success: false, error: new EventValidationError(toReadableIssues(result.error.issues, input), undefined, refusalHints(input)) }
 }
