@@ -43,7 +43,7 @@ export interface TranscriptTurn {
   readonly tags?: EventTags
   readonly actions: readonly ActionCall[]
   readonly state: readonly StateChange[]
-  /** `METHOD /path` of each storage write made while the event ran. */
+  /** `METHOD /path` of each storage write made while the event ran (ids the service made up shown as `file_<id>`). */
   readonly writes: readonly string[]
   /** Present when the hooks ran more than once (a state conflict). */
   readonly attempts?: number
@@ -143,6 +143,11 @@ export function startConversation<A extends readonly AnyAction[]>(bot: TestBot<A
   }
 }
 
+/** Ids the service makes up (`file_01HX...`, 26 characters of Crockford base 32) become `file_<id>`: a transcript holds no random part. */
+function maskIds(path: string): string {
+  return path.replace(/\b([a-z]+)_[0-9A-HJKMNP-TV-Z]{26}\b/g, '$1_<id>')
+}
+
 function describeHook(hook: HookReport): string {
   const notes: string[] = [hook.status]
   if (hook.skipReason) notes.push(`(${hook.skipReason})`)
@@ -164,7 +169,7 @@ function describeTurn(turn: number, report: DispatchReport, writes: readonly Sto
     ...(event.tags && Object.keys(event.tags).length > 0 ? { tags: event.tags } : {}),
     actions: report.actions,
     state: report.state,
-    writes: writes.map((w) => `${w.method} ${w.path}`),
+    writes: writes.map((w) => `${w.method} ${maskIds(w.path)}`),
     ...(report.attempts > 1 ? { attempts: report.attempts } : {}),
     ...(errors.length > 0 ? { errors } : {}),
   }
