@@ -21,7 +21,7 @@ const alias = [
 const backends = (process.env['BOTSHELF_TEST_BACKENDS'] ?? 'sqlite,postgres').split(',').map((name) => name.trim()).filter(Boolean)
 // Setup files a backend's project needs (PostgreSQL drops the database each test file made).
 const setupFiles: Record<string, string[]> = { postgres: ['test/helpers/postgres-setup.ts'] }
-const endToEnd = ['test/files/**/*.test.ts', 'test/admin/**/*.test.ts', 'test/tables/**/*.test.ts', 'test/client/**/*.test.ts', 'test/server/**/*.test.ts', 'test/testing/**/*.test.ts']
+const endToEnd = ['test/files/**/*.test.ts', 'test/admin/**/*.test.ts', 'test/tables/**/*.test.ts', 'test/client/**/*.test.ts', 'test/server/**/*.test.ts', 'test/testing/**/*.test.ts', 'test/runtime/**/*.test.ts']
 // End-to-end files a backend cannot pass yet, each with the reason (nothing is skipped silently).
 const notOn: Record<string, string[]> = {}
 

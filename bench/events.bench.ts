@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks'
 import AjvModule from 'ajv'
 import { z } from 'zod'
 import { builtInPayloadSchemas, createRuntime, createWebhookHandler, defineHook, EventSchema, parseEvent, safeParseEvent } from '../src/index.js'
-import { createMemoryLogger, fakeEvent, fakeImageEvent, fakeTextEvent, signWebhookRequest } from '../src/testing/index.js'
+import { createMemoryLogger, fakeEvent, fakeImageEvent, fakeTextEvent, fakeUntypedEvent, signWebhookRequest } from '../src/testing/index.js'
 import { printRatio } from './report/index.js'
 
 const argValue = (name: string, fallback: number) => {
@@ -74,7 +74,7 @@ const wire = (event: unknown) => JSON.parse(JSON.stringify(event)) as unknown
 const inputs = [
   wire(fakeTextEvent('Where is my refund?', { tags: { conversation: { topic: 'billing' }, user: { plan: 'pro' } } })),
   wire(fakeImageEvent({ title: 'receipt' }, { trigger: { flowId: 'flow_1', nodeId: 'node_1' } })),
-  wire(fakeEvent({ type: 'custom', payload: { a: 1, b: [1, 2, 3] }, kb: { included: [{ id: 'kb_1' }], results: [{ score: 0.8 }] } })),
+  wire(fakeUntypedEvent('custom', { a: 1, b: [1, 2, 3] }, { kb: { included: [{ id: 'kb_1' }], results: [{ score: 0.8 }] } })),
   wire(fakeEvent({ direction: 'outgoing', createdOn: '2024-05-01T12:00:00.123+02:00' })),
 ]
 for (const input of inputs) {
@@ -82,6 +82,21 @@ for (const input of inputs) {
 }
 const invalid = { ...(inputs[0] as object), direction: 'sideways' }
 if (EventSchema.safeParse(invalid).success || ajvValidate(invalid)) throw new Error('both validators must refuse the invalid input')
+
+// Refused shapes, as senders get them wrong (issue 23): each must be refused by both validators.
+const base = inputs[0] as Record<string, unknown>
+const { createdOn: _createdOn, ...withoutCreatedOn } = base
+const { botId: _botId, ...withoutBotId } = base
+const refusedShapes: Record<string, unknown> = {
+  'direction "sideways"': { ...base, direction: 'sideways' },
+  'text payload with a number': { ...base, payload: { text: 42 } },
+  'createdAt for createdOn (Cloud API)': { ...withoutCreatedOn, createdAt: base['createdOn'] },
+  'body wrapping the event ({ event })': { event: base },
+  'three faults (no botId, bad tag value, bad direction)': { ...withoutBotId, direction: 1, tags: { conversation: { topic: 5 } } },
+}
+for (const [name, shape] of Object.entries(refusedShapes)) {
+  if (safeParseEvent(shape).success || ajvValidate(shape)) throw new Error(`both validators must refuse: ${name}`)
+}
 
 // --- measurement -------------------------------------------------------------------------------------------------
 // The contenders of a measurement take turns in slices of about 50 ms (the order rotating every cycle) for the
@@ -159,6 +174,14 @@ function medians(rounds: Array<Record<string, number>>): Record<string, number> 
   return Object.fromEntries(Object.keys(rounds[0]!).map((name) => [name, median(rounds.map((round) => round[name]!))]))
 }
 
+if (process.argv.includes('--refusals-only')) {
+  for (const [name, shape] of Object.entries(refusedShapes)) {
+    const rates = medians(Array.from({ length: ROUNDS }, () => interleavedSync({ parse: () => void safeParseEvent(shape).error!.issues, ajv: () => void (ajvValidate(shape), ajvValidate.errors) })))
+    console.log(`${name}: safeParseEvent ${Math.round(rates['parse']!)} /s, ajv ${Math.round(rates['ajv']!)} /s, ${(rates['ajv']! / rates['parse']!).toFixed(1)}x`)
+  }
+  process.exit(0)
+}
+
 const validRounds: Array<Record<string, number>> = []
 for (let round = 0; round < ROUNDS; round++) {
   validRounds.push(
@@ -169,6 +192,16 @@ for (let round = 0; round < ROUNDS; round++) {
     }),
   )
 }
+// A refusal costs what the sender gets back: safeParseEvent's readable issues (with hints), beside ajv's "all errors"
+// list on the same shape.
+const refusalRows = Object.entries(refusedShapes).map(([name, shape]) => {
+  const rounds: Array<Record<string, number>> = []
+  for (let round = 0; round < ROUNDS; round++) {
+    rounds.push(interleavedSync({ parse: () => void safeParseEvent(shape).error!.issues, ajv: () => void (ajvValidate(shape), ajvValidate.errors) }))
+  }
+  const rates = medians(rounds)
+  return { name, parse: rates['parse']!, ajv: rates['ajv']! }
+})
 const invalidRates = interleavedSync({ zod: () => void EventSchema.safeParse(invalid), ajv: () => void ajvValidate(invalid) })
 const zodInvalid = invalidRates['zod']!
 const ajvInvalid = invalidRates['ajv']!
@@ -217,11 +250,17 @@ console.log(`| valid events validated per second (zod EventSchema vs ajv compile
 console.log(`| valid events validated per second (safeParseEvent: direct check of the common valid event, zod otherwise, vs ajv) | ${fmt(parseRate)} | ${fmt(ajvRate)} | ${(parseRate / ajvRate).toFixed(3)} |`)
 console.log(`| valid events validated per CPU second (safeParseEvent vs ajv, the process's CPU time in the same slices: steadier than the clock on a loaded machine) | ${fmt(parseCpuRate)} | ${fmt(ajvCpuRate)} | ${(parseCpuRate / ajvCpuRate).toFixed(3)} |`)
 console.log(`| invalid events refused per second (same pair) | ${fmt(zodInvalid)} | ${fmt(ajvInvalid)} | ${(zodInvalid / ajvInvalid).toFixed(3)} |`)
+for (const row of refusalRows) {
+  console.log(`| refused events per second, ${row.name} (safeParseEvent with readable issues vs ajv allErrors) | ${fmt(row.parse)} | ${fmt(row.ajv)} | ${(row.parse / row.ajv).toFixed(3)} (${(row.ajv / row.parse).toFixed(1)}x) |`)
+}
 console.log(`| webhook requests handled per second in process (createWebhookHandler vs bare read + JSON.parse) | ${fmt(hook)} | ${fmt(bareRate)} | ${(hook / bareRate).toFixed(3)} |`)
 console.log(`| webhook requests handled per second in process (createWebhookHandler vs its primitives: read, node:crypto HMAC, JSON.parse, parseEvent) | ${fmt(hook)} | ${fmt(primitiveRate)} | ${(hook / primitiveRate).toFixed(3)} |`)
 
 printRatio({ bench: 'events', row: 'valid events validated (safeParseEvent) vs ajv-compiled JSON Schema', botshelf: parseRate, baseline: ajvRate, unit: 'events/s', goal: 0.2 })
 printRatio({ bench: 'events', row: 'valid events validated (zod EventSchema alone) vs ajv', botshelf: zod, baseline: ajvRate, unit: 'events/s' })
 printRatio({ bench: 'events', row: 'invalid events refused (zod, with issues) vs ajv', botshelf: zodInvalid, baseline: ajvInvalid, unit: 'events/s' })
+for (const row of refusalRows) {
+  printRatio({ bench: 'events', row: `refused event (${row.name}) vs ajv allErrors`, botshelf: row.parse, baseline: row.ajv, unit: 'events/s', goal: 0.2 })
+}
 printRatio({ bench: 'events', row: 'webhook request in process vs its primitives', botshelf: hook, baseline: primitiveRate, unit: 'req/s', goal: 0.5 })
 printRatio({ bench: 'events', row: 'webhook request in process vs bare read + JSON.parse', botshelf: hook, baseline: bareRate, unit: 'req/s' })

@@ -2,7 +2,11 @@ import { expectAssignable, expectError, expectNotAssignable, expectType } from '
 import { z } from 'zod'
 import {
   defineEventType,
+  defineEventTypes,
   defineHook,
+  defineTagKeys,
+  isKnownEvent,
+  type KnownEvent,
   EventSchema,
   getTag,
   getTags,
@@ -82,11 +86,9 @@ if (isEventOfType(event, 'carousel')) {
 if (isTextEvent(event)) expectType<string>(event.payload.text)
 if (isEventOfType(event, 'image')) expectError(event.payload.text.toUpperCase())
 
-// An unknown type narrows `type` and keeps an open payload.
-if (isEventOfType(event, 'somethingElse')) {
-  expectType<'somethingElse'>(event.type)
-  expectType<unknown>(event.payload['anything'])
-}
+// An unknown type name is a compile error (it used to compile and silently never match).
+expectError(isEventOfType(event, 'txet'))
+expectError(isEventOfType(event, 'somethingElse'))
 
 // A user-defined type narrows through its definition...
 const Order = defineEventType('order', z.object({ orderId: z.string(), total: z.number() }))
@@ -110,6 +112,53 @@ defineHook({
   types: ['refund'],
   handler: ({ event: refund }) => expectType<number>(refund.payload.amount),
 })
+
+// A hook's `types` refuses an unknown name.
+expectError(defineHook({ name: 'typo', point: 'afterIncoming', types: ['txt'], handler: () => undefined }))
+
+// Outside hooks, the union of registered types narrows with `switch (event.type)`.
+if (isKnownEvent(event)) {
+  switch (event.type) {
+    case 'text':
+      expectType<string>(event.payload.text)
+      break
+    case 'location':
+      expectType<number>(event.payload.latitude)
+      break
+    case 'refund':
+      expectType<number>(event.payload.amount)
+      break
+    case 'image':
+      expectError(event.payload.text.length)
+      break
+  }
+}
+declare const known: KnownEvent
+if (known.type === 'markdown') expectType<string>(known.payload.markdown)
+
+// A bot's own types: declared once by their schema, no `declare module`.
+const types = defineEventTypes({ invoice: z.object({ invoiceId: z.string(), amount: z.number() }) })
+const parsed = types.parse({})
+switch (parsed.type) {
+  case 'invoice':
+    expectType<number>(parsed.payload.amount)
+    break
+  case 'text':
+    expectType<string>(parsed.payload.text)
+    break
+}
+if (types.is(event, 'invoice')) expectType<string>(event.payload.invoiceId)
+expectError(types.is(event, 'invoise'))
+expectType<'invoice'>(types.definition('invoice').type)
+expectError(types.definition('text'))
+
+// Typed tag keys.
+const tagKeys = defineTagKeys({ conversation: ['topic'], user: ['plan'] })
+expectType<string | undefined>(tagKeys.get(event, 'conversation', 'topic'))
+expectError(tagKeys.get(event, 'conversation', 'plan'))
+expectError(tagKeys.get(event, 'message', 'topic'))
+expectType<BotEvent>(tagKeys.set(event, 'user', 'plan', 'pro'))
+expectError(tagKeys.set(event, 'user', 'plan', 3))
 
 // Tags and trigger helpers.
 expectType<Readonly<Record<string, string>>>(getTags(event, 'conversation'))

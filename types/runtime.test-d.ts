@@ -47,6 +47,21 @@ defineHook({
   },
 })
 
+// A before-hook returns its own narrowed event: a payload that breaks the type does not compile.
+defineHook({ name: 'keep', point: 'beforeIncoming', types: ['text'], handler: ({ event }) => ({ ...event, payload: { text: event.payload.text.trim() } }) })
+expectError(defineHook({ name: 'break', point: 'beforeIncoming', types: ['text'], handler: ({ event }) => ({ ...event, payload: { text: 42 } }) }))
+expectError(defineHook({ name: 'flip', point: 'beforeIncoming', handler: ({ event }) => ({ ...event, direction: 'outgoing' as const }) }))
+
+// Hooks defined outside a bot may run any action (untyped) and have no state.
+defineHook({
+  name: 'loose',
+  point: 'afterIncoming',
+  handler: async ({ runAction, state }) => {
+    expectType<unknown>(await runAction('anything', { any: 'input' }))
+    expectError(state.conversation)
+  },
+})
+
 // Before-hooks may return a changed event or { stop: true }; after-hooks may not.
 defineHook({ name: 'stop', point: 'beforeIncoming', handler: () => ({ stop: true as const }) })
 defineHook({ name: 'change', point: 'beforeOutgoing', handler: ({ event }) => ({ ...event, preview: 'x' }) })

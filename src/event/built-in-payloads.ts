@@ -68,7 +68,10 @@ export const ChoicePayloadSchema = z.looseObject({ text: z.string(), options: z.
 /** `dropdown`: a question with a select list. `{ text, options }`, at least one option. */
 export const DropdownPayloadSchema = z.looseObject({ text: z.string(), options: z.array(ChoiceOptionSchema).min(1) })
 
-/** Built-in event types and their payload schemas. */
+/**
+ * Built-in event types and their payload schemas: THE place a built-in type is added. Its name and payload type
+ * follow from here everywhere (`EventTypeRegistry`, `isEventOfType`, hook `types`, fakes, `parseEvent`).
+ */
 export const builtInPayloadSchemas = {
   text: TextPayloadSchema,
   markdown: MarkdownPayloadSchema,
@@ -85,6 +88,9 @@ export const builtInPayloadSchemas = {
 
 /** Name of a built-in message type. */
 export type BuiltInEventType = keyof typeof builtInPayloadSchemas
+
+/** Payload type of each built-in type, read from its schema. */
+export type BuiltInPayloads = { [K in BuiltInEventType]: z.output<(typeof builtInPayloadSchemas)[K]> }
 
 export type TextPayload = z.output<typeof TextPayloadSchema>
 export type MarkdownPayload = z.output<typeof MarkdownPayloadSchema>

@@ -114,6 +114,9 @@ const eventShape = {
   userId: z.string().optional(),
 }
 
+/** The schema of each top-level field, in the order zod reports their issues (for `refusal-fast-path.ts`). */
+export const eventFieldSchemas: Readonly<Record<string, z.ZodType>> = eventShape
+
 /**
  * The `event` object of a bot's execution (docs/wire-format.md §18). Required: `botId`, `createdOn`, `direction`, `id`,
  * `payload`, `preview`, `state`, `type`; everything else is optional. `createdOn` accepts an ISO 8601 string

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { defineEventType, EventTypeDefinitionError, isEventOfType, listEventTypes } from './event-type-registry.js'
+import { defineEventType, EventTypeDefinitionError, isEventOfType, isKnownEvent, listEventTypes, type RegisteredEventType } from './event-type-registry.js'
 import { parseEvent, safeParseEvent } from './parse-event.js'
 
 const base = {
@@ -47,8 +47,9 @@ describe('built-in event types', () => {
 
   it.each(Object.entries(validPayloads))('accepts a valid %s payload and narrows it', (type, payload) => {
     const event = parseEvent({ ...base, type, payload })
-    expect(isEventOfType(event, type)).toBe(true)
+    expect(isEventOfType(event, type as RegisteredEventType)).toBe(true)
     expect(isEventOfType(event, type === 'text' ? 'markdown' : 'text')).toBe(false)
+    expect(isKnownEvent(event)).toBe(true)
   })
 
   it.each(Object.entries(invalidPayloads))('refuses an invalid %s payload at its path', (type, [payload, path]) => {
@@ -63,7 +64,8 @@ describe('built-in event types', () => {
 
   it('keeps an unknown type valid with an open payload', () => {
     const event = parseEvent({ ...base, type: 'somethingElse', payload: { anything: [1] } })
-    expect(isEventOfType(event, 'somethingElse')).toBe(true)
+    expect(event.type).toBe('somethingElse')
+    expect(isKnownEvent(event)).toBe(false)
   })
 
   it('does not claim a hand-built event with a wrong payload is of its type', () => {
@@ -85,7 +87,13 @@ describe('defineEventType', () => {
 
   it('refuses built-in names, duplicates and empty names', () => {
     expect(() => defineEventType('text', z.object({}))).toThrow(EventTypeDefinitionError)
-    expect(() => defineEventType('order', z.object({}))).toThrow('already defined')
+    expect(() => defineEventType('order', z.object({}))).toThrow('already defined with another payload schema')
     expect(() => defineEventType('  ', z.object({}))).toThrow('non-empty')
+  })
+
+  it('takes the same definition again (a module re-imported by resetModules) and keeps the first schema', () => {
+    const again = defineEventType('order', z.object({ orderId: z.string(), total: z.number().nonnegative() }))
+    expect(again.type).toBe('order')
+    expect(again.is(parseEvent({ ...base, type: 'order', payload: { orderId: 'o2', total: 1 } }))).toBe(true)
   })
 })

@@ -19,14 +19,18 @@ export class EventValidationError extends BotshelfError {
   override readonly name = 'EventValidationError'
   /** Every problem found, in schema order. */
   readonly issues: readonly ReadableIssue[]
+  /** Likely causes read from the input's shape (a wrapped body, `createdAt`, a v12 event); often empty. */
+  readonly hints: readonly string[]
 
-  constructor(issues: readonly ReadableIssue[], lead = 'Invalid event') {
-    super('InvalidPayload', 'INVALID_EVENT', formatIssues(lead, issues))
+  constructor(issues: readonly ReadableIssue[], lead = 'Invalid event', hints: readonly string[] = []) {
+    const message = formatIssues(lead, issues)
+    super('InvalidPayload', 'INVALID_EVENT', hints.length > 0 ? `${message}\nLikely cause: ${hints.join('; ')}` : message)
     this.issues = Object.freeze([...issues])
+    this.hints = Object.freeze([...hints])
   }
 
   /** Plain JSON form, handy for logs and HTTP answers. */
-  toJSON(): { code: string; message: string; issues: readonly ReadableIssue[] } {
-    return { code: this.code, message: this.message, issues: this.issues }
+  toJSON(): { code: string; message: string; issues: readonly ReadableIssue[]; hints?: readonly string[] } {
+    return { code: this.code, message: this.message, issues: this.issues, ...(this.hints.length > 0 ? { hints: this.hints } : {}) }
   }
 }

@@ -19,6 +19,7 @@ export { OpenRecordSchema, type OpenRecord } from './open-record.js'
 export { CreatedOnSchema, parseEventDate } from './created-on.js'
 export { EventValidationError } from './event-validation-error.js'
 export { parseEvent, safeParseEvent, type SafeParseEventResult } from './parse-event.js'
+export { parseLegacyEvent, type LegacyParseOptions, type LegacyParseResult } from './parse-legacy-event.js'
 export { serializeEvent, type SerializedEvent } from './serialize-event.js'
 export {
   builtInPayloadSchemas,
@@ -36,6 +37,7 @@ export {
   ChoicePayloadSchema,
   DropdownPayloadSchema,
   type BuiltInEventType,
+  type BuiltInPayloads,
   type TextPayload,
   type MarkdownPayload,
   type ImagePayload,
@@ -53,6 +55,7 @@ export {
 export {
   defineEventType,
   isEventOfType,
+  isKnownEvent,
   getPayloadSchema,
   listEventTypes,
   EventTypeDefinitionError,
@@ -61,7 +64,17 @@ export {
   type PayloadOf,
   type EventOfType,
   type EventTypeDefinition,
+  type KnownEvent,
 } from './event-type-registry.js'
+export {
+  defineEventTypes,
+  type EventTypes,
+  type PayloadSchemas,
+  type PayloadsOf,
+  type TypesOf,
+  type TypeNameOf,
+} from './define-event-types.js'
+export { defineTagKeys, type TagKeys, type TagKeyMap } from './tag-keys.js'
 export type { PayloadSchema } from './payload-registry.js'
 export { getPreview, type PreviewOptions } from './preview.js'
 export {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from '../testing/seeded-random.js'
-import { fakeEvent, fakeImageEvent, fakeTextEvent } from '../testing/index.js'
+import { fakeEvent, fakeImageEvent, fakeTextEvent, fakeUntypedEvent } from '../testing/index.js'
 import { EventSchema, eventFieldNames } from './event-schema.js'
 import { readValidEvent } from './valid-event-fast-path.js'
 
@@ -14,7 +14,7 @@ const bases = [
     ;(event.trigger as Record<string, unknown>).extra = 1
     return event
   })(),
-  wire(fakeEvent({ type: 'custom', payload: { a: 1, b: [1, 2] }, kb: { included: [{ id: 'kb_1' }], results: [{ score: 0.8 }] } })),
+  wire(fakeUntypedEvent('custom', { a: 1, b: [1, 2] }, { kb: { included: [{ id: 'kb_1' }], results: [{ score: 0.8 }] } })),
   wire(fakeEvent({ direction: 'outgoing', createdOn: '2024-05-01T12:00:00.123+02:00', userId: 'u', messageId: 'm' })),
   { ...wire(fakeEvent({ type: 'text', payload: { text: 'x', channel: { a: 1 } } })), extraTop: { nested: true }, 7: 'seven' },
 ]

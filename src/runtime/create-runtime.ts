@@ -1,5 +1,10 @@
 import { Client, type ClientOptions } from '../client/index.js'
-import { parseEvent, safeParseEvent, type BotEvent } from '../event/index.js'
+import { EventValidationError, parseEvent, safeParseEvent, type BotEvent, type EventTypes } from '../event/index.js'
+import { systemClock, type Clock } from '../clock/index.js'
+import { openStateSession, type StateChange, type StateSession } from './state/state-session.js'
+import { checkStateSchemas, type StateExpiry, type StateSchemas } from './state/state-schemas.js'
+import { StateConflictError, type StateStore, type StateStoreContext } from './state/state-store.js'
+import { createMemoryStateStore } from './state/memory-state-store.js'
 import { toReadableIssues } from '../issues/index.js'
 import type { HandlerContext } from './context.js'
 import type { ActionInput, ActionOutput, AnyAction } from './define-action.js'
@@ -77,6 +82,40 @@ export interface RuntimeOptions<A extends readonly AnyAction[]> {
    * @example `failFast: true`
    */
   failFast?: boolean
+  /**
+   * The runtime's own event types (`defineEventTypes`): their payloads are checked before the hooks run (an invalid
+   * one rejects `dispatch` with `EventValidationError`). Other runtimes do not know them.
+   * @example `eventTypes: defineEventTypes({ order: OrderSchema })`
+   */
+  eventTypes?: EventTypes
+  /**
+   * State schemas by scope (`conversation`, `user`, `bot`), each accepting `{}`. Hooks read and change
+   * `ctx.state.<scope>`; it is loaded before the hooks and saved after them when no hook failed.
+   * @example `state: { conversation: z.object({ turns: z.number().default(0) }) }`
+   */
+  state?: StateSchemas
+  /**
+   * Where state is kept. Default: `createMemoryStateStore()` (lost on restart); use `createTableStateStore()` to keep
+   * it in a botshelf (or Botpress cloud) table through the event's client.
+   * @example `stateStore: createTableStateStore()`
+   */
+  stateStore?: StateStore
+  /**
+   * Expiry of each scope's state after its last write, in milliseconds.
+   * @example `stateExpiresInMs: { conversation: 86_400_000 }`
+   */
+  stateExpiresInMs?: StateExpiry
+  /**
+   * How many times an event runs again when its state was changed by another event meanwhile (a lost update
+   * detected). Default 3; then `dispatch` rejects with `StateConflictError`.
+   * @example `stateRetries: 5`
+   */
+  stateRetries?: number
+  /**
+   * The clock of state expiry. Default: the system clock.
+   * @example `now: clock.now`
+   */
+  now?: Clock
 }
 
 /** Why a hook did not run. */
@@ -99,6 +138,19 @@ export interface HookReport {
   readonly stopped?: boolean
 }
 
+/** One action a hook ran with `ctx.runAction`. */
+export interface ActionCall {
+  readonly action: string
+  /** The hook that called it. */
+  readonly hook: string
+  readonly input: unknown
+  readonly status: 'ok' | 'error'
+  /** The validated output, when `status` is `ok`. */
+  readonly output?: unknown
+  /** The error's code, when `status` is `error`. */
+  readonly errorCode?: string
+}
+
 /** The result of `runtime.dispatch`. */
 export interface DispatchReport {
   /** The event after the changes of before-hooks. */
@@ -113,6 +165,12 @@ export interface DispatchReport {
   readonly hooks: readonly HookReport[]
   /** Milliseconds for the whole dispatch. */
   readonly durationMs: number
+  /** Actions hooks ran with `ctx.runAction`, in order (of the last attempt). */
+  readonly actions: readonly ActionCall[]
+  /** State scopes whose value changed (`saved` false when a hook failed, so nothing was written). */
+  readonly state: readonly StateChange[]
+  /** How many times the hooks ran: more than 1 when a state conflict made the event run again. */
+  readonly attempts: number
 }
 
 /** Options of `runtime.runAction`. */
@@ -182,6 +240,15 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
   const rootLogger = options.logger ? toLogger(options.logger) : createJsonLogger()
   const buildClient = clientBuilder(options)
   const actionsByName = new Map(actions.map((a) => [a.name, a]))
+  checkStateSchemas(options.state)
+  const stateSchemas = options.state && Object.keys(options.state).length > 0 ? options.state : undefined
+  const stateStore = options.stateStore ?? (stateSchemas ? createMemoryStateStore() : undefined)
+  const stateRetries = options.stateRetries ?? 3
+  if (!Number.isInteger(stateRetries) || stateRetries < 0) {
+    throw new RuntimeDefinitionError('INVALID_STATE', `createRuntime: stateRetries must be a whole number ≥ 0, received ${String(stateRetries)}`)
+  }
+  const now = options.now ?? systemClock
+  const eventTypes = options.eventTypes
 
   // The client and the logger are getters so that they are built only when a handler reads them; never spread
   // this object (that would read the getters).
@@ -230,9 +297,42 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
   }
 
   async function dispatchValid(validEvent: BotEvent, started: number): Promise<DispatchReport> {
+    if (eventTypes) {
+      const issues = eventTypes.payloadIssues(validEvent)
+      if (issues.length > 0) throw new EventValidationError(issues)
+    }
+    const clientCache: { client?: Client } = {}
+    if (!stateSchemas || !stateStore) return runHooks(validEvent, started, clientCache, undefined, 1)
+    const storeContext: StateStoreContext = {
+      client: () => (clientCache.client ??= buildClient(validEvent)),
+      now,
+    }
+    for (let attempt = 1; ; attempt++) {
+      const session = await openStateSession(validEvent, stateSchemas, stateStore, storeContext, options.stateExpiresInMs ?? {}, () =>
+        rootLogger.child({ eventId: validEvent.id }),
+      )
+      const report = await runHooks(validEvent, started, clientCache, session, attempt)
+      if (!report.ok) return { ...report, state: session.changes(false) }
+      try {
+        return { ...report, state: await session.save() }
+      } catch (error) {
+        if (!(error instanceof StateConflictError) || attempt > stateRetries) throw error
+        rootLogger.child({ eventId: validEvent.id }).info('state changed by another event; running the event again', { attempt, keys: error.keys })
+      }
+    }
+  }
+
+  async function runHooks(
+    validEvent: BotEvent,
+    started: number,
+    clientCache: { client?: Client },
+    session: StateSession | undefined,
+    attempts: number,
+  ): Promise<DispatchReport> {
     let event = validEvent
     const direction = event.direction
-    const clientCache: { client?: Client } = {}
+    const calls: ActionCall[] = []
+    const stateValues = session?.values ?? {}
     const reports: HookReport[] = []
     let stoppedBy: string | undefined
     let failed = false
@@ -255,7 +355,13 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
         const timeoutMs = hook.timeoutMs ?? defaultTimeoutMs
         const current = event
         const outcome = await runWithDeadline(
-          (deadline) => hook.handler(contextFor(current, { hook: hook.name, point }, clientCache, deadline, {}) as never),
+          (deadline) =>
+            hook.handler(
+              contextFor(current, { hook: hook.name, point }, clientCache, deadline, {
+                state: stateValues,
+                runAction: (name: string, input: unknown) => runActionFromHook(current, hook.name, name, input, clientCache, calls),
+              }) as never,
+            ),
           timeoutMs,
         )
         const base = { hook: hook.name, point, durationMs: outcome.durationMs }
@@ -300,17 +406,41 @@ export function createRuntime<const A extends readonly AnyAction[] = readonly []
       ok: !failed,
       hooks: reports,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      actions: calls,
+      state: [],
+      attempts,
+    }
+  }
+
+  async function runActionFromHook(
+    event: BotEvent,
+    hook: string,
+    name: string,
+    input: unknown,
+    clientCache: { client?: Client },
+    calls: ActionCall[],
+  ): Promise<unknown> {
+    try {
+      const output = await runValidAction(name, input, event, clientCache)
+      calls.push({ action: name, hook, input, status: 'ok', output })
+      return output
+    } catch (error) {
+      calls.push({ action: name, hook, input, status: 'error', errorCode: (error as { code?: string }).code ?? 'ACTION_FAILED' })
+      throw error
     }
   }
 
   async function runAction(name: string, input: unknown, runOptions: RunActionOptions): Promise<unknown> {
+    if (!actionsByName.has(name)) throw new ActionNotFoundError(name, [...actionsByName.keys()])
+    return runValidAction(name, input, parseEvent(runOptions?.event), {})
+  }
+
+  async function runValidAction(name: string, input: unknown, event: BotEvent, clientCache: { client?: Client }): Promise<unknown> {
     const action = actionsByName.get(name)
     if (!action) throw new ActionNotFoundError(name, [...actionsByName.keys()])
-    const event = parseEvent(runOptions?.event)
     const parsedInput = await action.input.safeParseAsync(input)
     if (!parsedInput.success) throw new ActionInputError(name, toReadableIssues(parsedInput.error.issues, input))
     const timeoutMs = action.timeoutMs ?? defaultTimeoutMs
-    const clientCache: { client?: Client } = {}
     const outcome = await runWithDeadline(
       (deadline) => action.handler(contextFor(event, { action: name }, clientCache, deadline, { input: parsedInput.data }) as never),
       timeoutMs,

@@ -1,5 +1,5 @@
-import type { BotEvent } from '../event/index.js'
-import type { HandlerContext, HookEvent } from './context.js'
+import type { RegisteredEventType } from '../event/index.js'
+import type { AnyBotTypes, BotTypes, HookContext, HookEvent, RegistryOf } from './context.js'
 import { RuntimeDefinitionError } from './errors.js'
 import { hookPoints, isHookPoint, type BeforePoint, type HookPoint } from './hook-points.js'
 
@@ -9,13 +9,14 @@ export interface StopProcessing {
 }
 
 /**
- * What a handler at point `P` may return: before-hooks may return a changed event (validated again) or
- * `{ stop: true }`; other hooks return nothing.
+ * What a handler at point `P` may return: before-hooks may return a changed event of their own narrowed type (a
+ * payload that breaks the type does not compile; it is validated again at runtime) or `{ stop: true }`; other hooks
+ * return nothing.
  */
-export type HookResult<P extends HookPoint> = P extends BeforePoint ? BotEvent | StopProcessing | void : void
+export type HookResult<P extends HookPoint, E = HookEvent<P, never>> = P extends BeforePoint ? E | StopProcessing | void : void
 
 /** The fields of `defineHook`. */
-export interface HookDefinition<P extends HookPoint = HookPoint, T extends string = string> {
+export interface HookDefinition<P extends HookPoint = HookPoint, T extends string = never, B extends BotTypes = AnyBotTypes> {
   /**
    * Unique name among the runtime's hooks; appears in reports, errors and logs.
    * @example `name: 'tag-conversation'`
@@ -27,8 +28,8 @@ export interface HookDefinition<P extends HookPoint = HookPoint, T extends strin
    */
   readonly point: P
   /**
-   * Event types the hook handles; other types are reported `skipped`. All types when omitted. Narrows
-   * `event.payload` in the handler.
+   * Event types the hook handles (registered names only: a typo does not compile); other types are reported
+   * `skipped`. All types when omitted. Narrows `event.payload` in the handler.
    * @example `types: ['text', 'markdown']`
    */
   readonly types?: readonly T[]
@@ -41,11 +42,13 @@ export interface HookDefinition<P extends HookPoint = HookPoint, T extends strin
    * The hook's code. Before-hooks may return a changed event or `{ stop: true }`.
    * @example `handler: ({ event, logger }) => logger.info('seen', { id: event.id })`
    */
-  handler(context: HandlerContext<HookEvent<P, T>>): HookResult<P> | Promise<HookResult<P>>
+  handler(
+    context: HookContext<HookEvent<P, T, RegistryOf<B>>, B>,
+  ): HookResult<P, HookEvent<P, T, RegistryOf<B>>> | Promise<HookResult<P, HookEvent<P, T, RegistryOf<B>>>>
 }
 
 /** A defined hook (frozen). */
-export interface Hook<P extends HookPoint = HookPoint, T extends string = string> extends HookDefinition<P, T> {
+export interface Hook<P extends HookPoint = HookPoint, T extends string = never, B extends BotTypes = AnyBotTypes> extends HookDefinition<P, T, B> {
   readonly kind: 'hook'
 }
 
@@ -63,8 +66,9 @@ export interface AnyHook {
 }
 
 /**
- * Defines a hook. The handler receives `{ event, client, logger, signal }`; `event` is narrowed by the point's
- * direction and by `types`. Throws `RuntimeDefinitionError` for an empty name, an unknown point, empty `types`
+ * Defines a hook. The handler receives `{ event, client, logger, signal, runAction, state }`; `event` is narrowed by
+ * the point's direction and by `types` (built-in and augmented type names; for a bot's own types and typed
+ * `runAction`/`state`, use `defineBot(...).defineHook`). Throws `RuntimeDefinitionError` for an empty name, an unknown point, empty `types`
  * or a bad timeout.
  *
  * @example
@@ -77,10 +81,15 @@ export interface AnyHook {
  * })
  * ```
  */
-export function defineHook<const P extends HookPoint, const T extends string = string>(
+export function defineHook<const P extends HookPoint, const T extends RegisteredEventType = never>(
   definition: HookDefinition<P, T>,
 ): Hook<P, T> {
-  const { name, point, types, timeoutMs, handler } = definition as HookDefinition<P, T> & { point: unknown }
+  return makeHook(definition)
+}
+
+/** `defineHook` for any bot's types (what `bot.defineHook` calls). */
+export function makeHook<P extends HookPoint, T extends string, B extends BotTypes>(definition: HookDefinition<P, T, B>): Hook<P, T, B> {
+  const { name, point, types, timeoutMs, handler } = definition as HookDefinition<P, T, B> & { point: unknown }
   checkName('hook', name)
   if (!isHookPoint(point)) {
     throw new RuntimeDefinitionError(

@@ -11,6 +11,8 @@ const wireTypeOfCode: Readonly<Record<string, ErrorType>> = {
   INVALID_ACTION: 'InvalidPayload',
   DUPLICATE_ACTION_NAME: 'InvalidPayload',
   INVALID_TIMEOUT: 'InvalidPayload',
+  INVALID_STATE: 'InvalidPayload',
+  STATE_CONFLICT: 'ResourceLockedConflict',
   INVALID_ACTION_INPUT: 'InvalidPayload',
   ACTION_NOT_FOUND: 'ResourceNotFound',
   HOOK_TIMEOUT: 'OperationTimeout',
@@ -49,6 +51,7 @@ export type RuntimeDefinitionErrorCode =
   | 'INVALID_ACTION'
   | 'DUPLICATE_ACTION_NAME'
   | 'INVALID_TIMEOUT'
+  | 'INVALID_STATE'
 
 /**
  * A hook, an action or a runtime was defined wrongly (unknown point, duplicate name, bad timeout, ...).

@@ -18,9 +18,30 @@ export {
   type HookReport,
   type SkipReason,
   type RunActionOptions,
+  type ActionCall,
 } from './create-runtime.js'
+export { defineBot, type Bot, type BotSpec } from './define-bot.js'
+export {
+  StateConflictError,
+  createMemoryStateStore,
+  createTableStateStore,
+  DEFAULT_STATE_TABLE,
+  stateScopes,
+  stateKey,
+  type StateStore,
+  type StateStoreContext,
+  type StoredState,
+  type StateWrite,
+  type MemoryStateStore,
+  type TableStateStoreOptions,
+  type StateScope,
+  type StateSchemas,
+  type StateValues,
+  type StateExpiry,
+  type StateChange,
+} from './state/index.js'
 export { hookPoints, pointsFor, isHookPoint, type HookPoint, type BeforePoint, type DirectionOfPoint } from './hook-points.js'
-export type { HandlerContext, HookEvent } from './context.js'
+export type { HandlerContext, HookContext, HookEvent, BotTypes, AnyBotTypes, RunActionFromHook } from './context.js'
 // The logger lives in ../logging (shared with the service); these are the names bot code uses.
 export {
   createJsonLogger,

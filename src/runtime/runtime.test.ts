@@ -17,10 +17,11 @@ import {
   RuntimeDefinitionError,
 } from './errors.js'
 import type { HookPoint } from './hook-points.js'
+import type { RegisteredEventType } from '../event/index.js'
 
 const quiet = () => createMemoryLogger()
 
-function recorder(name: string, point: HookPoint, seen: string[], extra: Partial<{ types: string[]; timeoutMs: number }> = {}) {
+function recorder(name: string, point: HookPoint, seen: string[], extra: Partial<{ types: RegisteredEventType[]; timeoutMs: number }> = {}) {
   return defineHook({ name, point, ...extra, handler: ({ event }) => void seen.push(`${name}:${event.id}`) })
 }
 
@@ -120,7 +121,8 @@ describe('runtime.dispatch', () => {
   it('refuses a changed event that is invalid or changes direction, and keeps the previous one', async () => {
     const hooks = [
       defineHook({ name: 'break', point: 'beforeIncoming', handler: ({ event }) => ({ ...event, payload: { text: 5 } }) }),
-      defineHook({ name: 'flip', point: 'beforeIncoming', handler: ({ event }) => ({ ...event, direction: 'outgoing' as const }) }),
+      // A direction change does not compile either; the runtime refuses it for code that escapes the types.
+      defineHook({ name: 'flip', point: 'beforeIncoming', handler: ({ event }) => ({ ...event, direction: 'outgoing' }) as never }),
       defineHook({ name: 'move', point: 'beforeIncoming', handler: ({ event }) => ({ ...event, botId: 'other-bot' }) }),
     ]
     const event = fakeTextEvent('hi', { id: 'keep' })

@@ -1,7 +1,12 @@
 import { Client } from '../client/index.js'
 import type { BotEvent } from '../event/index.js'
 import {
+  createMemoryStateStore,
   createRuntime,
+  type Bot,
+  type BotTypes,
+  type MemoryStateStore,
+  type StateStore,
   type ActionInput,
   type ActionOutput,
   type AnyAction,
@@ -22,6 +27,16 @@ const IN_PROCESS_ORIGIN = 'http://botshelf.test'
 
 /** Options of `createTestBot`. */
 export interface TestBotOptions<A extends readonly AnyAction[]> {
+  /**
+   * A bot made with `defineBot`: its event types, actions and state come with it (then leave `actions` out).
+   * @example `bot: supportBot`
+   */
+  bot?: Pick<Bot<BotTypes & { actions: A }>, 'actions' | 'createRuntime'>
+  /**
+   * Where state is kept. Default: a memory store, readable as `testBot.stateStore`.
+   * @example `stateStore: createTableStateStore()`
+   */
+  stateStore?: StateStore
   /**
    * Hooks to dispatch events through, in order.
    * @example `hooks: [tagConversation]`
@@ -54,6 +69,13 @@ export interface TestBotOptions<A extends readonly AnyAction[]> {
   now?: Clock
 }
 
+/** One write request a test bot's client sent: the method and the decoded path, for the bot it was made for. */
+export interface StorageWrite {
+  readonly botId: string
+  readonly method: string
+  readonly path: string
+}
+
 /** A bot under test: its runtime wired to a real in-process storage service with its own empty store. */
 export interface TestBot<A extends readonly AnyAction[] = readonly AnyAction[]> {
   /**
@@ -79,6 +101,10 @@ export interface TestBot<A extends readonly AnyAction[] = readonly AnyAction[]> 
   readonly botId: string
   /** Every line logged by hooks and actions, oldest first, with their bindings (event id, hook name). */
   readonly logs: LogRecord[]
+  /** Every write the bot's clients sent to the storage service, oldest first (`POST /v1/tables/leadsTable/rows`). */
+  readonly writes: StorageWrite[]
+  /** The state store (a memory store unless `stateStore` was given). */
+  readonly stateStore: StateStore | MemoryStateStore
   /** The in-process service, for tests that want to send raw requests (`bot.app.fetch(request)`). */
   readonly app: InProcessService
   /** Stops the service and removes its temporary store. */
@@ -99,7 +125,7 @@ export interface TestBot<A extends readonly AnyAction[] = readonly AnyAction[]> 
  * await bot.close()
  * ```
  */
-export async function createTestBot<const A extends readonly AnyAction[] = readonly []>(
+export async function createTestBot<const A extends readonly AnyAction[] = readonly AnyAction[]>(
   options: TestBotOptions<A> = {},
 ): Promise<TestBot<A>> {
   const botId = options.botId ?? TEST_BOT_ID
@@ -114,6 +140,7 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
     ...(options.now ? { now: options.now } : {}),
   })
   const clients = new Map<string, Client>()
+  const writes: StorageWrite[] = []
   const clientFor = (id: string): Client => {
     const existing = clients.get(id)
     if (existing) return existing
@@ -129,6 +156,9 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
       botId: id,
       apiUrl: IN_PROCESS_ORIGIN,
       fetch: async (request) => {
+        if (request.method !== 'GET' && request.method !== 'HEAD' && !request.url.endsWith('/rows/find')) {
+          writes.push({ botId: id, method: request.method, path: decodeURIComponent(new URL(request.url).pathname) })
+        }
         const headers = new Headers(request.headers)
         headers.set('authorization', `Bearer ${await token}`)
         return app.fetch(new Request(request, { headers, duplex: 'half' } as RequestInit))
@@ -139,14 +169,19 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
   }
 
   const logger = createMemoryLogger(options.now ? { now: options.now } : {})
-  const runtime = createRuntime<A>({
+  const stateStore = options.stateStore ?? createMemoryStateStore()
+  const runtimeOptions = {
     hooks: options.hooks ?? [],
-    ...(options.actions ? { actions: options.actions } : {}),
     clientFactory: (event: BotEvent) => clientFor(event.botId),
     logger,
+    stateStore,
+    ...(options.now ? { now: options.now } : {}),
     ...(options.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: options.defaultTimeoutMs } : {}),
     ...(options.failFast !== undefined ? { failFast: options.failFast } : {}),
-  })
+  }
+  const runtime = options.bot
+    ? options.bot.createRuntime(runtimeOptions)
+    : createRuntime<A>({ ...runtimeOptions, ...(options.actions ? { actions: options.actions } : {}) })
   const client = clientFor(botId)
   let closed = false
 
@@ -175,6 +210,8 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
     clientFor,
     botId,
     logs: logger.records,
+    writes,
+    stateStore,
     app,
     async close() {
       if (closed) return

@@ -15,19 +15,40 @@ import {
   fakeMarkdownEvent,
   fakeTextEvent,
   fakeVideoEvent,
+  fakeUntypedEvent,
+  resetFakes,
+  FAKE_EVENT_STEP_MS,
 } from './fake-event.js'
 import { signWebhookRequest } from './sign-webhook-request.js'
 
 describe('fakeEvent', () => {
   it('is deterministic: same seed, same event; another seed, other ids', () => {
     expect(fakeEvent({}, { seed: 7 })).toEqual(fakeEvent({}, { seed: 7 }))
-    expect(fakeEvent()).toEqual(fakeEvent({}, { seed: 1 }))
     const a = fakeEvent({}, { seed: 1 })
     const b = fakeEvent({}, { seed: 2 })
     expect(a.id).not.toBe(b.id)
     expect(a.botId).not.toBe(b.botId)
     expect(a.id).toMatch(/^evt_[0-9a-z]{20}$/)
     expect(a.createdOn.toISOString()).toBe(FAKE_EVENT_TIME.toISOString())
+  })
+
+  it('gives each fake without a seed its own id, message id and a later time, in one conversation', () => {
+    resetFakes()
+    const [a, b] = [fakeTextEvent('one'), fakeTextEvent('two')]
+    expect(a.id).not.toBe(b.id)
+    expect(a.messageId).not.toBe(b.messageId)
+    expect(b.createdOn.getTime() - a.createdOn.getTime()).toBe(FAKE_EVENT_STEP_MS)
+    expect(a.createdOn.toISOString()).toBe(FAKE_EVENT_TIME.toISOString())
+    expect([b.botId, b.conversationId, b.userId]).toEqual([a.botId, a.conversationId, a.userId])
+    resetFakes()
+    expect(fakeTextEvent('one').id).toBe(a.id)
+  })
+
+  it('reads createdOn from a test clock when given one', () => {
+    const clock = createFakeClock('2025-03-01T00:00:00Z')
+    expect(fakeEvent({}, { clock: clock.now }).createdOn.toISOString()).toBe('2025-03-01T00:00:00.000Z')
+    clock.advance(5000)
+    expect(fakeEvent({}, { clock: clock.now }).createdOn.toISOString()).toBe('2025-03-01T00:00:05.000Z')
   })
 
   it('is a valid incoming text event by default', () => {
@@ -56,7 +77,7 @@ describe('fakeEvent', () => {
     expect(image.payload).toEqual({ imageUrl: 'https://example.com/image.png' })
     expect(fakeEvent({ payload: { text: 'Bye' } }).preview).toBe('Bye')
     expect(fakeEvent({ payload: { text: 'Bye' }, preview: 'custom' }).preview).toBe('custom')
-    expect(fakeEvent({ type: 'custom' }).payload).toEqual({})
+    expect(fakeUntypedEvent('custom').payload).toEqual({})
   })
 
   it('validates the result and throws EventValidationError for a wrong override', () => {

@@ -1,4 +1,5 @@
 import type { PartialDeep } from 'type-fest'
+import type { z } from 'zod'
 import {
   builtInPayloadSchemas,
   getPreview,
@@ -10,30 +11,52 @@ import {
   type CarouselPayload,
   type ChoicePayload,
   type DropdownPayload,
+  type EventTypes,
   type FilePayload,
   type ImagePayload,
   type LocationPayload,
   type MarkdownPayload,
+  type OpenRecord,
+  type PayloadOf,
+  type PayloadSchemas,
+  type RegisteredEventType,
   type TextPayload,
   type VideoPayload,
 } from '../event/index.js'
+import type { Clock } from '../clock/index.js'
 import { fakeId, seededRandom } from './seeded-random.js'
 import { rememberMadeUpBotId } from './fake-bot-ids.js'
 
-/** The time every fake event is created at, unless overridden: 2024-01-01T00:00:00.000Z. */
+/** The time of the first fake event (and of every fake made with a `seed`): 2024-01-01T00:00:00.000Z. */
 export const FAKE_EVENT_TIME = new Date('2024-01-01T00:00:00.000Z')
 
-/** Fields to change in a fake event: any part of an event, deeply partial and type-checked. */
-export type FakeEventOverrides = PartialDeep<BotEventInput>
+/** How far the fakes' own clock moves between two fakes made without `seed` or `clock`: one second. */
+export const FAKE_EVENT_STEP_MS = 1000
+
+/**
+ * Fields to change in a fake event of type `T`: any part of an event, deeply partial and type-checked, the payload
+ * by its type's payload (`{ payload: { text: 5 } }` does not compile for a text event).
+ */
+export type FakeEventOverrides<T extends string = RegisteredEventType> = PartialDeep<Omit<BotEventInput, 'type' | 'payload'>> & {
+  type?: T
+  payload?: PartialDeep<PayloadOf<T>>
+}
 
 /** Options of the fake event builders. */
 export interface FakeEventOptions {
   /**
-   * Seed of the generated ids (`id`, `botId`, `conversationId`, `userId`, `messageId`). The same seed gives the
-   * same event. Default `1`.
+   * Seed of the generated ids (`id`, `botId`, `conversationId`, `userId`, `messageId`) and fixed time: the same seed
+   * gives the same event. Without it, `botId`, `conversationId` and `userId` come from seed 1 (consecutive fakes
+   * are one conversation) while `id` and `messageId` are new on every call and `createdOn` moves one second.
    * @example `{ seed: 42 }`
    */
   seed?: number
+  /**
+   * The clock `createdOn` is read from (a test's fake clock). Default: the fakes' own clock, which moves by
+   * `FAKE_EVENT_STEP_MS` per fake (or `FAKE_EVENT_TIME` with a `seed`).
+   * @example `{ clock: clock.now }`
+   */
+  clock?: Clock
 }
 
 const defaultPayloads: Readonly<Record<keyof typeof builtInPayloadSchemas, Record<string, unknown>>> = {
@@ -55,6 +78,25 @@ const defaultPayloads: Readonly<Record<keyof typeof builtInPayloadSchemas, Recor
   dropdown: { text: 'Choose from the list', options: [{ label: 'Red', value: 'red' }, { label: 'Blue', value: 'blue' }] },
 }
 
+// The fakes' own sequence and clock: each fake made without a seed takes the next number (its `id` and
+// `messageId`) and the next second.
+let sequence = 0
+let clockMs = FAKE_EVENT_TIME.getTime()
+
+/**
+ * Restarts the fakes' sequence and clock (ids and times then repeat from the first fake): call it in `beforeEach`
+ * when a snapshot holds fake ids or times.
+ *
+ * @example
+ * ```ts
+ * beforeEach(() => resetFakes())
+ * ```
+ */
+export function resetFakes(): void {
+  sequence = 0
+  clockMs = FAKE_EVENT_TIME.getTime()
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
 }
@@ -70,21 +112,10 @@ function merge(base: Record<string, unknown>, overrides: Record<string, unknown>
   return out
 }
 
-/**
- * A valid event for tests: an incoming `text` event saying "Hello", with ids drawn from `seed` and
- * `createdOn` = 2024-01-01T00:00:00Z. Overrides are merged deeply; when `type` is overridden with a built-in
- * type the payload starts from that type's sample; when `preview` is not given it follows the payload. The
- * result goes through `parseEvent`, so a wrong override throws `EventValidationError`.
- *
- * @example
- * ```ts
- * const event = fakeEvent({ direction: 'outgoing', tags: { conversation: { topic: 'billing' } } })
- * const same = fakeEvent({}, { seed: 7 }) // deep-equal to fakeEvent({}, { seed: 7 })
- * ```
- */
-export function fakeEvent(overrides: FakeEventOverrides = {}, options: FakeEventOptions = {}): BotEvent {
+/** Builds and validates one fake: the shared part of every builder. */
+function buildFake(type: string, overrides: Record<string, unknown>, options: FakeEventOptions): BotEvent {
+  const seeded = options.seed !== undefined
   const random = seededRandom(options.seed ?? 1)
-  const type = typeof overrides.type === 'string' ? overrides.type : 'text'
   const samplePayload = (defaultPayloads as Record<string, Record<string, unknown>>)[type] ?? {}
   const base: Record<string, unknown> = {
     id: fakeId(random, 'evt'),
@@ -99,10 +130,21 @@ export function fakeEvent(overrides: FakeEventOverrides = {}, options: FakeEvent
     preview: '',
     state: {},
   }
+  if (!seeded) {
+    sequence += 1
+    const unique = seededRandom(1_000_003 + sequence)
+    base['id'] = fakeId(unique, 'evt')
+    base['messageId'] = fakeId(unique, 'msg')
+    if (!options.clock) {
+      base['createdOn'] = new Date(clockMs)
+      clockMs += FAKE_EVENT_STEP_MS
+    }
+  }
+  if (options.clock) base['createdOn'] = options.clock()
   // A made-up bot id is a placeholder: createTestBot dispatches such an event as its own bot's.
-  if (overrides.botId === undefined) rememberMadeUpBotId(base['botId'] as string)
-  const merged = merge(base, overrides as Record<string, unknown>)
-  if (overrides.preview === undefined) {
+  if (overrides['botId'] === undefined) rememberMadeUpBotId(base['botId'] as string)
+  const merged = merge(base, { ...overrides, type })
+  if (overrides['preview'] === undefined) {
     merged['preview'] = ''
     const draft = parseEvent(merged)
     return { ...draft, preview: getPreview(draft) }
@@ -110,17 +152,80 @@ export function fakeEvent(overrides: FakeEventOverrides = {}, options: FakeEvent
   return parseEvent(merged)
 }
 
-/** A fake event narrowed to one built-in type. */
+/**
+ * A valid event for tests: by default an incoming `text` event saying "Hello". Each call without `seed` has a new
+ * `id` and `messageId` and a `createdOn` one second after the previous fake's (same bot, conversation and user);
+ * with `seed`, every field is fixed by the seed. Overrides are merged deeply and typed by `type` (a registered
+ * type name: an unknown name does not compile; use `fakeUntypedEvent` for those); the payload starts from the
+ * type's sample; when `preview` is not given it follows the payload. The result goes through `parseEvent`, so a
+ * wrong override throws `EventValidationError`.
+ *
+ * @example
+ * ```ts
+ * const event = fakeEvent({ direction: 'outgoing', tags: { conversation: { topic: 'billing' } } })
+ * const same = fakeEvent({}, { seed: 7 }) // deep-equal to fakeEvent({}, { seed: 7 })
+ * const image = fakeEvent({ type: 'image', payload: { title: 'Receipt' } })
+ * ```
+ */
+export function fakeEvent<const T extends RegisteredEventType = 'text'>(
+  overrides: FakeEventOverrides<T> = {},
+  options: FakeEventOptions = {},
+): FakeEventOf<T, PayloadOf<T>> {
+  const type = typeof overrides.type === 'string' ? overrides.type : 'text'
+  return buildFake(type, overrides as Record<string, unknown>, options) as FakeEventOf<T, PayloadOf<T>>
+}
+
+/**
+ * A fake event of a type no registry knows (an integration's own event, a legacy type): the payload is an open
+ * record and is not checked.
+ *
+ * @example
+ * ```ts
+ * fakeUntypedEvent('custom', { a: 1 })
+ * ```
+ */
+export function fakeUntypedEvent(
+  type: string,
+  payload: OpenRecord = {},
+  overrides: FakeEventOverrides<never> = {},
+  options: FakeEventOptions = {},
+): BotEvent {
+  return buildFake(type, { ...overrides, payload }, options)
+}
+
+/**
+ * A fake event of one of a bot's own types (`defineEventTypes`): the payload is typed and checked by that type's
+ * schema.
+ *
+ * @example
+ * ```ts
+ * const types = defineEventTypes({ order: z.object({ orderId: z.string(), total: z.number() }) })
+ * const order = fakeEventOfType(types, 'order', { orderId: 'o_1', total: 30 })
+ * order.payload.total // number
+ * ```
+ */
+export function fakeEventOfType<S extends PayloadSchemas, const T extends keyof S & string>(
+  types: EventTypes<S>,
+  type: T,
+  payload: z.input<S[T]>,
+  overrides: FakeEventOverrides<never> = {},
+  options: FakeEventOptions = {},
+): FakeEventOf<T, z.output<S[T]>> {
+  const event = buildFake(type, { ...overrides, payload }, options)
+  return types.parse(event) as unknown as FakeEventOf<T, z.output<S[T]>>
+}
+
+/** A fake event narrowed to one type. */
 export type FakeEventOf<T extends string, P> = BotEvent & { type: T; payload: P }
 
-function typedFake<T extends keyof typeof builtInPayloadSchemas, P>(
+function typedFake<T extends keyof typeof builtInPayloadSchemas>(
   type: T,
-  payload: Partial<P> | undefined,
-  overrides: FakeEventOverrides | undefined,
+  payload: PartialDeep<PayloadOf<T>> | undefined,
+  overrides: FakeEventOverrides<T> | undefined,
   options: FakeEventOptions | undefined,
-): FakeEventOf<T, P> {
+): FakeEventOf<T, PayloadOf<T>> {
   const merged = merge(defaultPayloads[type], (payload ?? {}) as Record<string, unknown>)
-  return fakeEvent({ ...overrides, type, payload: { ...merged, ...(overrides?.payload ?? {}) } }, options) as FakeEventOf<T, P>
+  return buildFake(type, { ...overrides, payload: merge(merged, (overrides?.payload ?? {}) as Record<string, unknown>) }, options ?? {}) as FakeEventOf<T, PayloadOf<T>>
 }
 
 /**
@@ -132,8 +237,8 @@ function typedFake<T extends keyof typeof builtInPayloadSchemas, P>(
  * event.payload.text // 'I want a refund'
  * ```
  */
-export function fakeTextEvent(text: string, overrides?: FakeEventOverrides, options?: FakeEventOptions): FakeEventOf<'text', TextPayload> {
-  return typedFake<'text', TextPayload>('text', { text }, overrides, options)
+export function fakeTextEvent(text: string, overrides?: FakeEventOverrides<'text'>, options?: FakeEventOptions): FakeEventOf<'text', TextPayload> {
+  return typedFake('text', { text }, overrides, options)
 }
 
 /**
@@ -146,10 +251,10 @@ export function fakeTextEvent(text: string, overrides?: FakeEventOverrides, opti
  */
 export function fakeMarkdownEvent(
   markdown = '**Hello**',
-  overrides?: FakeEventOverrides,
+  overrides?: FakeEventOverrides<'markdown'>,
   options?: FakeEventOptions,
 ): FakeEventOf<'markdown', MarkdownPayload> {
-  return typedFake<'markdown', MarkdownPayload>('markdown', { markdown }, overrides, options)
+  return typedFake('markdown', { markdown }, overrides, options)
 }
 
 /**
@@ -160,7 +265,7 @@ export function fakeMarkdownEvent(
  * fakeImageEvent({ title: 'Receipt' })
  * ```
  */
-export function fakeImageEvent(payload?: Partial<ImagePayload>, overrides?: FakeEventOverrides, options?: FakeEventOptions): FakeEventOf<'image', ImagePayload> {
+export function fakeImageEvent(payload?: PartialDeep<ImagePayload>, overrides?: FakeEventOverrides<'image'>, options?: FakeEventOptions): FakeEventOf<'image', ImagePayload> {
   return typedFake('image', payload, overrides, options)
 }
 
@@ -172,7 +277,7 @@ export function fakeImageEvent(payload?: Partial<ImagePayload>, overrides?: Fake
  * fakeAudioEvent({ audioUrl: 'https://cdn.example.com/voice.ogg' })
  * ```
  */
-export function fakeAudioEvent(payload?: Partial<AudioPayload>, overrides?: FakeEventOverrides, options?: FakeEventOptions): FakeEventOf<'audio', AudioPayload> {
+export function fakeAudioEvent(payload?: PartialDeep<AudioPayload>, overrides?: FakeEventOverrides<'audio'>, options?: FakeEventOptions): FakeEventOf<'audio', AudioPayload> {
   return typedFake('audio', payload, overrides, options)
 }
 
@@ -184,7 +289,7 @@ export function fakeAudioEvent(payload?: Partial<AudioPayload>, overrides?: Fake
  * fakeVideoEvent({ title: 'Demo' })
  * ```
  */
-export function fakeVideoEvent(payload?: Partial<VideoPayload>, overrides?: FakeEventOverrides, options?: FakeEventOptions): FakeEventOf<'video', VideoPayload> {
+export function fakeVideoEvent(payload?: PartialDeep<VideoPayload>, overrides?: FakeEventOverrides<'video'>, options?: FakeEventOptions): FakeEventOf<'video', VideoPayload> {
   return typedFake('video', payload, overrides, options)
 }
 
@@ -196,7 +301,7 @@ export function fakeVideoEvent(payload?: Partial<VideoPayload>, overrides?: Fake
  * fakeFileEvent({ filename: 'invoice.pdf' })
  * ```
  */
-export function fakeFileEvent(payload?: Partial<FilePayload>, overrides?: FakeEventOverrides, options?: FakeEventOptions): FakeEventOf<'file', FilePayload> {
+export function fakeFileEvent(payload?: PartialDeep<FilePayload>, overrides?: FakeEventOverrides<'file'>, options?: FakeEventOptions): FakeEventOf<'file', FilePayload> {
   return typedFake('file', payload, overrides, options)
 }
 
@@ -209,8 +314,8 @@ export function fakeFileEvent(payload?: Partial<FilePayload>, overrides?: FakeEv
  * ```
  */
 export function fakeLocationEvent(
-  payload?: Partial<LocationPayload>,
-  overrides?: FakeEventOverrides,
+  payload?: PartialDeep<LocationPayload>,
+  overrides?: FakeEventOverrides<'location'>,
   options?: FakeEventOptions,
 ): FakeEventOf<'location', LocationPayload> {
   return typedFake('location', payload, overrides, options)
@@ -225,7 +330,7 @@ export function fakeLocationEvent(
  * fakeCardEvent({ title: 'Upgrade' }, { direction: 'outgoing' })
  * ```
  */
-export function fakeCardEvent(payload?: Partial<CardPayload>, overrides?: FakeEventOverrides, options?: FakeEventOptions): FakeEventOf<'card', CardPayload> {
+export function fakeCardEvent(payload?: PartialDeep<CardPayload>, overrides?: FakeEventOverrides<'card'>, options?: FakeEventOptions): FakeEventOf<'card', CardPayload> {
   return typedFake('card', payload, overrides, options)
 }
 
@@ -238,8 +343,8 @@ export function fakeCardEvent(payload?: Partial<CardPayload>, overrides?: FakeEv
  * ```
  */
 export function fakeCarouselEvent(
-  payload?: Partial<CarouselPayload>,
-  overrides?: FakeEventOverrides,
+  payload?: PartialDeep<CarouselPayload>,
+  overrides?: FakeEventOverrides<'carousel'>,
   options?: FakeEventOptions,
 ): FakeEventOf<'carousel', CarouselPayload> {
   return typedFake('carousel', payload, overrides, options)
@@ -253,7 +358,7 @@ export function fakeCarouselEvent(
  * fakeChoiceEvent({ text: 'Rate us', options: [{ label: '5', value: '5' }] })
  * ```
  */
-export function fakeChoiceEvent(payload?: Partial<ChoicePayload>, overrides?: FakeEventOverrides, options?: FakeEventOptions): FakeEventOf<'choice', ChoicePayload> {
+export function fakeChoiceEvent(payload?: PartialDeep<ChoicePayload>, overrides?: FakeEventOverrides<'choice'>, options?: FakeEventOptions): FakeEventOf<'choice', ChoicePayload> {
   return typedFake('choice', payload, overrides, options)
 }
 
@@ -266,8 +371,8 @@ export function fakeChoiceEvent(payload?: Partial<ChoicePayload>, overrides?: Fa
  * ```
  */
 export function fakeDropdownEvent(
-  payload?: Partial<DropdownPayload>,
-  overrides?: FakeEventOverrides,
+  payload?: PartialDeep<DropdownPayload>,
+  overrides?: FakeEventOverrides<'dropdown'>,
   options?: FakeEventOptions,
 ): FakeEventOf<'dropdown', DropdownPayload> {
   return typedFake('dropdown', payload, overrides, options)

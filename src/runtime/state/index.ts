@@ -1,0 +1,5 @@
+export { StateConflictError, type StateStore, type StateStoreContext, type StoredState, type StateWrite } from './state-store.js'
+export { createMemoryStateStore, type MemoryStateStore } from './memory-state-store.js'
+export { createTableStateStore, DEFAULT_STATE_TABLE, type TableStateStoreOptions } from './table-state-store.js'
+export { stateScopes, stateKey, type StateScope, type StateSchemas, type StateValues, type StateExpiry } from './state-schemas.js'
+export type { StateChange } from './state-session.js'
