@@ -147,12 +147,12 @@ export const serveSettings = [
   {
     flag: 'rate-limit',
     value: '<spec>',
-    default: '`100/s,burst=500,ip=200/s,ip-burst=1000`',
+    default: '`token=off,ip=200/s,ip-burst=1000`',
     help: [
       'request rate limits: "off", or comma-separated settings:',
-      '  <n>/s, <n>/m or <n>/h   sustained rate per token (default 100/s)',
-      '  burst=<n>               requests a token may send at once (default 500;',
-      "                          five seconds' worth when only a rate is given)",
+      '  <n>/s, <n>/m or <n>/h   sustained rate per token (default: no limit per token)',
+      '  burst=<n>               requests a token may send at once (five seconds\' worth',
+      '                          when only a rate is given; alone: at 100/s)',
       '  token=off               no limit per token',
       '  ip=<rate> | ip=off      rate per client IP address on the routes without',
       '                          a token: signed content URLs, /, /health (default 200/s)',
