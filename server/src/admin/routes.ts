@@ -208,7 +208,6 @@ export function adminRoutes(options: AdminRoutesOptions): Hono<AdminEnv> {
       summary: 'Every bot of the workspace, oldest first',
       description: adminDescription,
       security: 'bearer',
-      parameters: [],
       parameters: [{ name: 'nextToken', in: 'query', required: false, description: 'Accepted for the official clients; the list is one page.' }],
       responses: {
         200: { description: 'The bots, in one page (`meta` has no `nextToken`).', body: 'json', schema: { type: 'object', properties: { bots: { type: 'array', items: botSchema }, meta: listMeta }, required: ['bots', 'meta'] } },
@@ -353,7 +352,7 @@ export function adminRoutes(options: AdminRoutesOptions): Hono<AdminEnv> {
   // Past every admin route: an administration path botshelf does not have (bp's integrations, a bot's logs, ...)
   // is answered 404/405 like any unknown route, not sent on to the bot routes, which would ask for x-bot-id.
   const unrouted = notFoundHandler(router as unknown as Parameters<typeof notFoundHandler>[0])
-  router.use('/v1/admin/*', (c) => unrouted(c as unknown as Parameters<typeof unrouted>[0]))
+  router.use('/v1/admin/*', async (c) => unrouted(c as unknown as Parameters<typeof unrouted>[0]))
 
   return router
 }
