@@ -1,0 +1,55 @@
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../../server/src/cli/main.js'
+import { runCliCaptured } from '../helpers/cli.js'
+import { startTestService, type TestService } from '../helpers/service.js'
+
+// Issue 27, the newcomer's list: each item fixed here has its test, named by its number in the issue. The data
+// commands run in process against one in-process service on a port.
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+let service: TestService
+let work: string
+
+beforeAll(async () => {
+  service = await startTestService({ listen: true })
+  work = await mkdtemp(join(tmpdir(), 'botshelf-newcomer-'))
+})
+afterAll(async () => {
+  await service?.close()
+  if (work) await rm(work, { recursive: true, force: true })
+})
+
+async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  const env = { BP_API_URL: service.url, BP_TOKEN: service.tokens.bot, BP_BOT_ID: service.botId, BOTSHELF_CONFIG_DIR: join(work, 'config') }
+  const code = await runCli(argv, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, env })
+  return { code, stdout, stderr }
+}
+
+describe('the newcomer\'s list (issue 27)', () => {
+  it('7. files get of a prefix no key starts with fails (exit 1) saying so, instead of "downloaded 0 of 0 files"', async () => {
+    const result = await cli(['files', 'get', 'nothere/', join(work, 'x')])
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('get: no file\'s key starts with "nothere/"; nothing was downloaded')
+    expect(result.stderr).not.toContain('downloaded 0 of 0')
+  })
+
+  it('12. token list shows the labels the console shows; npm pack\'s tarballs are ignored by git', async () => {
+    const dataDir = service.dataDir
+    const created = await runCliCaptured(['token', 'create', '--data', dataDir, '--bot', service.botId, '--role', 'viewer', '--label', 'dashboard'])
+    expect(created.stderr).toContain('(viewer) for bot')
+    expect(created.code).toBe(0)
+    const listed = await runCliCaptured(['token', 'list', '--data', dataDir])
+    expect(listed.stdout.split('\n')[0]).toMatch(/^id\s+scope\s+bot\s+role\s+integration\s+label\s+created\s+revoked$/)
+    expect(listed.stdout).toMatch(/viewer\s+-\s+dashboard\s/)
+    const ignored = await promisify(execFile)('git', ['check-ignore', 'botshelf-0.1.0.tgz', 'server/botshelf-server-0.1.0.tgz'], { cwd: root })
+    expect(ignored.stdout.trim().split('\n')).toEqual(['botshelf-0.1.0.tgz', 'server/botshelf-server-0.1.0.tgz'])
+  })
+})
