@@ -52,4 +52,29 @@ describe('the newcomer\'s list (issue 27)', () => {
     const ignored = await promisify(execFile)('git', ['check-ignore', 'botshelf-0.1.0.tgz', 'server/botshelf-server-0.1.0.tgz'], { cwd: root })
     expect(ignored.stdout.trim().split('\n')).toEqual(['botshelf-0.1.0.tgz', 'server/botshelf-server-0.1.0.tgz'])
   })
+
+  it('9. tables export takes --json like tables find; serve --help puts each default and section where it belongs; token create --help names --database', async () => {
+    const bot = service.botpressClient()
+    await bot.createTable({ name: 'petsTable', schema: { type: 'object', properties: { name: { type: 'string' } } } })
+    await bot.createTableRows({ table: 'petsTable', rows: [{ name: 'Rex' }] })
+    const exported = await cli(['tables', 'export', 'petsTable', '-', '--json'])
+    expect(exported.code).toBe(0)
+    expect((JSON.parse(exported.stdout) as Array<{ name: string }>).map((row) => row.name)).toEqual(['Rex'])
+    expect((await cli(['tables', 'export', 'petsTable', '-', '--json', '--format', 'csv'])).code).toBe(2)
+
+    const serveHelp = (await runCliCaptured(['serve', '--help'])).stdout
+    const blobsHelp = serveHelp.slice(serveHelp.indexOf('  --blobs'), serveHelp.indexOf('  --public-url'))
+    expect(blobsHelp).not.toContain('BOTSHELF_DATABASE_URL')
+    expect(blobsHelp).toContain('(default: the data folder)')
+    const databaseHelp = serveHelp.slice(serveHelp.indexOf('  --database'), serveHelp.indexOf('  --blobs'))
+    expect(databaseHelp).toContain('default: none, SQLite in --data')
+    const embeddings = serveHelp.indexOf('Search embeddings')
+    const quotas = serveHelp.indexOf('Storage quotas of the workspace:')
+    expect(quotas).toBeGreaterThan(embeddings)
+    expect(serveHelp.indexOf('--quota-file-storage')).toBeGreaterThan(quotas)
+
+    for (const sub of ['create', 'list', 'revoke']) {
+      expect((await runCliCaptured(['token', sub, '--help'])).stdout, sub).toContain('--database <url>')
+    }
+  })
 })
