@@ -77,4 +77,18 @@ describe('the newcomer\'s list (issue 27)', () => {
       expect((await runCliCaptured(['token', sub, '--help'])).stdout, sub).toContain('--database <url>')
     }
   })
+
+  it('4. the docs and the help no longer say usage is "not available yet" or that search answers MethodNotFound', async () => {
+    const { readFile } = await import('node:fs/promises')
+    const texts: Record<string, string> = {
+      'docs/cli.md': await readFile(join(root, 'docs/cli.md'), 'utf8'),
+      'docs/client.md': await readFile(join(root, 'docs/client.md'), 'utf8'),
+      'files search --help': (await cli(['files', 'search', '--help'])).stdout,
+      'files passages --help': (await cli(['files', 'passages', '--help'])).stdout,
+    }
+    for (const [where, text] of Object.entries(texts)) {
+      expect(text, where).not.toMatch(/not available yet|until (search and )?indexing|answers? `?MethodNotFound/)
+    }
+    expect(texts['files search --help']).toContain('--index')
+  })
 })
