@@ -91,4 +91,25 @@ describe('the newcomer\'s list (issue 27)', () => {
     }
     expect(texts['files search --help']).toContain('--index')
   })
+
+  it('5. a CSV with one age=forty among numbers, into a new table: the string column is announced with the row and value', async () => {
+    const { writeFile } = await import('node:fs/promises')
+    const path = join(work, 'people.csv')
+    const lines = ['name,age', ...Array.from({ length: 1000 }, (_, i) => `p${i},${i === 300 ? 'forty' : 20 + (i % 50)}`)]
+    await writeFile(path, `${lines.join('\n')}\n`)
+    const result = await cli(['tables', 'import', 'peopleTable', path])
+    expect(result.code).toBe(0)
+    expect(result.stderr).toContain('import: created table peopleTable (name: string, age: string)')
+    expect(result.stderr).toContain('import: column "age" is created as string: 999 of its values are numbers but 1 is not (row 301: "forty")')
+  })
+
+  it('6. the table-name rule is checked before the file is read, and tables import --help states it', async () => {
+    const missing = join(work, 'never-read.csv')
+    const result = await cli(['tables', 'import', 'people', missing])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('<table>: expected 1 to 45 letters, digits or _ followed by "Table" (like ordersTable), received "people"')
+    // The file does not exist: it was never opened.
+    expect(result.stderr).not.toContain('never-read.csv')
+    expect((await cli(['tables', 'import', '--help'])).stdout).toContain('then "Table" (ordersTable)')
+  })
 })
