@@ -112,4 +112,28 @@ describe('the newcomer\'s list (issue 27)', () => {
     expect(result.stderr).not.toContain('never-read.csv')
     expect((await cli(['tables', 'import', '--help'])).stdout).toContain('then "Table" (ordersTable)')
   })
+
+  it('8. CSV errors name the file and count rows the same way, with no internal label, and exit 1 (2 is for bad command lines)', async () => {
+    const { writeFile } = await import('node:fs/promises')
+    const broken = join(work, 'broken.csv')
+    await writeFile(broken, `name,age\n${Array.from({ length: 300 }, (_, i) => `p${i},${i}`).join('\n')}\n"unclosed,1\n`)
+    const bad = await cli(['tables', 'import', 'brokenTable', broken])
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toContain(`${broken}: row 301 (line 302): unterminated quoted field`)
+    expect(bad.stderr).not.toContain('fileId')
+    expect(bad.stderr).not.toContain('CSV record')
+
+    const short = join(work, 'short.csv')
+    await writeFile(short, `name,age\n${Array.from({ length: 499 }, (_, i) => `p${i},${i}`).join('\n')}\nonly-one-field\n`)
+    const fields = await cli(['tables', 'import', 'shortTable', short])
+    expect(fields.code).toBe(1)
+    expect(fields.stderr).toContain(`${short}: row 500 (line 501) has 1 fields, the header has 2`)
+
+    expect((await cli(['tables', 'create', 'agesTable', '--schema', '{"age":{"type":"number"}}'])).code).toBe(0)
+    const typed = join(work, 'ages.csv')
+    await writeFile(typed, `age\n${Array.from({ length: 699 }, (_, i) => String(i)).join('\n')}\nforty\n`)
+    const wrong = await cli(['tables', 'import', 'agesTable', typed])
+    expect(wrong.code).toBe(1)
+    expect(wrong.stderr).toContain('row 700, column "age": expected a number, received "forty"')
+  })
 })

@@ -1,5 +1,5 @@
 import type { Table } from 'botshelf/client'
-import { UsageError } from '../io.js'
+import { DataFileError } from '../io.js'
 
 /** A column type a table can have, as `createTable` takes it. */
 export type ColumnType = 'string' | 'number' | 'boolean' | 'object' | 'array'
@@ -73,7 +73,7 @@ export function inferSchema(rows: ReadonlyArray<Record<string, unknown>>, fromCs
  * Turns an imported row into the values of the table's columns: CSV text becomes the column's type (a
  * number, `true`/`false`, parsed JSON for objects and arrays), JSON values of a string column that are not
  * strings become their JSON text, system columns and empty values are dropped. A value that does not fit its
- * column is a `UsageError` naming the row, the column, what was expected and what was received.
+ * column is a `DataFileError` (exit 1) naming the row, the column, what was expected and what was received.
  *
  * @example
  * ```ts
@@ -86,7 +86,7 @@ export function rowForTable(row: Record<string, unknown>, types: Readonly<Record
     if (SYSTEM_COLUMNS.has(column) || value === null || value === undefined) continue
     const type = types[column]
     const fail = (expected: string): never => {
-      throw new UsageError(`row ${rowNumber}, column "${column}": expected ${expected}, received ${JSON.stringify(value)}`)
+      throw new DataFileError(`row ${rowNumber}, column "${column}": expected ${expected}, received ${JSON.stringify(value)}`)
     }
     if (!fromCsv || typeof value !== 'string') {
       out[column] = type === 'string' && typeof value !== 'string' ? JSON.stringify(value) : value
