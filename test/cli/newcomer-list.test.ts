@@ -136,4 +136,26 @@ describe('the newcomer\'s list (issue 27)', () => {
     expect(wrong.code).toBe(1)
     expect(wrong.stderr).toContain('row 700, column "age": expected a number, received "forty"')
   })
+
+  it('2. npm run build writes the stamp the launcher checks, so the first CLI call after npm ci does not build again', async () => {
+    const { mkdir, readFile, utimes, writeFile } = await import('node:fs/promises')
+    const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    expect(pkg.scripts['build']).toMatch(/&& node scripts\/build-stamp\.mjs$/)
+    const { isUpToDate, writeBuildStamp } = (await import(join(root, 'scripts/build-stamp.mjs'))) as {
+      isUpToDate(root: string): boolean
+      writeBuildStamp(root: string): void
+    }
+    // A checkout in miniature: sources, build settings and a built bin.js.
+    const tree = join(work, 'checkout')
+    for (const dir of ['src', 'server/src', 'server/dist/cli']) await mkdir(join(tree, dir), { recursive: true })
+    for (const file of ['src/a.ts', 'server/src/b.ts', 'tsconfig.build.json', 'server/tsconfig.build.json', 'server/dist/cli/bin.js']) await writeFile(join(tree, file), '')
+    const past = new Date(Date.now() - 60_000)
+    for (const file of ['src/a.ts', 'server/src/b.ts', 'tsconfig.build.json', 'server/tsconfig.build.json']) await utimes(join(tree, file), past, past)
+    expect(isUpToDate(tree)).toBe(false)
+    writeBuildStamp(tree)
+    expect(isUpToDate(tree)).toBe(true)
+    const later = new Date(Date.now() + 60_000)
+    await utimes(join(tree, 'server/src/b.ts'), later, later)
+    expect(isUpToDate(tree)).toBe(false)
+  })
 })
