@@ -158,4 +158,11 @@ describe('the newcomer\'s list (issue 27)', () => {
     await utimes(join(tree, 'server/src/b.ts'), later, later)
     expect(isUpToDate(tree)).toBe(false)
   })
+
+  it('10. a file has one size in the CLI and in the console (20 MiB is "21.0 MB" in both)', async () => {
+    const { formatBytes: cliSize } = await import('../../server/src/cli/output/index.js')
+    const { formatBytes: consoleSize } = await import('../../server/src/console/ui/core/format.js')
+    for (const bytes of [0, 999, 1000, 1536, 20 * 1024 * 1024, 3_500_000_000]) expect(consoleSize(bytes), String(bytes)).toBe(cliSize(bytes))
+    expect(consoleSize(20 * 1024 * 1024)).toBe('21.0 MB')
+  })
 })
