@@ -97,9 +97,9 @@ describe('the newcomer\'s list (issue 27)', () => {
     const path = join(work, 'people.csv')
     const lines = ['name,age', ...Array.from({ length: 1000 }, (_, i) => `p${i},${i === 300 ? 'forty' : 20 + (i % 50)}`)]
     await writeFile(path, `${lines.join('\n')}\n`)
-    const result = await cli(['tables', 'import', 'peopleTable', path])
+    const result = await cli(['tables', 'import', 'staffTable', path])
     expect(result.code).toBe(0)
-    expect(result.stderr).toContain('import: created table peopleTable (name: string, age: string)')
+    expect(result.stderr).toContain('import: created table staffTable (name: string, age: string)')
     expect(result.stderr).toContain('import: column "age" is created as string: 999 of its values are numbers but 1 is not (row 301: "forty")')
   })
 
@@ -164,5 +164,48 @@ describe('the newcomer\'s list (issue 27)', () => {
     const { formatBytes: consoleSize } = await import('../../server/src/console/ui/core/format.js')
     for (const bytes of [0, 999, 1000, 1536, 20 * 1024 * 1024, 3_500_000_000]) expect(consoleSize(bytes), String(bytes)).toBe(cliSize(bytes))
     expect(consoleSize(20 * 1024 * 1024)).toBe('21.0 MB')
+  })
+
+  it('3. the README tour works as written: the files are put with --index, so the search finds passages', { timeout: 120_000 }, async () => {
+    const { cp, readFile } = await import('node:fs/promises')
+    const readme = await readFile(join(root, 'README.md'), 'utf8')
+    const block = /### A tour from the terminal\n\n```sh\n([\s\S]*?)```/.exec(readme)![1]!
+    // Each line without its comment; the alias, `serve &` and `login` are the test's own service and connection.
+    const lines = block.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter((line) => line !== '' && !/^(alias |botshelf serve|botshelf login)/.test(line))
+    expect(lines.length).toBeGreaterThanOrEqual(8)
+    const here = join(work, 'tour')
+    // The tour's ./docs: three pages of this repository's (indexing all of them would only take longer).
+    for (const page of ['server.md', 'cli.md', 'operations.md']) await cp(join(root, 'docs', page), join(here, 'docs', page))
+    const words = (line: string): string[] => [...line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!)
+    // The tour's relative paths, from the tour's folder (the process keeps its own working directory: the
+    // extraction workers resolve their loader from it).
+    const local = (arg: string): string => (arg.startsWith('./') || /\.(csv|json)$/.test(arg) ? join(here, arg) : arg)
+    {
+      for (const line of lines) {
+        if (!line.startsWith('botshelf ')) {
+          await promisify(execFile)('sh', ['-c', line], { cwd: here })
+          continue
+        }
+        const argv = words(line).slice(1).map(local)
+        if (argv[0] === 'files' && argv[1] === 'search') {
+          // "once indexed": indexing runs in the background; a reader of the tour types the next lines meanwhile.
+          for (let waited = 0; ; waited += 100) {
+            const listed = JSON.parse((await cli(['files', 'ls', '--prefix', 'docs/', '--json'])).stdout) as Array<{ status: string }>
+            if (listed.every((file) => !file.status.startsWith('indexing_') || file.status === 'indexing_completed' || file.status === 'indexing_failed')) break
+            if (waited > 90_000) throw new Error(`indexing did not finish: ${JSON.stringify(listed.map((file) => file.status))}`)
+            await new Promise((resolve) => setTimeout(resolve, 100))
+          }
+        }
+        const result = await cli(argv)
+        expect(result.code, `${line}\n${result.stderr}`).toBe(0)
+        if (argv[1] === 'search') {
+          // Passages, not only a header: at least one line names a docs/ file.
+          expect(result.stdout.split('\n').filter((row) => row.includes('docs/')).length, result.stdout).toBeGreaterThan(0)
+        }
+        if (argv[1] === 'find') expect(result.stdout).toContain('Ada')
+      }
+    }
+    const listed = JSON.parse((await cli(['files', 'ls', '--prefix', 'docs/', '--json'])).stdout) as Array<{ status: string }>
+    expect(new Set(listed.map((file) => file.status))).toEqual(new Set(['indexing_completed']))
   })
 })
