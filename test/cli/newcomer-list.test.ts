@@ -208,4 +208,15 @@ describe('the newcomer\'s list (issue 27)', () => {
     const listed = JSON.parse((await cli(['files', 'ls', '--prefix', 'docs/', '--json'])).stdout) as Array<{ status: string }>
     expect(new Set(listed.map((file) => file.status))).toEqual(new Set(['indexing_completed']))
   })
+
+  it('11 (part). the console page names an empty icon, so browsers stop asking /favicon.ico (a 404 on every load)', async () => {
+    const { readFile } = await import('node:fs/promises')
+    const page = await readFile(join(root, 'server/src/console/ui/page.html'), 'utf8')
+    expect(page).toContain('<link rel="icon" href="data:," />')
+    // The console's content security policy lets a data: image through.
+    const served = await service.request('GET', '/console/', { token: null, botId: null })
+    expect(served.status).toBe(200)
+    expect(await served.text).toContain('rel="icon"')
+    expect(served.headers.get('content-security-policy')).toMatch(/img-src [^;]*data:/)
+  })
 })
