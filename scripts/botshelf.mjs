@@ -5,37 +5,15 @@
 // server/dist/cli/bin.js in this process. Nothing is
 // installed or cached anywhere else, so there is nothing to go stale outside the checkout.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { isUpToDate, writeBuildStamp } from './build-stamp.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const server = join(root, 'server')
 const bin = join(server, 'dist', 'cli', 'bin.js')
-const stamp = join(server, 'dist', '.build-stamp')
 
-function newestSource(dir) {
-  let newest = 0
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path))
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(path).mtimeMs)
-  }
-  return newest
-}
-
-function upToDate() {
-  if (!existsSync(bin) || !existsSync(stamp)) return false
-  const sources = Math.max(
-    newestSource(join(root, 'src')),
-    newestSource(join(server, 'src')),
-    statSync(join(root, 'tsconfig.build.json')).mtimeMs,
-    statSync(join(server, 'tsconfig.build.json')).mtimeMs,
-  )
-  return statSync(stamp).mtimeMs >= sources
-}
-
-if (!upToDate()) {
+if (!isUpToDate(root)) {
   process.stderr.write('botshelf: building dist/ and server/dist/ first (missing or out of date)...\n')
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
   // The service's build reads the declarations of botshelf's dist/, so botshelf is built first.
@@ -45,7 +23,7 @@ if (!upToDate()) {
     process.stderr.write('botshelf: the build failed (see above); fix it, or run "npm run build" to see it again\n')
     process.exit(1)
   }
-  writeFileSync(stamp, `${new Date().toISOString()}\n`)
+  writeBuildStamp(root)
 }
 
 // `npm run` starts scripts in the package folder; relative paths given by the caller are meant from where they ran it.

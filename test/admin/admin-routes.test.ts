@@ -97,6 +97,14 @@ describe('admin routes: /v1/whoami, /v1/admin/bots, /v1/admin/tokens, /v1/consol
     expect(bot.body.bot).toMatchObject({ name: 'sales' })
     const bots = await service.request('GET', '/v1/admin/bots', { token: admin, botId: null })
     expect(bots.body.bots.map((b: { name: string }) => b.name)).toContain('sales')
+    // Every list answers meta (the bp CLI and the official client read meta.nextToken without a guard).
+    expect(bots.body.meta).toEqual({})
+    expect((await service.request('GET', '/v1/admin/tokens', { token: admin, botId: null })).body.meta).toEqual({})
+    const one = await service.request('GET', `/v1/admin/bots/${bot.body.bot.id}`, { token: admin, botId: null })
+    expect(one.body.bot).toEqual(bot.body.bot)
+    const none = await service.request('GET', '/v1/admin/bots/no-such-bot', { token: admin, botId: null })
+    expect(none.status).toBe(404)
+    expect(none.body).toMatchObject({ type: 'ResourceNotFound', message: 'No bot with id "no-such-bot"' })
   })
 
   it('redeems a sign-in code once for a workspace administrator token; a used or made-up code is 401', async () => {

@@ -26,7 +26,7 @@ describe('small CLI fixes', () => {
   it('token revoke --help prints the help of revoke alone', async () => {
     const result = await runCliCaptured(['token', 'revoke', '--help'])
     expect(result.code).toBe(0)
-    expect(result.stdout).toMatch(/^Usage: botshelf token revoke \[--data DIR\] <token id>/)
+    expect(result.stdout).toMatch(/^Usage: botshelf token revoke \[--data DIR \| --database URL\] <token id>/)
     expect(result.stdout).not.toContain('token create')
     expect((await runCliCaptured(['token', 'list', '--help'])).stdout).toMatch(/^Usage: botshelf token list/)
   })

@@ -357,7 +357,7 @@ describe('botshelf serve options', () => {
     it('prints the default limits, and "off" when switched off', async () => {
       const { serveCommand } = await import('../../server/src/cli/serve.js')
       for (const [args, shown] of [
-        [[], 'token 100/s,burst=500; ip 200/s,burst=1000'],
+        [[], 'token off; ip 200/s,burst=1000'],
         [['--rate-limit', 'off'], 'off'],
       ] as const) {
         let err = ''

@@ -201,7 +201,7 @@ describe('botshelf tables', () => {
     const lines = ['score', ...Array.from({ length: 1500 }, (_, i) => String(i)), 'lots']
     await writeFile(csv, `${lines.join('\n')}\n`)
     const failed = await cli(['tables', 'import', 'scoresTable', csv])
-    expect(failed.code).toBe(2)
+    expect(failed.code).toBe(1)
     expect(failed.stderr).toContain('row 1501, column "score": expected a number, received "lots"')
     expect(failed.stderr).toContain('the 1000 rows it had inserted were deleted')
     expect((await cli(['tables', 'describe', 'scoresTable'])).stdout).toContain('scoresTable: 0 rows')

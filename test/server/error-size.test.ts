@@ -43,18 +43,27 @@ describe('bounds on what one file or table carries', () => {
   })
   afterAll(async () => service?.close())
 
-  it('refuses file metadata over 64 KB as JSON, at upsert and after a merge', async () => {
-    const big = { text: 'x'.repeat(70_000) }
-    const refused = await service.request('PUT', '/v1/files', { body: { key: 'meta.txt', size: 1, metadata: big } })
-    expect(refused.status).toBe(400)
-    expect(refused.body.message).toMatch(/^Invalid request body: metadata: expected at most 65536 bytes of metadata as JSON, received 700\d\d$/)
-    const half = { a: 'y'.repeat(40_000) }
-    const created = await service.request('PUT', '/v1/files', { body: { key: 'meta.txt', size: 1, metadata: half } })
+  it('accepts a 1 MB files payload within the spec\'s limit; bounds merged metadata by the same 1 MiB', async () => {
+    // Decision 1441: whatever metadata fits a valid 1 MB request is accepted (it was capped at 64 KB).
+    const near = { text: 'x'.repeat(1_000_000) }
+    const body = JSON.stringify({ key: 'meta.txt', size: 1, metadata: near })
+    expect(Buffer.byteLength(body)).toBeGreaterThan(1_000_000)
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(1024 * 1024)
+    const accepted = await service.request('PUT', '/v1/files', { body })
+    expect(accepted.status).toBe(200)
+    expect(accepted.body.file.metadata.text).toHaveLength(1_000_000)
+    // A body past the files payload limit is refused by the body limit.
+    const over = await service.request('PUT', '/v1/files', { body: { key: 'meta.txt', size: 1, metadata: { text: 'x'.repeat(1_100_000) } } })
+    expect(over.status).toBe(413)
+    expect(over.body.type).toBe('PayloadTooLarge')
+    // Two patches that fit one request each cannot together pass the bound after the merge.
+    const half = { a: 'y'.repeat(600_000) }
+    const created = await service.request('PUT', '/v1/files', { body: { key: 'merged.txt', size: 1, metadata: half } })
     expect(created.status).toBe(200)
-    const merged = await service.request('PUT', `/v1/files/${created.body.file.id}`, { body: { metadata: { b: 'z'.repeat(40_000) } } })
+    const merged = await service.request('PUT', `/v1/files/${created.body.file.id}`, { body: { metadata: { b: 'z'.repeat(600_000) } } })
     expect(merged.status).toBe(400)
-    expect(merged.body.message).toMatch(/^metadata: expected at most 65536 bytes of metadata as JSON after the merge, received 800\d\d$/)
-    const replaced = await service.request('PUT', `/v1/files/${created.body.file.id}`, { body: { metadata: { a: null, b: 'z'.repeat(40_000) } } })
+    expect(merged.body.message).toMatch(/^metadata: expected at most 1048576 bytes of metadata as JSON after the merge, received 12000\d\d$/)
+    const replaced = await service.request('PUT', `/v1/files/${created.body.file.id}`, { body: { metadata: { a: null, b: 'z'.repeat(600_000) } } })
     expect(replaced.status).toBe(200)
     expect(Object.keys(replaced.body.file.metadata)).toEqual(['b'])
   })

@@ -87,18 +87,23 @@ describe('rate limiting per token (authenticated /v1 routes)', () => {
     expect(listed.body.files.map((file: { key: string }) => file.key)).toEqual(['first.txt'])
   })
 
-  it('lets 500 requests of a token through at once by default, and none is refused with rateLimit off', async () => {
+  it('refuses no request of a token by default (decision 1441); a token limit the operator sets refuses the 501st', async () => {
     const clock = createFakeClock('2026-11-22T00:00:00Z')
-    const limited = await start({ now: clock.now })
+    const byDefault = await start({ now: clock.now })
+    const limited = await start({ now: clock.now, rateLimit: '100/s,burst=500' })
     const off = await start({ now: clock.now, rateLimit: 'off' })
     const statuses = async (service: TestService): Promise<number[]> => {
       const list: number[] = []
       for (let i = 0; i < 501; i++) list.push((await service.request('GET', '/v1/files/tags')).status)
       return list
     }
-    const withDefaults = await statuses(limited)
-    expect(withDefaults.slice(0, 500).every((status) => status === 200)).toBe(true)
-    expect(withDefaults[500]).toBe(429)
+    // The fake clock never moves: no bucket refills, so any per-token limit would show here.
+    expect(new Set(await statuses(byDefault))).toEqual(new Set([200]))
+    expect(byDefault.app.rateLimits?.token).toBeNull()
+    expect(byDefault.app.rateLimits?.ip).toEqual({ perSecond: 200, burst: 1000 })
+    const withLimit = await statuses(limited)
+    expect(withLimit.slice(0, 500).every((status) => status === 200)).toBe(true)
+    expect(withLimit[500]).toBe(429)
     expect(new Set(await statuses(off))).toEqual(new Set([200]))
     expect(off.app.rateLimits).toBeNull()
   })

@@ -13,6 +13,7 @@ import { CreateBotBodySchema, CreateTokenBodySchema, ListTokensQuerySchema, Sign
 import type { SignInCodes } from './sign-in-codes.js'
 import type { RawRouteResponse } from '../http/openapi/raw-route.js'
 import { registerRoute } from '../http/register-route.js'
+import { notFoundHandler } from '../http/not-found.js'
 
 // The OpenAPI descriptions of these routes are declared with them (`registerRoute`); these are their shared parts.
 const jsonSchema = (schema: z.ZodType): Record<string, unknown> => {
@@ -43,6 +44,10 @@ const tokenSchema = {
   },
   required: ['id', 'scope', 'botId', 'workspaceId', 'role', 'integrationName', 'userId', 'label', 'createdAt', 'revokedAt'],
 }
+
+// Every list answers `meta` (docs/wire-format.md §4): the official clients and the bp CLI read `meta.nextToken`
+// without a guard. The admin lists are one page (a workspace has few bots and tokens), so `meta` is empty.
+const listMeta = { type: 'object', properties: { nextToken: { type: 'string' } } }
 
 const unauthorized: RawRouteResponse = { description: '`Unauthorized`: no bearer token, or an unknown or revoked one.', body: 'error' }
 const forbidden: RawRouteResponse = { description: '`Forbidden`: the token is not a workspace administrator token.', body: 'error' }
@@ -203,10 +208,38 @@ export function adminRoutes(options: AdminRoutesOptions): Hono<AdminEnv> {
       summary: 'Every bot of the workspace, oldest first',
       description: adminDescription,
       security: 'bearer',
-      parameters: [],
-      responses: { 200: { description: 'The bots.', body: 'json', schema: { type: 'object', properties: { bots: { type: 'array', items: botSchema } }, required: ['bots'] } }, 401: unauthorized, 403: forbidden },
+      parameters: [{ name: 'nextToken', in: 'query', required: false, description: 'Accepted for the official clients; the list is one page.' }],
+      responses: {
+        200: { description: 'The bots, in one page (`meta` has no `nextToken`).', body: 'json', schema: { type: 'object', properties: { bots: { type: 'array', items: botSchema }, meta: listMeta }, required: ['bots', 'meta'] } },
+        401: unauthorized,
+        403: forbidden,
+      },
     },
-    handle: async (c) => jsonAnswer(c, { bots: (await auth.listBots()).map(botView) }),
+    handle: async (c) => jsonAnswer(c, { bots: (await auth.listBots()).map(botView), meta: {} }),
+  })
+
+  registerRoute(router, {
+    docs: {
+      methods: ['GET'],
+      path: '/v1/admin/bots/{id}',
+      operationId: 'adminGetBot',
+      summary: 'One bot of the workspace',
+      description: adminDescription,
+      security: 'bearer',
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'The bot id.' }],
+      responses: {
+        200: { description: 'The bot.', body: 'json', schema: { type: 'object', properties: { bot: botSchema }, required: ['bot'] } },
+        401: unauthorized,
+        403: forbidden,
+        404: { description: '`ResourceNotFound`: no bot with that id.', body: 'error' },
+      },
+    },
+    handle: async (c) => {
+      const id = c.req.param('id') ?? ''
+      const bot = await auth.getBot(id)
+      if (!bot) throw new ServiceError('ResourceNotFound', `No bot with id "${id}"`)
+      return jsonAnswer(c, { bot: botView(bot) })
+    },
   })
 
   registerRoute(router, {
@@ -240,7 +273,12 @@ export function adminRoutes(options: AdminRoutesOptions): Hono<AdminEnv> {
         { name: 'botId', in: 'query', required: false, description: 'Keep the tokens that reach this bot (bound to it, or workspace-wide).' },
         { name: 'all', in: 'query', required: false, description: '`true` lists revoked tokens too.', schema: { enum: ['true', 'false'] } },
       ],
-      responses: { 200: { description: 'The tokens.', body: 'json', schema: { type: 'object', properties: { tokens: { type: 'array', items: tokenSchema } }, required: ['tokens'] } }, 400: invalid, 401: unauthorized, 403: forbidden },
+      responses: {
+        200: { description: 'The tokens, in one page (`meta` has no `nextToken`).', body: 'json', schema: { type: 'object', properties: { tokens: { type: 'array', items: tokenSchema }, meta: listMeta }, required: ['tokens', 'meta'] } },
+        400: invalid,
+        401: unauthorized,
+        403: forbidden,
+      },
     },
     handle: async (c) => {
       const query = parseWith(ListTokensQuerySchema, c.req.query(), 'Invalid query')
@@ -248,7 +286,7 @@ export function adminRoutes(options: AdminRoutesOptions): Hono<AdminEnv> {
         ...(query.botId !== undefined ? { botId: query.botId } : {}),
         activeOnly: query.all !== 'true',
       })
-      return jsonAnswer(c, { tokens })
+      return jsonAnswer(c, { tokens, meta: {} })
     },
   })
 
@@ -310,6 +348,11 @@ export function adminRoutes(options: AdminRoutesOptions): Hono<AdminEnv> {
       return jsonAnswer(c, { token: await auth.revokeToken(id) })
     },
   })
+
+  // Past every admin route: an administration path botshelf does not have (bp's integrations, a bot's logs, ...)
+  // is answered 404/405 like any unknown route, not sent on to the bot routes, which would ask for x-bot-id.
+  const unrouted = notFoundHandler(router as unknown as Parameters<typeof notFoundHandler>[0])
+  router.use('/v1/admin/*', async (c) => unrouted(c as unknown as Parameters<typeof unrouted>[0]))
 
   return router
 }

@@ -13,7 +13,7 @@ import { createProgress } from './output/index.js'
  * await exportDataset(backend, out, { progress: cliTransferProgress(io, 'export') })
  * ```
  */
-export function cliTransferProgress(io: CliIo, command: 'export' | 'import'): TransferProgress & { stop(): void } {
+export function cliTransferProgress(io: CliIo, command: 'export' | 'import' | 'backup' | 'restore'): TransferProgress & { stop(): void } {
   let current: ReturnType<typeof createProgress> | undefined
   const labels: Record<TransferPhase, string> = { verify: 'verify archive', metadata: 'metadata', content: 'content' }
   return {

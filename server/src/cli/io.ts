@@ -59,3 +59,20 @@ export class UsageError extends BotshelfError {
     super('InvalidPayload', 'USAGE', message)
   }
 }
+
+/**
+ * A data file a command reads (a CSV or JSON import) that does not fit: malformed, or a value of the wrong type.
+ * Not a bad command line, so its exit code is 1 (failure), not 2; the message names the file and the row.
+ *
+ * @example
+ * ```ts
+ * throw new DataFileError('people.csv: row 300 (line 301), column "age": expected a number, received "forty"')
+ * ```
+ */
+export class DataFileError extends BotshelfError {
+  override readonly name: string = 'DataFileError'
+  declare readonly code: 'DATA_FILE_INVALID'
+  constructor(message: string) {
+    super('InvalidPayload', 'DATA_FILE_INVALID', message)
+  }
+}

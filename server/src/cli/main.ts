@@ -6,6 +6,8 @@ import { usageCommand } from './usage.js'
 import { migrateCommand } from './migrate.js'
 import { exportCommand } from './export.js'
 import { importCommand } from './import.js'
+import { backupCommand } from './backup.js'
+import { restoreCommand } from './restore.js'
 import { UsageError, type CliIo } from './io.js'
 import { filesCommand, loginCommand, logoutCommand, tablesCommand } from './data/index.js'
 import { describeFailure } from './failure.js'
@@ -28,6 +30,8 @@ Commands:
   reindex  re-embed indexed files after the embeddings model changed (botshelf reindex --help)
   export   write the whole dataset into a checksummed archive folder (botshelf export --help)
   import   load an archive into an empty dataset: embedded <-> PostgreSQL + S3 (botshelf import --help)
+  backup   back up the dataset while it is served, incrementally, into a folder (botshelf backup --help)
+  restore  restore a backup into an empty dataset (botshelf restore --help)
 
   files    ls, put, get, rm, cp, tag, search, passages: the files of a bot (botshelf files --help)
   tables   ls, create, describe, find, insert, import, export, rm (botshelf tables --help)
@@ -98,8 +102,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await exportCommand(rest, io)
       case 'import':
         return await importCommand(rest, io)
+      case 'backup':
+        return await backupCommand(rest, io)
+      case 'restore':
+        return await restoreCommand(rest, io)
       default:
-        throw new UsageError(`Unknown command "${command}"; expected serve, token, bot, migrate, reindex, export, import, files, tables, login, logout or usage.\nRun "botshelf --help" for usage.`)
+        throw new UsageError(`Unknown command "${command}"; expected serve, token, bot, migrate, reindex, export, import, backup, restore, files, tables, login, logout or usage.\nRun "botshelf --help" for usage.`)
     }
   } catch (error) {
     const { code, message } = describeFailure(error)

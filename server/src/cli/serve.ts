@@ -27,7 +27,10 @@ ${renderSettingsHelp(serveSettings, 'options')}
 
 Search embeddings (a flag wins over its variable; without a URL the offline default is used):
 ${renderSettingsHelp(serveSettings, 'embeddings')}
+
+Storage quotas of the workspace:
 ${renderSettingsHelp(serveSettings, 'quotas')}
+
   -h, --help          show this help
 
 Request logs go to standard output (one line per request); messages go to standard error.

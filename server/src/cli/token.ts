@@ -30,7 +30,7 @@ Manages the access tokens of a data folder (default ./.botshelf), or of a Postgr
           --workspace creates a member token that reaches every bot of the workspace, like a Botpress
           personal access token (the caller names the bot in x-bot-id). Member roles only:
           ${memberRoles.join(', ')}.
-  list    prints id, scope, bot, role, integration and creation date of active tokens (--all: revoked too);
+  list    prints id, scope, bot, role, integration, label and creation date of active tokens (--all: revoked too);
           --bot keeps the tokens that reach that bot (bound to it, or workspace-wide).
   revoke  revokes a token by its id (tok_...); it stops working at once.`
 
@@ -154,8 +154,9 @@ async function listTokens(args: string[], io: CliIo): Promise<number> {
       io.stdout.write(`${JSON.stringify(tokens, null, 2)}\n`)
       return 0
     }
-    const header = ['id', 'scope', 'bot', 'role', 'integration', 'created', 'revoked']
-    const rows = tokens.map((t) => [t.id, t.scope, t.botId ?? '*', t.role, t.integrationName ?? '-', t.createdAt, t.revokedAt ?? '-'])
+    // The label is what the console shows to tell tokens apart: the list shows it too.
+    const header = ['id', 'scope', 'bot', 'role', 'integration', 'label', 'created', 'revoked']
+    const rows = tokens.map((t) => [t.id, t.scope, t.botId ?? '*', t.role, t.integrationName ?? '-', t.label ?? '-', t.createdAt, t.revokedAt ?? '-'])
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
     const format = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()
     io.stdout.write(`${[format(header), ...rows.map(format)].join('\n')}\n`)

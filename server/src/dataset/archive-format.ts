@@ -39,6 +39,31 @@ export interface ArchiveManifest {
   source: string
   parts: ArchivePart[]
   totals: { records: number; tables: number; rows: number; blobs: number; blobBytes: number }
+  /**
+   * Where the content is: absent in an export (each blob at `blobs/<blobId>` inside the archive); in a snapshot of
+   * a backup folder `../../content`, the folder's content by sha256 shared by all its snapshots (`botshelf backup`).
+   */
+  contentFolder?: typeof BACKUP_CONTENT_FOLDER
+}
+
+/** The `contentFolder` of a backup snapshot: `<backup>/snapshots/<name>/` → `<backup>/content/`. */
+export const BACKUP_CONTENT_FOLDER = '../../content'
+
+/**
+ * The path of a blob's content relative to the archive folder: `blobs/<blobId>` in an export, or
+ * `../../content/<sha256>` in a backup snapshot.
+ *
+ * @example
+ * ```ts
+ * blobPathOf(manifest, { blobId: '01J...', size: 11, sha256: 'b94d...' }) // 'blobs/01J...' or '../../content/b94d...'
+ * ```
+ */
+export function blobPathOf(manifest: Pick<ArchiveManifest, 'contentFolder'>, entry: BlobEntry): string {
+  if (manifest.contentFolder === undefined) return archivePaths.blob(entry.blobId)
+  if (!/^[0-9a-f]{64}$/.test(String(entry.sha256))) {
+    throw new DatasetArchiveError('ARCHIVE_INVALID', `${archivePaths.blobList}: sha256: expected 64 hex digits, received ${JSON.stringify(entry.sha256)}`)
+  }
+  return `${manifest.contentFolder}/${entry.sha256}`
 }
 
 /**
@@ -107,5 +132,8 @@ export async function readManifest(folder: string): Promise<ArchiveManifest> {
       typeof part?.path === 'string' && /^parts\/(rows\/)?[A-Za-z0-9_]+\.jsonl$/.test(part.path) && Number.isInteger(part.records) && Number.isInteger(part.bytes) && /^[0-9a-f]{64}$/.test(String(part.sha256))
     if (!ok) throw new DatasetArchiveError('ARCHIVE_INVALID', `${archivePaths.manifest}: parts.${index}: expected { path: "parts/<name>.jsonl", records, bytes, sha256 }, received ${JSON.stringify(part)}`)
   })
+  if (manifest.contentFolder !== undefined && manifest.contentFolder !== BACKUP_CONTENT_FOLDER) {
+    throw new DatasetArchiveError('ARCHIVE_INVALID', `${archivePaths.manifest}: contentFolder: expected ${JSON.stringify(BACKUP_CONTENT_FOLDER)} or none, received ${JSON.stringify(manifest.contentFolder)}`)
+  }
   return manifest as ArchiveManifest
 }

@@ -84,7 +84,16 @@ async function checkDestination(out: string): Promise<void> {
   }
 }
 
-interface MetadataResult {
+/**
+ * What {@link exportMetadata} wrote: the data parts, every blob the files name (by blob id, with its size and
+ * sha256), and the counts.
+ *
+ * @example
+ * ```ts
+ * const { parts, blobs } = await backend.transaction((tx) => exportMetadata(tx, work, quietProgress, undefined))
+ * ```
+ */
+export interface MetadataResult {
   parts: ArchivePart[]
   blobs: Map<string, { size: number; sha256: string }>
   tables: number
@@ -92,7 +101,17 @@ interface MetadataResult {
   records: number
 }
 
-async function exportMetadata(tx: BackendPorts, work: string, progress: TransferProgress, signal: AbortSignal | undefined): Promise<MetadataResult> {
+/**
+ * Writes every dataset part, table and row of one transaction's view into `work/parts/` (the archive layout) and
+ * returns the blobs the files name. Shared by `exportDataset` and `takeBackup`; run it inside `backend.transaction`
+ * so everything comes from one snapshot.
+ *
+ * @example
+ * ```ts
+ * const result = await backend.transaction((tx) => exportMetadata(tx, './work', quietProgress, signal))
+ * ```
+ */
+export async function exportMetadata(tx: BackendPorts, work: string, progress: TransferProgress, signal: AbortSignal | undefined): Promise<MetadataResult> {
   const bots = await tx.auth.listBots()
   const tableIds: Array<{ botId: string; id: string; rows: number }> = []
   for (const bot of bots) {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Backend, BackendPorts } from '../store/backend.js'
 import { datasetParts, type DatasetPartName, type DatasetRecord } from '../store/dataset/index.js'
 import type { RowSnapshot, TableSnapshot } from '../store/tables/index.js'
-import { archivePaths, checkBlobId, readManifest, type ArchiveManifest, type ArchivePart, type BlobEntry } from './archive-format.js'
+import { archivePaths, blobPathOf, checkBlobId, readManifest, type ArchiveManifest, type ArchivePart, type BlobEntry } from './archive-format.js'
 import { DatasetArchiveError } from './errors.js'
 import { readPart, verifyPart } from './jsonl.js'
 import { quietProgress, throwIfAborted, type TransferProgress } from './progress.js'
@@ -87,7 +87,7 @@ async function importBlobs(
     throwIfAborted(signal)
     const entry = line as BlobEntry
     const blobId = checkBlobId(entry.blobId)
-    const path = archivePaths.blob(blobId)
+    const path = blobPathOf(manifest, entry)
     const source = createReadStream(join(from, path), signal ? { signal } : {})
     const counted = (async function* () {
       try {
@@ -96,7 +96,7 @@ async function importBlobs(
           yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
         }
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new DatasetArchiveError('ARCHIVE_CORRUPT', `${path}: missing from the archive`)
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new DatasetArchiveError('ARCHIVE_CORRUPT', `${path}: missing from the ${manifest.contentFolder ? 'backup folder' : 'archive'}`)
         throw error
       }
     })()

@@ -3,6 +3,8 @@ import type { Backend } from './backend.js'
 import type { Clock } from './clock.js'
 import type { PostgresBackend, PostgresBackendOptions } from './postgres/backend.js'
 import { openSqliteBackend } from './sqlite/backend.js'
+import { backupSqliteDatabase } from './sqlite/online-backup.js'
+import { dataFolder } from '../platform/index.js'
 
 /**
  * Which backend to open: the embedded SQLite one in a data folder or in memory, or PostgreSQL (`databaseUrl`)
@@ -41,6 +43,23 @@ export async function openBackend(target: BackendTarget): Promise<Backend & { re
   }
   if ('memory' in target) return openSqliteBackend({ memory: true, ...(target.now ? { now: target.now } : {}) })
   return openSqliteBackend({ dataDir: target.dataDir, ...(target.now ? { now: target.now } : {}), ...(target.lock !== undefined ? { lock: target.lock } : {}) })
+}
+
+/**
+ * A consistent copy of a live embedded data folder's metadata, taken while its server runs: SQLite's online backup
+ * of `botshelf.db` into `workDir`, opened there as a backend of its own (unlocked, never served). The content stays
+ * in the live folder; read it with the folder's blob store. Close the returned backend, then delete `workDir`.
+ *
+ * @example
+ * ```ts
+ * const snapshot = await openSqliteSnapshot('./.botshelf', './backup/.work-1')
+ * try { await snapshot.transaction((tx) => tx.auth.listBots()) } finally { await snapshot.close() }
+ * ```
+ */
+export async function openSqliteSnapshot(dataDir: string, workDir: string): Promise<Backend> {
+  const live = dataFolder(dataDir)
+  await backupSqliteDatabase(live.databaseFile, dataFolder(workDir).databaseFile)
+  return openSqliteBackend({ dataDir: workDir, lock: false })
 }
 
 function withoutUndefined<T extends object>(value: T): T {

@@ -118,8 +118,8 @@ export function metadataBytes(metadata: Record<string, unknown>): number {
 }
 
 /**
- * Free-form metadata of a file: `{ key: any JSON value }`, at most 64 KB as JSON (so a page of 100 files stays a
- * few MB, and one caller cannot make every listing heavy).
+ * Free-form metadata of a file: `{ key: any JSON value }`, at most 1 MiB as JSON, the files payload limit
+ * (decision 1441): whatever fits a valid request is accepted.
  *
  * @example
  * ```ts

@@ -50,6 +50,9 @@ export const filesLimits = {
   searchResultsMax: 50,
   /** Longest knowledge base name, in characters. */
   knowledgeBaseNameMaxLength: 256,
-  /** Metadata of one file, as UTF-8 JSON, after any merge (botshelf's bound; decision 0703). */
-  metadataMaxBytes: 64 * 1024,
+  /**
+   * Metadata of one file, as UTF-8 JSON, after any merge: the files API's payload limit, 1 MiB (docs/wire-format.md
+   * §5), so what one valid request can write is accepted and a merge never grows past it (decision 1441).
+   */
+  metadataMaxBytes: 1024 * 1024,
 } as const

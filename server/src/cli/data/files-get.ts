@@ -84,6 +84,11 @@ ${connectionHelp}`,
         else if (file.status !== 'upload_completed') io.stderr.write(`get: skipped ${JSON.stringify(file.key)}: its content is not uploaded (${file.status})\n`)
         else wanted.push({ file, path: join(destination, local.path) })
       }
+      if (listed.length === 0) {
+        // Nothing to download is not a success: the prefix is likely mistyped.
+        io.stderr.write(`get: no file's key starts with ${JSON.stringify(prefix)}; nothing was downloaded (see "botshelf files ls")\n`)
+        return exitCodes.failure
+      }
       const total = wanted.reduce((sum, w) => sum + (w.file.size ?? 0), 0)
       const progress = createProgress(io, { label: 'get', unit: 'bytes', total })
       let downloaded = 0

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs'
+import type { Client } from 'botshelf/client'
 import type { Subcommand } from '../command-group.js'
 import { expectPositionals, parseSubcommand } from '../command-group.js'
 import { describeFailure } from '../failure.js'
@@ -62,20 +63,34 @@ ${connectionHelp}`,
       const totalBytes = files.reduce((sum, f) => sum + f.size, 0)
       const progress = createProgress(io, { label: 'put', unit: 'bytes', total: totalBytes })
       const uploaded: Array<{ key: string; id: string; size: number }> = []
+      const startedAt = Date.now()
+      // Uploads begun and not acknowledged: what an interrupt must settle.
+      const inFlight = new Map<string, LocalFile>()
       const note = () => `${uploaded.length}/${files.length} files`
       const failures = await eachLimited(files, parallel, () => signal.aborted, async (file) => {
         throwIfInterrupted(signal)
-        const counted = countingStream(file.path, (bytes) => progress.advance(bytes))
+        inFlight.set(keyOf(file), file)
+        // No progress once interrupted: the bar is gone and the summary is the last line.
+        const counted = countingStream(file.path, (bytes) => {
+          if (!signal.aborted) progress.advance(bytes)
+        })
         const { file: stored } = await client.uploadFile(
           { key: keyOf(file), content: counted, size: file.size, ...(Object.keys(tags).length > 0 ? { tags } : {}), ...(values.index ? { index: true } : {}) },
           { signal },
         )
+        inFlight.delete(stored.key)
         uploaded.push({ key: stored.key, id: stored.id, size: file.size })
-        progress.advance(0, note())
+        if (!signal.aborted) progress.advance(0, note())
       })
       if (signal.aborted) {
         progress.stop()
-        io.stderr.write(`put: interrupted after ${uploaded.length} of ${files.length} files; those are complete, the uploads in flight were abandoned and are not visible\n`)
+        const settled = await settleInFlight(client, inFlight, startedAt)
+        for (const done of settled.completed) uploaded.push(done)
+        const parts = [`put: interrupted after ${uploaded.length} of ${files.length} files; those are complete`]
+        if (settled.completed.length > 0) parts.push(`${settled.completed.length} of them reached the service whole while stopping`)
+        if (settled.deleted > 0) parts.push(`${settled.deleted} upload${settled.deleted === 1 ? '' : 's'} in flight ${settled.deleted === 1 ? 'was' : 'were'} stopped and ${settled.deleted === 1 ? 'its record' : 'their records'} deleted`)
+        parts.push(...settled.left)
+        io.stderr.write(`${parts.join('; ')}\n`)
         if (values.json) io.stdout.write(`${JSON.stringify(uploaded, null, 2)}\n`)
         return exitCodes.interrupted
       }
@@ -95,4 +110,41 @@ async function* countingStream(path: string, onChunk: (bytes: number) => void): 
     onChunk(bytes.byteLength)
     yield bytes
   }
+}
+
+/** How far the service's clock may be behind this machine's when telling a record this run created. */
+const CLOCK_TOLERANCE_MS = 2000
+
+/**
+ * After an interrupt, settles each upload that was begun and not acknowledged: one the service completed anyway
+ * counts as uploaded; a record this run created (its `createdAt` not before the command started, give or take
+ * {@link CLOCK_TOLERANCE_MS}) whose content did not arrive is deleted, so no half-upload stays listed; a new version
+ * of a file that existed before is left to the service, and said so.
+ * Runs without the interrupted signal: that is the point.
+ *
+ * @example
+ * ```ts
+ * const { completed, deleted } = await settleInFlight(client, new Map([['docs/a.md', localFile]]), Date.now())
+ * ```
+ */
+async function settleInFlight(
+  client: Client,
+  inFlight: ReadonlyMap<string, LocalFile>,
+  startedAt: number,
+): Promise<{ completed: Array<{ key: string; id: string; size: number }>; deleted: number; left: string[] }> {
+  const completed: Array<{ key: string; id: string; size: number }> = []
+  const left: string[] = []
+  let deleted = 0
+  for (const [key, local] of inFlight) {
+    const found = await client.getFile({ id: key }).then(({ file }) => file, () => undefined)
+    if (!found) continue
+    if (found.status === 'upload_completed') completed.push({ key, id: found.id, size: local.size })
+    else if (Date.parse(found.createdAt) >= startedAt - CLOCK_TOLERANCE_MS) {
+      await client.deleteFile({ id: found.id }).then(
+        () => (deleted += 1),
+        (error: unknown) => left.push(`${key}: its record could not be deleted (${describeFailure(error).message})`),
+      )
+    } else left.push(`${key}: a new version was cut short; its earlier version stays`)
+  }
+  return { completed, deleted, left }
 }

@@ -8,7 +8,7 @@ import { runDataCommand } from './run-data-command.js'
 
 /**
  * `botshelf files search <query> [--tag k=v]... [--limit N] [--json]`: semantic search over indexed files,
- * through the client's `searchFiles`. A server without search answers `MethodNotFound`, which is printed.
+ * through the client's `searchFiles`, over the files uploaded with `--index`.
  *
  * @example
  * ```ts
@@ -19,7 +19,7 @@ export const filesSearch: Subcommand = {
   name: 'search',
   usage: 'botshelf files search <query> [--tag KEY=VALUE]... [--limit N] [--json]',
   help: `Searches the indexed files for passages matching the query (searchFiles): score, file key, passage.
-A server without search answers MethodNotFound, and the command fails with that message.
+Only files uploaded with --index (index: true) are indexed and searched; see "botshelf files put --help".
 
 Options:
   --tag <key=value>   only files with this tag (repeatable)
@@ -56,7 +56,7 @@ ${connectionHelp}`,
 
 /**
  * `botshelf files passages <key> [--json]`: the passages of an indexed file, through the client's
- * `listFilePassages`. A server without indexing answers `MethodNotFound`, which is printed.
+ * `listFilePassages`; only files uploaded with `--index` have passages.
  *
  * @example
  * ```ts
@@ -67,7 +67,7 @@ export const filesPassages: Subcommand = {
   name: 'passages',
   usage: 'botshelf files passages <key> [--json]',
   help: `Lists the passages of an indexed file (listFilePassages), in order.
-A server without indexing answers MethodNotFound, and the command fails with that message.
+Only files uploaded with --index (index: true) have passages.
 
 Options:
   --json              print the passages as JSON

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { createGunzip } from 'node:zlib'
 import { CsvRecordScanner, JsonRowsScanner } from '../../transfer/index.js'
-import { UsageError } from '../io.js'
+import { DataFileError, UsageError } from '../io.js'
 
 /** The formats `tables import` reads. */
 export type ImportFormat = 'csv' | 'json'
@@ -53,6 +53,7 @@ export async function* readImportRows(
 ): AsyncGenerator<Array<Record<string, unknown>>> {
   let pending: Array<Record<string, unknown>> = []
   let header: string[] | undefined
+  let dataRows = 0
   const scanner =
     format === 'csv'
       ? new CsvRecordScanner({
@@ -63,8 +64,9 @@ export async function* readImportRows(
               return
             }
             if (record.fieldCount === 1 && record.byteLength === 0) return // a blank line
+            dataRows += 1
             if (record.fieldCount !== header.length) {
-              throw new UsageError(`${path}: line ${record.line} has ${record.fieldCount} fields, the header has ${header.length}`)
+              throw new DataFileError(`${path}: row ${dataRows} (line ${record.line}) has ${record.fieldCount} fields, the header has ${header.length}`)
             }
             const row: Record<string, CsvCell> = {}
             header.forEach((name, i) => (row[name] = record.fieldText(i) === '' && !record.fieldQuoted(i) ? null : record.fieldText(i)))
@@ -85,8 +87,8 @@ export async function* readImportRows(
     }
     scanner.end()
   } catch (error) {
-    if (error instanceof UsageError || signal.aborted) throw error
-    throw new UsageError(`${path}: ${(error as Error).message}`)
+    if (error instanceof UsageError || error instanceof DataFileError || signal.aborted) throw error
+    throw new DataFileError(`${path}: ${cliWording((error as Error).message)}`)
   } finally {
     file.destroy()
   }
@@ -110,4 +112,13 @@ export async function fileSize(path: string): Promise<number> {
     if (error instanceof UsageError) throw error
     throw new UsageError(`cannot read ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`)
   }
+}
+
+/**
+ * The transfer scanners' words for the CLI: their messages name the service's request field (`fileId: `) and
+ * count CSV records from the header; the CLI counts rows from the first data record, as every other message of
+ * an import does (the line number stays alongside).
+ */
+function cliWording(message: string): string {
+  return message.replace(/^fileId: /, '').replace(/CSV record (\d+) \(line (\d+)\)/, (_all, record: string, line: string) => `row ${Number(record) - 1} (line ${line})`)
 }

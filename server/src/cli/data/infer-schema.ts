@@ -1,5 +1,5 @@
 import type { Table } from 'botshelf/client'
-import { UsageError } from '../io.js'
+import { DataFileError } from '../io.js'
 
 /** A column type a table can have, as `createTable` takes it. */
 export type ColumnType = 'string' | 'number' | 'boolean' | 'object' | 'array'
@@ -27,27 +27,45 @@ function typeOfValue(value: unknown, fromCsv: boolean): ColumnType | undefined {
  * Infers a table schema from sample rows: a column is a number when every value it has is one (in CSV: text
  * that reads as a number), a boolean when every value is `true`/`false`, an object or array when every JSON
  * value is one, and a string otherwise (mixed values, or no value at all). System columns (`id`,
- * `createdAt`, `updatedAt`) are left out.
+ * `createdAt`, `updatedAt`) are left out. A column made a string because a few values do not fit the type of
+ * most (`age` with one `forty` among numbers) is described in `notes`, so the caller can say so rather than
+ * silently store every value as text.
  *
  * @example
  * ```ts
  * inferSchema([{ name: 'Ada', age: '36' }], true) // { name: { type: 'string' }, age: { type: 'number' } }
+ * const notes: string[] = []
+ * inferSchema([{ age: '36' }, { age: 'forty' }], true, notes) // age: string; notes[0] names row 2 and "forty"
  * ```
  */
-export function inferSchema(rows: ReadonlyArray<Record<string, unknown>>, fromCsv: boolean): Record<string, { type: ColumnType }> {
-  const seen = new Map<string, ColumnType | 'none' | 'mixed'>()
-  for (const row of rows) {
+export function inferSchema(rows: ReadonlyArray<Record<string, unknown>>, fromCsv: boolean, notes?: string[]): Record<string, { type: ColumnType }> {
+  const seen = new Map<string, Map<ColumnType, { count: number; row: number; value: unknown }>>()
+  rows.forEach((row, index) => {
     for (const [column, value] of Object.entries(row)) {
       if (SYSTEM_COLUMNS.has(column)) continue
+      const types = seen.get(column) ?? new Map<ColumnType, { count: number; row: number; value: unknown }>()
+      seen.set(column, types)
       const type = typeOfValue(value, fromCsv)
-      const before = seen.get(column) ?? 'none'
-      if (type === undefined) seen.set(column, before)
-      else if (before === 'none') seen.set(column, type)
-      else if (before !== type) seen.set(column, 'mixed')
+      if (type === undefined) continue
+      const found = types.get(type)
+      if (found) found.count++
+      else types.set(type, { count: 1, row: index + 1, value })
+    }
+  })
+  const schema: Record<string, { type: ColumnType }> = {}
+  for (const [column, types] of seen) {
+    const [only] = types.keys()
+    schema[column] = { type: types.size === 1 ? only! : 'string' }
+    if (types.size > 1) {
+      const [most, ...others] = [...types.entries()].sort((a, b) => b[1].count - a[1].count)
+      const odd = others.sort((a, b) => a[1].row - b[1].row)[0]!
+      const oddCount = others.reduce((sum, [, entry]) => sum + entry.count, 0)
+      notes?.push(
+        `column "${column}" is created as string: ${most![1].count} of its values are ${most![0]}s but ${oddCount} ${oddCount === 1 ? 'is' : 'are'} not ` +
+          `(row ${odd[1].row}: ${JSON.stringify(odd[1].value)}); fix ${oddCount === 1 ? 'that value' : 'those values'}, or create the table first with the types you want`,
+      )
     }
   }
-  const schema: Record<string, { type: ColumnType }> = {}
-  for (const [column, type] of seen) schema[column] = { type: type === 'none' || type === 'mixed' ? 'string' : type }
   return schema
 }
 
@@ -55,7 +73,7 @@ export function inferSchema(rows: ReadonlyArray<Record<string, unknown>>, fromCs
  * Turns an imported row into the values of the table's columns: CSV text becomes the column's type (a
  * number, `true`/`false`, parsed JSON for objects and arrays), JSON values of a string column that are not
  * strings become their JSON text, system columns and empty values are dropped. A value that does not fit its
- * column is a `UsageError` naming the row, the column, what was expected and what was received.
+ * column is a `DataFileError` (exit 1) naming the row, the column, what was expected and what was received.
  *
  * @example
  * ```ts
@@ -68,7 +86,7 @@ export function rowForTable(row: Record<string, unknown>, types: Readonly<Record
     if (SYSTEM_COLUMNS.has(column) || value === null || value === undefined) continue
     const type = types[column]
     const fail = (expected: string): never => {
-      throw new UsageError(`row ${rowNumber}, column "${column}": expected ${expected}, received ${JSON.stringify(value)}`)
+      throw new DataFileError(`row ${rowNumber}, column "${column}": expected ${expected}, received ${JSON.stringify(value)}`)
     }
     if (!fromCsv || typeof value !== 'string') {
       out[column] = type === 'string' && typeof value !== 'string' ? JSON.stringify(value) : value

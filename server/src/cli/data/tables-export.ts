@@ -33,19 +33,24 @@ const PAGE_ROWS = 1000
  */
 export const tablesExport: Subcommand = {
   name: 'export',
-  usage: 'botshelf tables export <table> <file.csv|.json|.gz, or - for standard output> [--format csv|json] [--filter JSON]',
+  usage: 'botshelf tables export <table> <file.csv|.json|.gz, or - for standard output> [--format csv|json | --json] [--filter JSON]',
   help: `Writes the rows of a table, ordered by id, as CSV (a header record: id, the columns in order, createdAt,
 updatedAt) or as a JSON array, gzip-compressed when the name ends in .gz. The file is written to a temporary
 file and renamed when complete: an interrupted export leaves nothing. "-" writes to standard output.
 
 Options:
   --format <f>        csv or json (default: from the file name; csv for -)
+  --json              the same as --format json (as "tables find --json")
   --filter <json>     only the rows matching this filter (inline JSON, @file or -)
 ${connectionHelp}`,
   async run(args, io) {
-    const parsed = parseSubcommand('tables', tablesExport, args, io, { ...connectionOptions, format: { type: 'string' }, filter: { type: 'string' } })
+    const parsed = parseSubcommand('tables', tablesExport, args, io, { ...connectionOptions, format: { type: 'string' }, json: { type: 'boolean' }, filter: { type: 'string' } })
     if (!parsed) return 0
     const { values, positionals } = parsed
+    if (values.json === true) {
+      if (values.format !== undefined && values.format !== 'json') throw new UsageError(`--json and --format ${values.format} disagree; give one of them`)
+      values.format = 'json'
+    }
     expectPositionals('tables export', positionals, ['<table>', '<file or ->'])
     const [tableName, destination] = positionals as [string, string]
     const toStdout = destination === '-'

@@ -1,4 +1,6 @@
+import { tableNamePattern } from 'botshelf/api'
 import { ApiError, type Client, type Table } from 'botshelf/client'
+import { UsageError } from '../io.js'
 import type { Subcommand } from '../command-group.js'
 import { expectPositionals, parseSubcommand } from '../command-group.js'
 import { describeFailure } from '../failure.js'
@@ -30,7 +32,9 @@ const SAMPLE_ROWS = 1000
 export const tablesImport: Subcommand = {
   name: 'import',
   usage: 'botshelf tables import <table> <file.csv|.json|.gz> [--format csv|json] [--keep-partial]',
-  help: `Inserts the rows of a CSV file (a header record, then one record per row) or a JSON file (an array of
+  help: `<table> is a table name: 1 to 45 letters, digits or _, then "Table" (ordersTable), as the service requires;
+it is checked before the file is read.
+Inserts the rows of a CSV file (a header record, then one record per row) or a JSON file (an array of
 row objects, or { "rows": [...] }), gzip-compressed when the name ends in .gz. The columns id, createdAt and
 updatedAt are skipped (the service sets them). A missing table is created, its schema inferred from the first
 ${SAMPLE_ROWS} rows: number, boolean (true/false), object or array when every value is one, string otherwise.
@@ -49,6 +53,10 @@ ${connectionHelp}`,
     const { values, positionals } = parsed
     expectPositionals('tables import', positionals, ['<table>', '<file>'])
     const [tableName, path] = positionals as [string, string]
+    // Checked before reading anything: a refusal after 100% of a large file is time lost.
+    if (!tableNamePattern.test(tableName)) {
+      throw new UsageError(`<table>: expected 1 to 45 letters, digits or _ followed by "Table" (like ordersTable), received ${JSON.stringify(tableName)}`)
+    }
     const { format, gzip } = importFormatOf(path, values.format)
     const size = await fileSize(path)
     const fromCsv = format === 'csv'
@@ -82,10 +90,12 @@ ${connectionHelp}`,
         if (batch.length >= BATCH_ROWS || batchBytes >= BATCH_BYTES) await flush()
       }
       const createFromSample = async (): Promise<void> => {
-        const schema = inferSchema(sample, fromCsv)
+        const notes: string[] = []
+        const schema = inferSchema(sample, fromCsv, notes)
         table = (await client.createTable({ name: tableName, schema: { type: 'object', properties: schema } }, { signal })).table
         created = true
         io.stderr.write(`import: created table ${table.name} (${Object.entries(schema).map(([c, s]) => `${c}: ${s.type}`).join(', ') || 'no columns'})\n`)
+        for (const note of notes) io.stderr.write(`import: ${note}\n`)
         for (const row of sample.splice(0)) await add(row)
       }
       try {

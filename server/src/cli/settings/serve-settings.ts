@@ -74,7 +74,10 @@ export const serveSettings = [
     value: '<url>',
     variable: 'BOTSHELF_DATABASE_URL',
     default: 'none: SQLite in the data folder',
-    help: ['PostgreSQL for metadata, rows and jobs: postgres://user:password@host:5432/db'],
+    help: [
+      'PostgreSQL for metadata, rows and jobs: postgres://user:password@host:5432/db',
+      '(also BOTSHELF_DATABASE_URL; default: none, SQLite in --data)',
+    ],
     docs: 'PostgreSQL (`postgres://…`) for metadata, rows, jobs and tokens, shared by any number of servers ([deploy.md](deploy.md)); the flag wins over the variable',
     section: 'options',
   },
@@ -86,7 +89,7 @@ export const serveSettings = [
     help: [
       'file content in S3 (with --database): s3://bucket/optional/prefix; also',
       'BOTSHELF_BLOBS_URL, BOTSHELF_S3_ENDPOINT, BOTSHELF_S3_FORCE_PATH_STYLE, AWS_*',
-      '(default: the BOTSHELF_DATABASE_URL variable; none: SQLite in --data)',
+      '(default: the data folder)',
     ],
     docs: 'file content in S3 (`s3://bucket/optional/prefix`), with a database only; `BOTSHELF_S3_ENDPOINT`, `BOTSHELF_S3_FORCE_PATH_STYLE` and the `AWS_*` variables complete it ([deploy.md](deploy.md))',
     section: 'options',
@@ -147,12 +150,12 @@ export const serveSettings = [
   {
     flag: 'rate-limit',
     value: '<spec>',
-    default: '`100/s,burst=500,ip=200/s,ip-burst=1000`',
+    default: '`token=off,ip=200/s,ip-burst=1000`',
     help: [
       'request rate limits: "off", or comma-separated settings:',
-      '  <n>/s, <n>/m or <n>/h   sustained rate per token (default 100/s)',
-      '  burst=<n>               requests a token may send at once (default 500;',
-      "                          five seconds' worth when only a rate is given)",
+      '  <n>/s, <n>/m or <n>/h   sustained rate per token (default: no limit per token)',
+      '  burst=<n>               requests a token may send at once (five seconds\' worth',
+      '                          when only a rate is given; alone: at 100/s)',
       '  token=off               no limit per token',
       '  ip=<rate> | ip=off      rate per client IP address on the routes without',
       '                          a token: signed content URLs, /, /health (default 200/s)',

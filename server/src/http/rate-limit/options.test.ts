@@ -45,7 +45,8 @@ describe('parseRateLimitSpec', () => {
 describe('resolveRateLimits', () => {
   it('applies the defaults, switches off, and keeps the default of a tier left out', () => {
     const defaults = resolveRateLimits(undefined)!
-    expect(defaults.token).toEqual({ perSecond: 100, burst: 500 })
+    // No per-token limit unless the operator sets one (decision 1441); the per-IP tier stays.
+    expect(defaults.token).toBeNull()
     expect(defaults.ip).toEqual({ perSecond: 200, burst: 1000 })
     expect(defaults.store).toBeInstanceOf(MemoryRateLimitStore)
     expect(resolveRateLimits(false)).toBeNull()
@@ -65,8 +66,10 @@ describe('resolveRateLimits', () => {
   })
 
   it('describes the limits in the --rate-limit grammar and in words', () => {
-    expect(describeRateLimits(resolveRateLimits(undefined))).toBe('token 100/s,burst=500; ip 200/s,burst=1000')
-    expect(describeRateLimits(resolveRateLimits({ ip: false }))).toBe('token 100/s,burst=500; ip off')
+    expect(describeRateLimits(resolveRateLimits(undefined))).toBe('token off; ip 200/s,burst=1000')
+    // With the per-token tier off by default, switching the IP tier off leaves no limit at all.
+    expect(resolveRateLimits({ ip: false })).toBeNull()
+    expect(describeRateLimits(resolveRateLimits({ token: { perSecond: 100, burst: 500 }, ip: false }))).toBe('token 100/s,burst=500; ip off')
     expect(describeRateLimits(null)).toBe('off')
     expect(formatBucketLimit({ perSecond: 0.5, burst: 3 })).toBe('30/m,burst=3')
     expect(formatBucketLimit({ perSecond: 1 / 3600, burst: 1 })).toBe('1/h,burst=1')

@@ -16,8 +16,8 @@ import type { RateLimitStore } from './store.js'
  */
 export interface RateLimitOptions {
   /**
-   * Per token, on the authenticated `/v1` routes (after authentication). Default 100 requests a second,
-   * bursts of 500.
+   * Per token, on the authenticated `/v1` routes (after authentication). Default: off (decision 1441); a bot's
+   * own load is its owner's to pace.
    *
    * @example
    * ```ts
@@ -49,20 +49,31 @@ export interface RateLimitOptions {
 }
 
 /**
- * The defaults: per token 100 requests a second with bursts of 500; per IP address (routes without a token)
- * 200 a second with bursts of 1000. A bot answering chat messages makes a few storage calls per message, so
- * it stays far below; the limits stop a runaway loop from taking the one database connection from every other
- * bot (docs/decisions/0702-rate-limits-and-timeouts.md).
+ * The defaults: no limit per token (a self-hosted service serves its owner's bots; an operator who shares it sets
+ * `--rate-limit`, decision 1441); per IP address (routes without a token) 200 a second with bursts of 1000, since
+ * anyone who can reach the port can send those (decision 0702).
  *
  * @example
  * ```ts
- * defaultRateLimits.token // { perSecond: 100, burst: 500 }
+ * defaultRateLimits.token // false
+ * defaultRateLimits.ip // { perSecond: 200, burst: 1000 }
  * ```
  */
-export const defaultRateLimits: { readonly token: BucketLimit; readonly ip: BucketLimit } = {
-  token: { perSecond: 100, burst: 500 },
+export const defaultRateLimits: { readonly token: false; readonly ip: BucketLimit } = {
+  token: false,
   ip: { perSecond: 200, burst: 1000 },
 }
+
+/**
+ * The burst a per-token limit gets when a spec names only `burst=<n>` or only a rate is missing: the rate the
+ * per-token tier had by default before decision 1441 (100 a second), kept as the rate a bare `burst=` refills at.
+ *
+ * @example
+ * ```ts
+ * parseRateLimitSpec('burst=200') // { token: { perSecond: 100, burst: 200 } }
+ * ```
+ */
+export const tokenRateWhenOnlyBurst: BucketLimit = { perSecond: 100, burst: 500 }
 
 /**
  * Rate limiting as the app runs it: each tier's limit (`null` when off) and the store.
@@ -165,7 +176,7 @@ export function parseRateLimitSpec(spec: string): RateLimitOptions | false {
     else ipBurst = countOf(value, 'ip-burst')
   }
   const options: RateLimitOptions = {}
-  const token = tier('token', tokenRate, tokenBurst, defaultRateLimits.token)
+  const token = tier('token', tokenRate, tokenBurst, tokenRateWhenOnlyBurst)
   const ip = tier('ip', ipRate, ipBurst, defaultRateLimits.ip)
   if (token !== undefined) options.token = token
   if (ip !== undefined) options.ip = ip
@@ -174,7 +185,7 @@ export function parseRateLimitSpec(spec: string): RateLimitOptions | false {
 
 function checked(name: 'token' | 'ip', limit: BucketLimit | false | undefined): BucketLimit | null {
   if (limit === false) return null
-  if (limit === undefined) return defaultRateLimits[name]
+  if (limit === undefined) return defaultRateLimits[name] || null
   const problem = bucketLimitProblem(limit)
   if (problem) throw new RateLimitOptionError(`rateLimit.${name}: ${problem}`)
   return { perSecond: limit.perSecond, burst: limit.burst }
@@ -187,7 +198,7 @@ function checked(name: 'token' | 'ip', limit: BucketLimit | false | undefined): 
  *
  * @example
  * ```ts
- * resolveRateLimits(undefined)!.token // { perSecond: 100, burst: 500 }
+ * resolveRateLimits(undefined)!.token // null: no per-token limit unless asked (decision 1441)
  * resolveRateLimits('off') // null
  * resolveRateLimits({ ip: false })!.ip // null
  * ```
@@ -206,7 +217,7 @@ export function resolveRateLimits(option: RateLimitOptions | false | string | un
  *
  * @example
  * ```ts
- * describeRateLimits(resolveRateLimits(undefined)) // 'token 100/s,burst=500; ip 200/s,burst=1000'
+ * describeRateLimits(resolveRateLimits(undefined)) // 'token off; ip 200/s,burst=1000'
  * describeRateLimits(null) // 'off'
  * ```
  */

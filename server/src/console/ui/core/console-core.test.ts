@@ -37,11 +37,11 @@ describe('signInCodeFrom', () => {
 })
 
 describe('formatBytes', () => {
-  it('uses powers of 1024 with a decimal under 10', () => {
+  it('writes sizes as the CLI does: powers of 1000, one decimal', () => {
     expect(formatBytes(0)).toBe('0 B')
-    expect(formatBytes(1536)).toBe('1.5 KB')
-    expect(formatBytes(3 * 1024 * 1024)).toBe('3.0 MB')
-    expect(formatBytes(20 * 1024 * 1024)).toBe('20 MB')
+    expect(formatBytes(1536)).toBe('1.5 kB')
+    expect(formatBytes(3 * 1024 * 1024)).toBe('3.1 MB')
+    expect(formatBytes(20 * 1024 * 1024)).toBe('21.0 MB')
     expect(formatBytes(null)).toBe('—')
   })
 })

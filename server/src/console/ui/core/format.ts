@@ -1,22 +1,24 @@
 /**
- * A byte count for people: `0 B`, `1.5 KB`, `12 MB` (powers of 1024, one decimal under 10).
+ * A byte count for people, written as the CLI writes it (`botshelf files ls`, progress): `0 B`, `1.5 kB`,
+ * `21.0 MB`, in powers of 1000 with one decimal, so one file shows one size everywhere (issue 27).
  *
  * @example
  * ```ts
- * formatBytes(1536) // '1.5 KB'
+ * formatBytes(1536) // '1.5 kB'
+ * formatBytes(20 * 1024 * 1024) // '21.0 MB'
  * ```
  */
 export function formatBytes(bytes: number | null | undefined): string {
   if (bytes === null || bytes === undefined) return '—'
-  const units = ['B', 'KB', 'MB', 'GB', 'TB']
+  if (bytes < 1000) return `${bytes} B`
+  const units = ['kB', 'MB', 'GB', 'TB']
   let value = bytes
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
+  let unit = -1
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000
     unit += 1
   }
-  const digits = unit === 0 || value >= 10 ? 0 : 1
-  return `${value.toFixed(digits)} ${units[unit]}`
+  return `${value.toFixed(1)} ${units[unit]}`
 }
 
 /**
