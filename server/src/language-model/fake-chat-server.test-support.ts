@@ -48,7 +48,8 @@ export function lastUserText(body: ReceivedChatRequest['body']): string {
 /**
  * An OpenAI-compatible `/chat/completions` service on a random local port, scriptable: `answer(...)` queues answers
  * for the next requests; `outage(answer)` answers every request the same way until `outage(undefined)`; `reply(fn)`
- * sets the answer when nothing is queued (default: `"ok"`); `delayMs` on an answer delays it, `hang` never answers.
+ * sets the answer when nothing is queued (default: `"ok"`); `delayMs` on an answer delays it, `hang` never answers;
+ * `pause()` holds every answer until `resume()`.
  *
  * @example
  * ```ts
@@ -66,6 +67,8 @@ export async function startFakeChatServer() {
   let reply: (request: ReceivedChatRequest['body']) => FakeChatAnswer | Record<string, unknown> = () => chatCompletion('ok')
   let inFlight = 0
   let mostInFlight = 0
+  // While paused, requests are received (and recorded) but answered only on resume.
+  let paused: Array<() => void> | undefined
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -93,6 +96,10 @@ export async function startFakeChatServer() {
         response.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers })
         response.end(payload)
       }
+      if (paused) {
+        paused.push(send)
+        return
+      }
       if (answer.delayMs) {
         const timer = setTimeout(() => {
           timers.delete(timer)
@@ -113,10 +120,19 @@ export async function startFakeChatServer() {
     outage: (answer: FakeChatAnswer | undefined) => void (outage = answer),
     /** How requests are answered when nothing is queued: a completion body (`chatCompletion(...)`) or a full answer. */
     reply: (fn: (request: ReceivedChatRequest['body']) => FakeChatAnswer | Record<string, unknown>) => void (reply = fn),
-    /** The most requests answered at the same time (those with `delayMs`). */
+    /** Holds every answer (requests are still received and recorded) until `resume()`. */
+    pause: () => void (paused ??= []),
+    /** Sends the held answers and answers at once again. */
+    resume: () => {
+      const held = paused ?? []
+      paused = undefined
+      for (const send of held) send()
+    },
+    /** The most requests answered at the same time (those with `delayMs` or held). */
     mostInFlight: () => mostInFlight,
     close: async () => {
       for (const timer of timers) clearTimeout(timer)
+      paused = undefined
       for (const response of hanging) response.destroy()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
