@@ -55,7 +55,7 @@ beforeAll(async () => {
   service = await startTestService({
     listen: true,
     languageModel: createOpenAiCompatibleLanguageModel({ url: fake.url, model: 'fake-model', maxRetries: 0 }),
-    features: [createTablesFeature({ search: { embedder: null }, compute: { sweepIntervalMs: 100, waitComputedMs: 20_000, sandbox: null } })],
+    features: [createTablesFeature({ search: { embedder: null }, compute: { sweepIntervalMs: 100, waitComputedMs: 20_000, codeTimeLimitMs: 300, codeMemoryLimitBytes: 16 * 1024 * 1024 } })],
     jobs: { pollMs: 50 },
   })
   client = service.botpressClient()
@@ -173,18 +173,71 @@ describe('AI columns through @botpress/client', () => {
     await eventually(async () => ((await client.getTableRow({ table: 'offTable', id: rows[0]!.id })).row.sentiment === 'positive' ? true : undefined), 'computed once switched on')
   })
 
-  it('fails the columns this build cannot run yet with a reason: code without a sandbox, workflow', async () => {
+  it('derives values with a code column, in a chain after an AI column', async () => {
+    await client.createTable({
+      name: 'codeTable',
+      isComputeEnabled: true,
+      schema: {
+        review: { type: 'string' },
+        price: { type: 'number' },
+        sentiment: reviewSchema.sentiment,
+        withTax: { type: 'number', 'x-zui': { computed: { action: 'code', code: 'return Math.round(row.price * 1.2 * 100) / 100', dependencies: ['price'] } } },
+        badge: { type: 'string', 'x-zui': { computed: { action: 'code', code: 'return row.sentiment === "positive" ? `★ ${row.review}` : row.review', dependencies: ['sentiment', 'review'] } } },
+      },
+    } as never)
+    const { rows } = await client.createTableRows({ table: 'codeTable', rows: [{ review: 'I love it', price: 10 }, { review: 'Bad', price: 2.5 }], waitComputed: true })
+    expect(rows.map((row) => [row.withTax, row.badge])).toEqual([
+      [12, '★ I love it'],
+      [3, 'Bad'],
+    ])
+    expect(rows[0]!.computed.withTax).toMatchObject({ status: 'computed', updatedBy: 'code' })
+    const { rows: updated } = await client.updateTableRows({ table: 'codeTable', rows: [{ id: rows[1]!.id, price: 5 }], waitComputed: true })
+    expect(updated[0]!.withTax).toBe(6)
+  })
+
+  it('fails hostile code with a reason, one computation at a time, while the service keeps answering', async () => {
+    const hostile = {
+      loop: 'while (true) {}',
+      allocate: 'const a = []; while (true) a.push(new Array(1e6).fill(1)); return 1',
+      exit: 'process.exit(1)',
+      fs: "return require('fs').readFileSync('/etc/passwd', 'utf8')",
+      network: "return await fetch('http://127.0.0.1:1/')",
+    }
+    await client.createTable({
+      name: 'hostileTable',
+      isComputeEnabled: true,
+      schema: {
+        input: { type: 'string' },
+        ...Object.fromEntries(Object.entries(hostile).map(([name, code]) => [name, { type: 'string', 'x-zui': { computed: { action: 'code', code, dependencies: ['input'] } } }])),
+        fine: { type: 'string', 'x-zui': { computed: { action: 'code', code: 'return row.input.toUpperCase()', dependencies: ['input'] } } },
+      },
+    } as never)
+    const writing = client.createTableRows({ table: 'hostileTable', rows: [{ input: 'ok' }], waitComputed: true })
+    // The endless loop and the allocation run off the main thread: /health answers meanwhile.
+    const health = await fetch(`${service.url}/health`)
+    expect(health.status).toBe(200)
+    const { rows } = await writing
+    const row = rows[0]!
+    expect(row.fine).toBe('OK')
+    for (const name of Object.keys(hostile)) {
+      expect(row[name], name).toBeNull()
+      expect(row.computed[name], name).toMatchObject({ status: 'failed', error: expect.any(String) })
+    }
+    expect(row.computed.loop!.error).toMatch(/time|1 s|300 ms|limit/i)
+    expect(row.computed.allocate!.error).toMatch(/memory/i)
+    expect((await fetch(`${service.url}/health`)).status).toBe(200)
+  })
+
+  it('fails a workflow column with a reason while storage events are not there yet', async () => {
     await client.createTable({
       name: 'notYetTable',
       isComputeEnabled: true,
       schema: {
         a: { type: 'number' },
-        doubled: { type: 'number', 'x-zui': { computed: { action: 'code', code: 'return row.a * 2', dependencies: ['a'] } } },
         viaBot: { type: 'string', 'x-zui': { computed: { action: 'workflow', workflowId: 'wf_label', dependencies: ['a'] } } },
       },
     } as never)
     const { rows } = await client.createTableRows({ table: 'notYetTable', rows: [{ a: 2 }], waitComputed: true })
-    expect(rows[0]!.computed.doubled).toMatchObject({ status: 'failed', error: expect.stringMatching(/not available yet/) })
     expect(rows[0]!.computed.viaBot).toMatchObject({ status: 'failed', error: expect.stringMatching(/workflow columns are not available yet/) })
   })
 })

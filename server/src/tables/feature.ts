@@ -4,7 +4,8 @@ import { exportTableJob } from './export-table-job.js'
 import { importTableJob } from './import-table-job.js'
 import { embedTableRowsJob, scheduleStaleRowSweep, sweepStaleRowsJob, type TableSearchOptions } from '../search/rows/index.js'
 import { tablesRoutes } from './routes.js'
-import { computeSweepJob, computeTableJob, resolveComputeOptions, scheduleComputeSweep, type ComputeOptions } from './computed/index.js'
+import { computeSweepJob, computeTableJob, resolveComputeOptions, scheduleComputeSweep, sharedCodeSandbox, type ComputeOptions } from './computed/index.js'
+import { createCodeSandbox } from './computed/sandbox/index.js'
 
 /** Options of {@link createTablesFeature}. */
 export interface TablesFeatureOptions {
@@ -55,18 +56,25 @@ export function createTablesFeature(options: TablesFeatureOptions = {}): Service
   const env = options.env ?? { ...process.env }
   const intervalMs = search.sweepIntervalMs ?? 60_000
   const compute = resolveComputeOptions(options.compute)
+  const codeSandbox = sharedCodeSandbox(compute.sandbox === undefined ? createCodeSandbox : compute.sandbox, {
+    timeLimitMs: compute.codeTimeLimitMs,
+    memoryLimitBytes: compute.codeMemoryLimitBytes,
+  })
   return {
     name: 'tables',
     routes: tablesRoutes(search, compute),
-    jobs: [importTableJob, exportTableJob, embedTableRowsJob(search), sweepStaleRowsJob(search, intervalMs), computeTableJob(compute), computeSweepJob(compute.sweepIntervalMs)],
+    jobs: [importTableJob, exportTableJob, embedTableRowsJob(search), sweepStaleRowsJob(search, intervalMs), computeTableJob(compute, codeSandbox), computeSweepJob(compute.sweepIntervalMs)],
     async start(services) {
       // Computations left pending by a restart or an outage resume from the sweep.
       await scheduleComputeSweep(services, services.now(), compute.sweepIntervalMs)
       services.jobs.wake()
       if (search.embedder === undefined) search.embedder = await loadDefaultEmbedder(services.logger, env)
-      if (!search.embedder) return
-      await scheduleStaleRowSweep(services, services.now(), intervalMs)
-      services.jobs.wake()
+      if (search.embedder) {
+        await scheduleStaleRowSweep(services, services.now(), intervalMs)
+        services.jobs.wake()
+      }
+      // The code sandbox's worker threads stop with the app.
+      return { stop: () => codeSandbox.close() }
     },
   }
 }

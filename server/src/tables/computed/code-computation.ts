@@ -1,42 +1,42 @@
 import type { ComputedColumn } from './computed-column.js'
 import type { Computation } from './computation.js'
 import { convertAnswer } from './answer-conversion.js'
+import { SandboxError, type CodeSandbox, type CodeSandboxOptions } from './sandbox/index.js'
 
-/** The sandbox that runs code columns (built in `./sandbox/`): each `run` is isolated, time- and memory-limited. */
-export interface CodeSandbox {
-  run(code: string, row: Record<string, unknown>): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }>
-  close(): Promise<void>
-}
-
-/** Makes a sandbox (`createCodeSandbox` of `./sandbox/`). */
-export type CodeSandboxFactory = (options?: { timeLimitMs?: number; memoryLimitBytes?: number }) => CodeSandbox
-
-/** Limits of one code computation: 1 s and 64 MB unless the feature is given others. */
-export const CODE_LIMITS = { timeLimitMs: 1_000, memoryLimitBytes: 64 * 1024 * 1024 } as const
+/** Makes a sandbox (`createCodeSandbox` of `./sandbox/` by default; tests and benches may pass another). */
+export type CodeSandboxFactory = (options?: CodeSandboxOptions) => CodeSandbox
 
 /**
- * The sandbox factory of `./sandbox/`, loaded on first use; `undefined` when this build has none, so a code column
- * fails with a reason that says so instead of running code unsandboxed.
+ * One sandbox for a feature, started on the first code computation (its worker threads are not free) and shared by
+ * every table's computations; `close()` stops it with the feature.
  *
  * @example
  * ```ts
- * const factory = await loadCodeSandboxFactory()
+ * const shared = sharedCodeSandbox(createCodeSandbox, { timeLimitMs: 1_000, memoryLimitBytes: 64 * 1024 * 1024 })
+ * const sandbox = shared.get()
+ * await shared.close()
  * ```
  */
-export async function loadCodeSandboxFactory(): Promise<CodeSandboxFactory | undefined> {
-  // The sandbox module is built apart (a WebAssembly engine); a path in a variable keeps it optional at build time.
-  const path = './sandbox/index.js'
-  try {
-    const module = (await import(path)) as { createCodeSandbox?: CodeSandboxFactory }
-    return typeof module.createCodeSandbox === 'function' ? module.createCodeSandbox : undefined
-  } catch {
-    return undefined
+export function sharedCodeSandbox(factory: CodeSandboxFactory | null, options: CodeSandboxOptions): { get(): CodeSandbox | undefined; close(): Promise<void> } {
+  let sandbox: CodeSandbox | undefined
+  return {
+    get() {
+      if (!factory) return undefined
+      sandbox ??= factory(options)
+      return sandbox
+    },
+    async close() {
+      const open = sandbox
+      sandbox = undefined
+      await open?.close()
+    },
   }
 }
 
 /**
  * Computes a code column's value for one row: runs `code` (the body of an async function receiving `row`, the
- * dependency columns) in the sandbox and checks the value against the column's type.
+ * dependency columns) in the sandbox and checks the value against the column's type. A sandbox that cannot answer is
+ * `unavailable` (tried again later); without a sandbox (`sandbox: null`) the cell fails saying so.
  *
  * @example
  * ```ts
@@ -44,8 +44,15 @@ export async function loadCodeSandboxFactory(): Promise<CodeSandboxFactory | und
  * ```
  */
 export async function computeWithCode(sandbox: CodeSandbox | undefined, column: ComputedColumn, row: Record<string, unknown>): Promise<Computation> {
-  if (!sandbox) return { kind: 'failed', reason: 'code columns are not available yet: this build has no code sandbox', updatedBy: 'code' }
-  const result = await sandbox.run(column.code ?? '', row)
+  if (!sandbox) return { kind: 'failed', reason: 'code columns are switched off on this server (no code sandbox)', updatedBy: 'code' }
+  let result: Awaited<ReturnType<CodeSandbox['run']>>
+  try {
+    result = await sandbox.run(column.code ?? '', row)
+  } catch (error) {
+    // The sandbox itself could not answer (closing, its workers failing): try again later, do not fail the cell.
+    if (error instanceof SandboxError) return { kind: 'unavailable', reason: error.message, retryAfterMs: 1_000 }
+    throw error
+  }
   if (!result.ok) return { kind: 'failed', reason: result.reason, updatedBy: 'code' }
   const fits = valueFits(result.value, column.schema)
   return fits.ok ? { kind: 'value', value: fits.value, updatedBy: 'code' } : { kind: 'failed', reason: fits.reason, updatedBy: 'code' }

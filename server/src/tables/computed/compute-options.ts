@@ -21,7 +21,7 @@ export interface ComputeOptions {
   codeTimeLimitMs?: number
   /** Memory limit of one code computation (default 64 MB). */
   codeMemoryLimitBytes?: number
-  /** The code sandbox (default the one of `./sandbox/`, loaded on first use; `null`: none, code columns fail saying so). */
+  /** The code sandbox (default `createCodeSandbox` of `./sandbox/`, started on the first code computation; `null`: none, code columns fail saying so). */
   sandbox?: CodeSandboxFactory | null
 }
 

@@ -6,7 +6,8 @@ import type { ClaimedCell } from '../../store/index.js'
 import { TablesStoreError, tableColumns, type TableRecord } from '../../store/tables/index.js'
 import { enqueueRowEmbedding } from '../../search/rows/index.js'
 import { computeWithModel } from './ai-computation.js'
-import { CODE_LIMITS, computeWithCode, loadCodeSandboxFactory, type CodeSandbox } from './code-computation.js'
+import { computeWithCode } from './code-computation.js'
+import type { CodeSandbox } from './sandbox/index.js'
 import type { Computation } from './computation.js'
 import { computedColumnsOf, type ComputedColumn } from './computed-column.js'
 import type { ResolvedComputeOptions } from './compute-options.js'
@@ -29,19 +30,14 @@ const MAX_RETRY_MS = 5 * 60_000
  *
  * @example
  * ```ts
- * const feature: ServiceFeature = { name: 'tables', jobs: [computeTableJob(resolveComputeOptions())] }
+ * const feature: ServiceFeature = { name: 'tables', jobs: [computeTableJob(resolveComputeOptions(), sharedCodeSandbox(createCodeSandbox, {}))] }
  * ```
  */
-export function computeTableJob(options: ResolvedComputeOptions): ServiceJob<ComputeTablePayload> {
+export function computeTableJob(options: ResolvedComputeOptions, codeSandbox: { get(): CodeSandbox | undefined }): ServiceJob<ComputeTablePayload> {
   return defineJob({
     ...computeTableSpec,
     async run({ payload, services, signal }) {
-      const run = new TableComputation(services, options, payload)
-      try {
-        await run.computeAll(signal)
-      } finally {
-        await run.close()
-      }
+      await new TableComputation(services, options, payload, codeSandbox).computeAll(signal)
     },
   })
 }
@@ -49,7 +45,6 @@ export function computeTableJob(options: ResolvedComputeOptions): ServiceJob<Com
 /** One run of the job over one table. */
 class TableComputation {
   private readonly token = randomUUID()
-  private sandbox: Promise<CodeSandbox | undefined> | undefined
   private modelDown = false
   private wroteSearchable = false
 
@@ -57,6 +52,7 @@ class TableComputation {
     private readonly services: AppServices,
     private readonly options: ResolvedComputeOptions,
     private readonly payload: ComputeTablePayload,
+    private readonly codeSandbox: { get(): CodeSandbox | undefined },
   ) {}
 
   async computeAll(signal: AbortSignal): Promise<void> {
@@ -120,7 +116,7 @@ class TableComputation {
         await backend.computed.resetCells(table.botId, table.id, [{ rowId, column: cell.column, stale: false }])
         continue
       }
-      if ((this.modelDown && column.action === 'ai') || column.dependencies.some((name) => waiting.has(name))) {
+      if ((this.modelDown && column.action !== 'workflow') || column.dependencies.some((name) => waiting.has(name))) {
         await giveBack(cell, MIN_RETRY_MS)
         continue
       }
@@ -128,7 +124,7 @@ class TableComputation {
       if (outcome.kind === 'unavailable') {
         this.modelDown = true
         const wait = Math.min(MAX_RETRY_MS, Math.max(MIN_RETRY_MS, outcome.retryAfterMs))
-        this.services.logger.log('warn', 'the language model is unavailable: computed cells stay pending', { tableId: table.id, retryInMs: wait, reason: outcome.reason })
+        this.services.logger.log('warn', `the ${column.action === 'ai' ? 'language model' : 'code sandbox'} is unavailable: computed cells stay pending`, { tableId: table.id, retryInMs: wait, reason: outcome.reason })
         await giveBack(cell, wait)
         continue
       }
@@ -141,7 +137,7 @@ class TableComputation {
     const inputs: Record<string, unknown> = {}
     for (const name of column.dependencies) inputs[name] = Object.hasOwn(row, name) ? row[name] : null
     if (column.action === 'ai') return computeWithModel(this.services.languageModel, column, { ...row, ...inputs })
-    if (column.action === 'code') return computeWithCode(await this.codeSandbox(), column, inputs)
+    if (column.action === 'code') return computeWithCode(this.codeSandbox.get(), column, inputs)
     return computeWithWorkflow(column.workflowId ?? '')
   }
 
@@ -168,22 +164,5 @@ class TableComputation {
     }
     await backend.computed.settleCell(table.id, this.token, { ...cell, status: 'failed', error: outcome.reason, updatedBy: outcome.updatedBy })
     return undefined
-  }
-
-  /** The run's sandbox, made on the first code cell. */
-  private codeSandbox(): Promise<CodeSandbox | undefined> {
-    this.sandbox ??= (async () => {
-      const factory = this.options.sandbox === undefined ? await loadCodeSandboxFactory() : (this.options.sandbox ?? undefined)
-      return factory?.({
-        timeLimitMs: this.options.codeTimeLimitMs ?? CODE_LIMITS.timeLimitMs,
-        memoryLimitBytes: this.options.codeMemoryLimitBytes ?? CODE_LIMITS.memoryLimitBytes,
-      })
-    })()
-    return this.sandbox
-  }
-
-  async close(): Promise<void> {
-    const sandbox = await this.sandbox
-    await sandbox?.close()
   }
 }

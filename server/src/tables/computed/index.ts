@@ -4,7 +4,7 @@ export { computedColumnsOf, checkComputedColumns, dependentColumns, definitionKe
 export { renderPrompt } from './prompt-template.js'
 export { convertAnswer, asksForJson, type Converted } from './answer-conversion.js'
 export { aiRequest, computeWithModel, AI_COMPUTATION_TIMEOUT_MS } from './ai-computation.js'
-export { computeWithCode, loadCodeSandboxFactory, CODE_LIMITS, type CodeSandbox, type CodeSandboxFactory } from './code-computation.js'
+export { computeWithCode, sharedCodeSandbox, type CodeSandboxFactory } from './code-computation.js'
 export { computeWithWorkflow } from './workflow-computation.js'
 export type { Computation } from './computation.js'
 export { resolveComputeOptions, type ComputeOptions, type ResolvedComputeOptions } from './compute-options.js'
