@@ -241,3 +241,37 @@ describe('AI columns through @botpress/client', () => {
     expect(rows[0]!.computed.viaBot).toMatchObject({ status: 'failed', error: expect.stringMatching(/workflow columns are not available yet/) })
   })
 })
+
+describe('column schemas through @botpress/client (the wire gaps of issue 25)', () => {
+  it('answers every column schema field back as given: minimum, maximum, default, title, description, x-zui.*', async () => {
+    const stars = {
+      type: 'number',
+      minimum: 1,
+      maximum: 5,
+      default: 3,
+      title: 'Stars',
+      description: 'How many stars',
+      'x-zui': { title: 'Stars', placeholder: 'between 1 and 5', hidden: false, computed: { action: 'code', code: 'return 1', dependencies: [], enabled: false } },
+    }
+    const { table } = await client.createTable({ name: 'schemaKeptTable', schema: { type: 'object', properties: { stars } } } as never)
+    const { 'x-zui': zui, ...rest } = table.schema.properties['stars']! as Record<string, unknown> & { 'x-zui': Record<string, unknown> }
+    expect(rest).toEqual(Object.fromEntries(Object.entries(stars).filter(([key]) => key !== 'x-zui')))
+    expect(zui).toEqual({ ...stars['x-zui'], index: 0 })
+    expect((await client.getTable({ table: 'schemaKeptTable' })).table.schema).toEqual(table.schema)
+    // The bounds are enforced.
+    await client.createTable({ name: 'boundsTable', schema: { n: { type: 'number', minimum: 1, maximum: 5 } } } as never)
+    const refused = await client.createTableRows({ table: 'boundsTable', rows: [{ n: 9 }] }).catch((error: unknown) => error)
+    expect((refused as Error).message).toMatch(/rows.0.n: expected a number ≤ 5, received number \(9\)/)
+  })
+
+  it('resets the values of a column whose type changes, as Botpress does', async () => {
+    await client.createTable({ name: 'retypeTable', schema: { code: { type: 'number' }, label: { type: 'string' } } } as never)
+    await client.createTableRows({ table: 'retypeTable', rows: [{ code: 7, label: 'a' }, { code: 8, label: 'b' }] })
+    await client.updateTable({ table: 'retypeTable', schema: { code: { type: 'string' } } } as never)
+    const { rows } = await client.findTableRows({ table: 'retypeTable' })
+    expect(rows.map((row) => [row.code, row.label])).toEqual([
+      [null, 'a'],
+      [null, 'b'],
+    ])
+  })
+})
