@@ -218,6 +218,14 @@ describe('botshelf tables', () => {
     expect(await values('roundTripCopyTable')).toEqual(rows)
   })
 
+  it('describe shows computed columns (action, what they read, off) and the rows waiting', async () => {
+    const schema = '{"a":{"type":"number"},"doubled":{"type":"number","x-zui":{"computed":{"action":"code","code":"return row.a * 2","dependencies":["a"]}}}}'
+    expect((await cli(['tables', 'create', 'describedTable', '--schema', schema])).code).toBe(0)
+    const described = await cli(['tables', 'describe', 'describedTable'])
+    expect(described.stdout).toContain('describedTable: 0 rows, 0 waiting to be computed or indexed, compute off')
+    expect(described.stdout).toMatch(/doubled\s+number\s+computed: code from a \(off\)/)
+  })
+
   it('takes back a failed import: a value that does not fit stops it and the rows inserted are deleted', async () => {
     expect((await cli(['tables', 'create', 'scoresTable', '--schema', '{"score":{"type":"number"}}'])).code).toBe(0)
     const csv = join(work, 'scores.csv')
