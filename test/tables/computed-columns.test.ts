@@ -3,13 +3,15 @@
  * against a fake OpenAI-compatible chat server started here (the edge of the world): AI columns label rows with and
  * without `waitComputed`, dependencies recompute after updates down their chains, `staleColumns` and `stale` counts,
  * a model outage leaves cells pending then computed, compute switched off gives `disabled`, a cycle is refused, and
- * columns this build cannot run yet (code without a sandbox, workflow) fail with a reason.
+ * code columns derive values and fail hostile code with a reason, two servers on one database compute each cell
+ * once, workflow columns fail with a reason (not available yet), and column schemas keep every field.
  */
 import type { Client } from '@botpress/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createOpenAiCompatibleLanguageModel } from '../../server/src/language-model/index.js'
 import { chatCompletion, lastUserText, startFakeChatServer } from '../../server/src/language-model/fake-chat-server.test-support.js'
 import { createTablesFeature } from '../../server/src/tables/index.js'
+import { createApp } from '../../server/src/http/app.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 
 let fake: Awaited<ReturnType<typeof startFakeChatServer>>
@@ -143,6 +145,28 @@ describe('AI columns through @botpress/client', () => {
       return row.stale === undefined ? row : undefined
     }, 'computed after the outage')
     expect(row).toMatchObject({ sentiment: 'positive', reply: 'Thanks for your kind review' })
+  })
+
+  it('computes each cell once when two servers share the database', async () => {
+    // A second app on the same backend: its job runner competes for the same jobs and cells.
+    const second = await createApp({
+      backend: service.backend,
+      logger: { log() {} },
+      languageModel: createOpenAiCompatibleLanguageModel({ url: fake.url, model: 'fake-model', maxRetries: 0 }),
+      features: [createTablesFeature({ search: { embedder: null }, compute: { sweepIntervalMs: 100, concurrency: 8, sandbox: null } })],
+      jobs: { pollMs: 20, concurrency: 4 },
+    })
+    try {
+      await client.createTable({ name: 'twoServersTable', schema: { review: reviewSchema.review, sentiment: reviewSchema.sentiment }, isComputeEnabled: true } as never)
+      const before = fake.requests.length
+      const reviews = Array.from({ length: 20 }, (_, i) => `review ${i} ${i % 2 ? 'I love it' : 'meh'}`)
+      await client.createTableRows({ table: 'twoServersTable', rows: reviews.map((review) => ({ review })) })
+      await eventually(async () => ((await client.getTable({ table: 'twoServersTable' })).stale === 0 ? true : undefined), 'all computed')
+      const asked = fake.requests.slice(before).map((request) => lastUserText(request.body))
+      expect(asked.sort()).toEqual(reviews.map((review) => `Sentiment: ${review}`).sort())
+    } finally {
+      await second.close()
+    }
   })
 
   it('fails a value that does not fit the column with the reason, and an object column reads JSON', async () => {
