@@ -195,6 +195,37 @@ describe('botshelf tables', () => {
     expect(gone.stderr).toContain('ResourceNotFound')
   })
 
+  it('a JSON export imports again into a new table with identical rows (the computed and stale fields of rows are read, not refused)', async () => {
+    const schema = '{"item":{"type":"string"},"total":{"type":"number"},"meta":{"type":"object"},"tags":{"type":"array"},"paid":{"type":"boolean"}}'
+    expect((await cli(['tables', 'create', 'roundTripTable', '--schema', schema])).code).toBe(0)
+    const rows = [
+      { item: 'pen', total: 3, meta: { colour: 'blue' }, tags: ['a', 'b'], paid: true },
+      { item: 'book, "used"', total: 12.5, meta: { pages: 300 }, tags: [], paid: false },
+    ]
+    expect((await cli(['tables', 'insert', 'roundTripTable', JSON.stringify(rows)])).code).toBe(0)
+    const file = join(work, 'round-trip.json')
+    expect((await cli(['tables', 'export', 'roundTripTable', file])).code).toBe(0)
+    const exported = JSON.parse(await readFile(file, 'utf8')) as Array<Record<string, unknown>>
+    expect(exported[0]).toHaveProperty('computed')
+    const imported = await cli(['tables', 'import', 'roundTripCopyTable', file])
+    expect(imported.stderr).not.toContain('reserved')
+    expect(imported.code).toBe(0)
+    const values = (table: string) =>
+      cli(['tables', 'find', table, '--json']).then((run) =>
+        (JSON.parse(run.stdout) as Array<Record<string, unknown>>).map(({ id: _id, createdAt: _c, updatedAt: _u, computed: _computed, ...rest }) => rest),
+      )
+    expect(await values('roundTripCopyTable')).toEqual(await values('roundTripTable'))
+    expect(await values('roundTripCopyTable')).toEqual(rows)
+  })
+
+  it('describe shows computed columns (action, what they read, off) and the rows waiting', async () => {
+    const schema = '{"a":{"type":"number"},"doubled":{"type":"number","x-zui":{"computed":{"action":"code","code":"return row.a * 2","dependencies":["a"]}}}}'
+    expect((await cli(['tables', 'create', 'describedTable', '--schema', schema])).code).toBe(0)
+    const described = await cli(['tables', 'describe', 'describedTable'])
+    expect(described.stdout).toContain('describedTable: 0 rows, 0 waiting to be computed or indexed, compute off')
+    expect(described.stdout).toMatch(/doubled\s+number\s+computed: code from a \(off\)/)
+  })
+
   it('takes back a failed import: a value that does not fit stops it and the rows inserted are deleted', async () => {
     expect((await cli(['tables', 'create', 'scoresTable', '--schema', '{"score":{"type":"number"}}'])).code).toBe(0)
     const csv = join(work, 'scores.csv')

@@ -5,6 +5,7 @@ import { envOf, type CliIo } from './io.js'
 import { noteDataFolder } from './fresh-data-folder.js'
 import { embedderFromCli } from './embedder-options.js'
 import { describeStorage, openStorage } from './storage-options.js'
+import { createOpenAiCompatibleLanguageModel, unconfiguredLanguageModel } from '../language-model/index.js'
 import { readServeSettings, renderSettingsHelp, serveSettings, settingArgOptions } from './settings/index.js'
 
 /**
@@ -15,7 +16,7 @@ import { readServeSettings, renderSettingsHelp, serveSettings, settingArgOptions
  * process.stdout.write(serveHelp)
  * ```
  */
-export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--database URL] [--blobs URL] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--job-lease 30] [--expiry-sweep 60] [--rate-limit SPEC] [--log-level LEVEL] [--log-format pretty|json] [--metrics-port N] [--embeddings-url URL --embeddings-model NAME]
+export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--database URL] [--blobs URL] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--job-lease 30] [--expiry-sweep 60] [--rate-limit SPEC] [--log-level LEVEL] [--log-format pretty|json] [--metrics-port N] [--embeddings-url URL --embeddings-model NAME] [--llm-url URL --llm-model NAME]
 
 Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data), or on
 PostgreSQL (--database), which any number of servers can share.
@@ -27,6 +28,9 @@ ${renderSettingsHelp(serveSettings, 'options')}
 
 Search embeddings (a flag wins over its variable; without a URL the offline default is used):
 ${renderSettingsHelp(serveSettings, 'embeddings')}
+
+Language model of AI columns (an OpenAI-compatible chat API; a flag wins over its variable):
+${renderSettingsHelp(serveSettings, 'language-model')}
 
 Storage quotas of the workspace:
 ${renderSettingsHelp(serveSettings, 'quotas')}
@@ -71,10 +75,12 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   const folder = noteDataFolder(storage.dataDir)
   // A database is opened here and closed after the server; the embedded store is the server's own (it locks the folder).
   const backend = storage.databaseUrl !== undefined ? await openStorage(storage) : undefined
+  const languageModel = settings.languageModel ? createOpenAiCompatibleLanguageModel(settings.languageModel) : undefined
   let server: RunningServer
   try {
     server = await createServer({
       indexing: { embedder: search.embedder },
+      languageModel: languageModel ?? unconfiguredLanguageModel,
       port,
       host,
       ...(backend ? { backend } : { dataDir: storage.dataDir }),
@@ -104,6 +110,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
     `  rate limits: ${describeRateLimits(server.app.rateLimits)}`,
     `  metrics:     ${server.metricsUrl ?? server.url}/metrics (workspace administrator token)`,
     `  search:      ${search.description}`,
+    `  AI columns:  ${languageModel ? languageModel.label : 'no language model (set --llm-url and --llm-model)'}`,
     `  bot id:      ${boot.bot.id}`,
   ]
   if (boot.token) {

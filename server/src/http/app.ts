@@ -29,6 +29,7 @@ import { createTablesFeature, tablesFeature } from '../tables/feature.js'
 import { adminRoutes, SignInCodes, type IssuedSignInCode } from '../admin/index.js'
 import { consoleRoutes, findConsoleFolder } from '../console/index.js'
 import type { Clock } from 'botshelf/api'
+import { createOpenAiCompatibleLanguageModel, languageModelOptionsFromEnv, unconfiguredLanguageModel, type LanguageModel } from '../language-model/index.js'
 
 /**
  * The key file of a data folder made before the key moved into the database, to adopt on first start. Once the
@@ -168,6 +169,17 @@ export interface AppOptions {
    * ```
    */
   indexing?: IndexingOptions
+  /**
+   * The language model of AI columns (and of anything else that asks one). Default: the OpenAI-compatible chat API
+   * the environment names (`BOTSHELF_LLM_URL`, `BOTSHELF_LLM_MODEL`, `BOTSHELF_LLM_API_KEY`), else none: AI
+   * computations then fail at once with a reason naming the setting.
+   *
+   * @example
+   * ```ts
+   * await createApp({ memory: true, languageModel: createOpenAiCompatibleLanguageModel({ url: 'http://127.0.0.1:11434/v1', model: 'llama3.2' }) })
+   * ```
+   */
+  languageModel?: LanguageModel
   /**
    * How often the default files feature deletes expired files, in milliseconds (default 60 000; ignored when
    * `features` is given: pass `createFilesFeature({ expirySweepIntervalMs })` there).
@@ -417,6 +429,12 @@ export interface BotshelfApp {
   close(): Promise<void>
 }
 
+/** The model the environment names (`BOTSHELF_LLM_*`), or the unconfigured one that fails saying which setting to give. */
+function languageModelFromEnv(): LanguageModel {
+  const options = languageModelOptionsFromEnv(process.env)
+  return options ? createOpenAiCompatibleLanguageModel(options) : unconfiguredLanguageModel
+}
+
 /**
  * Builds the service: opens the backend (or takes the one given), mounts the routes, starts the job runner and
  * the features, and returns a fetch handler with an admin surface.
@@ -480,6 +498,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
       ...(options.metrics !== false ? { metrics: new ServiceMetrics({ jobs: backend.jobs }) } : {}),
       ...(options.slowRequestMs !== undefined ? { slowRequestMs: checkSlowRequestMs(options.slowRequestMs) } : {}),
       ...(options.quotas ? { quotas: options.quotas } : {}),
+      languageModel: options.languageModel ?? languageModelFromEnv(),
     }
   } catch (error) {
     if (ownsBackend) await backend.close()

@@ -1,3 +1,4 @@
+import type { LanguageModel } from '../language-model/index.js'
 import type { StorageQuotas } from '../usage/index.js'
 import type { Hono } from 'hono'
 import type { JobContext, JobDefinition, JobRunner } from '../jobs/index.js'
@@ -43,6 +44,8 @@ export interface AppServices {
   readonly slowRequestMs?: number
   /** Storage limits of the workspace, when set (`createApp({ quotas })`). */
   readonly quotas?: StorageQuotas
+  /** The language model (AI columns); without a configured one, calls fail at once naming `--llm-url`. */
+  readonly languageModel: LanguageModel
 }
 
 /**

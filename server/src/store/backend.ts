@@ -1,5 +1,6 @@
 import type { BlobStore } from '../blobs/index.js'
 import type { AuthPort } from './auth/index.js'
+import type { ComputedCellsPort } from './computed/index.js'
 import type { Clock } from './clock.js'
 import type { DatasetPort } from './dataset/index.js'
 import type { FilesPort, KnowledgeBasesPort } from './files/index.js'
@@ -16,6 +17,8 @@ export interface BackendPorts {
   readonly files: FilesPort
   readonly knowledgeBases: KnowledgeBasesPort
   readonly tables: TablesPort
+  /** The statuses and staleness of computed columns, per row (decision 1422). */
+  readonly computed: ComputedCellsPort
   readonly jobs: JobQueue
   readonly search: SearchIndexPort
   /** Every record as stored, for `botshelf export` / `botshelf import` only. */

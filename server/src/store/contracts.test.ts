@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe } from 'vitest'
 import { describeAuthPortContract } from './auth/auth-port.contract.js'
 import { describeBackendContract } from './backend.contract.js'
+import { describeComputedCellsContract } from './computed/computed-cells.contract.js'
 import type { Backend } from './backend.js'
 import type { Clock } from './clock.js'
 import { describeDatasetPortContract } from './dataset/dataset-port.contract.js'
@@ -43,6 +44,7 @@ const backendContracts: ReadonlyArray<Contract<Backend>> = [
   describeBackendContract,
   describeDatasetPortContract,
   describeSearchPortContract,
+  describeComputedCellsContract,
   (name, open) => describeJobQueueContract(name, async (now) => queueOf(await open(now))),
 ]
 

@@ -1,4 +1,5 @@
 import type { AuthPort } from './auth/auth-port.js'
+import type { ComputedCellsPort } from './computed/computed-cells-port.js'
 import type { DatasetPort } from './dataset/dataset-port.js'
 import type { FilesPort, KnowledgeBasesPort } from './files/files-port.js'
 import type { JobQueue } from './jobs/job-queue.js'
@@ -37,6 +38,7 @@ export const portMethods = {
     'listTagValues',
   ] as const satisfies ReadonlyArray<keyof FilesPort>,
   knowledgeBases: ['create', 'get', 'update', 'delete', 'list'] as const satisfies ReadonlyArray<keyof KnowledgeBasesPort>,
+  computed: ['resetCells', 'claimCells', 'settleCell', 'releaseCell', 'cellsOf', 'countStaleRows', 'hasDueCells', 'tablesWithDueCells', 'deleteCells'] as const satisfies ReadonlyArray<keyof ComputedCellsPort>,
   jobs: ['enqueue', 'claim', 'heartbeat', 'complete', 'fail', 'get', 'list', 'nextDueAt'] as const satisfies ReadonlyArray<keyof JobQueue>,
   dataset: ['readPage', 'count', 'writeRecords', 'isEmpty'] as const satisfies ReadonlyArray<keyof DatasetPort>,
   search: [
@@ -95,6 +97,7 @@ export const readOnlyPortMethods = {
   auth: ['listBots', 'getBot', 'listTokens', 'authenticate'],
   files: ['usage', 'getById', 'getAnyById', 'getByKey', 'blobInUse', 'list', 'listTagKeys', 'listTagValues'],
   knowledgeBases: ['get', 'list'],
+  computed: ['cellsOf', 'countStaleRows', 'hasDueCells', 'tablesWithDueCells'],
   tables: ['loadTable', 'listTables', 'getTable', 'getRow', 'findRows', 'listJobs', 'getJob', 'rowVectorCounts', 'tablesWithStaleRows'],
   jobs: ['get', 'list', 'nextDueAt'],
   search: ['search', 'listPassages', 'passagesAround', 'usage', 'staleFiles', 'countStale'],
@@ -108,6 +111,7 @@ export type UnlistedPortMethods = OnlyNever<
   | Exclude<keyof FilesPort, (typeof portMethods.files)[number]>
   | Exclude<keyof KnowledgeBasesPort, (typeof portMethods.knowledgeBases)[number]>
   | Exclude<keyof JobQueue, (typeof portMethods.jobs)[number]>
+  | Exclude<keyof ComputedCellsPort, (typeof portMethods.computed)[number]>
   | Exclude<keyof DatasetPort, (typeof portMethods.dataset)[number]>
   | Exclude<keyof SearchIndexPort, (typeof portMethods.search)[number]>
   | Exclude<keyof TablesPort, (typeof portMethods.tables)[number]>

@@ -4,6 +4,8 @@ import { exportTableJob } from './export-table-job.js'
 import { importTableJob } from './import-table-job.js'
 import { embedTableRowsJob, scheduleStaleRowSweep, sweepStaleRowsJob, type TableSearchOptions } from '../search/rows/index.js'
 import { tablesRoutes } from './routes.js'
+import { computeSweepJob, computeTableJob, resolveComputeOptions, scheduleComputeSweep, sharedCodeSandbox, type ComputeOptions } from './computed/index.js'
+import { createCodeSandbox } from './computed/sandbox/index.js'
 
 /** Options of {@link createTablesFeature}. */
 export interface TablesFeatureOptions {
@@ -26,11 +28,21 @@ export interface TablesFeatureOptions {
    * ```
    */
   env?: Readonly<Record<string, string | undefined>>
+  /**
+   * How computed columns run (decision 1422): computations in flight per table, claim lease, sweep interval, the
+   * `waitComputed` time limit, code limits and sandbox. The language model is the app's (`services.languageModel`).
+   *
+   * @example
+   * ```ts
+   * createTablesFeature({ compute: { concurrency: 8, waitComputedMs: 10_000 } })
+   * ```
+   */
+  compute?: ComputeOptions
 }
 
 /**
- * The Tables API as a feature of the service: its routes, the background jobs that run imports and exports, and
- * row embedding for hybrid search (the `tables.embed` job and its recurring sweep, started at once so rows left
+ * The Tables API as a feature of the service: its routes, the background jobs that run imports and exports,
+ * computed columns (`tables.compute` and its sweep), and row embedding for hybrid search (the `tables.embed` job and its recurring sweep, started at once so rows left
  * stale by a restart are embedded; decision 0860).
  *
  * @example
@@ -43,15 +55,26 @@ export function createTablesFeature(options: TablesFeatureOptions = {}): Service
   const search: TableSearchOptions = { ...options.search }
   const env = options.env ?? { ...process.env }
   const intervalMs = search.sweepIntervalMs ?? 60_000
+  const compute = resolveComputeOptions(options.compute)
+  const codeSandbox = sharedCodeSandbox(compute.sandbox === undefined ? createCodeSandbox : compute.sandbox, {
+    timeLimitMs: compute.codeTimeLimitMs,
+    memoryLimitBytes: compute.codeMemoryLimitBytes,
+  })
   return {
     name: 'tables',
-    routes: tablesRoutes(search),
-    jobs: [importTableJob, exportTableJob, embedTableRowsJob(search), sweepStaleRowsJob(search, intervalMs)],
+    routes: tablesRoutes(search, compute),
+    jobs: [importTableJob, exportTableJob, embedTableRowsJob(search), sweepStaleRowsJob(search, intervalMs), computeTableJob(compute, codeSandbox), computeSweepJob(compute.sweepIntervalMs)],
     async start(services) {
-      if (search.embedder === undefined) search.embedder = await loadDefaultEmbedder(services.logger, env)
-      if (!search.embedder) return
-      await scheduleStaleRowSweep(services, services.now(), intervalMs)
+      // Computations left pending by a restart or an outage resume from the sweep.
+      await scheduleComputeSweep(services, services.now(), compute.sweepIntervalMs)
       services.jobs.wake()
+      if (search.embedder === undefined) search.embedder = await loadDefaultEmbedder(services.logger, env)
+      if (search.embedder) {
+        await scheduleStaleRowSweep(services, services.now(), intervalMs)
+        services.jobs.wake()
+      }
+      // The code sandbox's worker threads stop with the app.
+      return { stop: () => codeSandbox.close() }
     },
   }
 }

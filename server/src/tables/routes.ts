@@ -15,6 +15,7 @@ import { tableColumns } from '../store/tables/index.js'
 import type { AppServices } from '../http/env.js'
 import { embedQuery } from '../search/embedding/index.js'
 import { enqueueRowEmbedding, type TableSearchOptions } from '../search/rows/index.js'
+import { answerRows, applyComputedSchemaChange, commitRowWrite, loadComputedView, withComputedState, computedColumnsOf, type ResolvedComputeOptions, resolveComputeOptions } from './computed/index.js'
 
 type TablesHandler<Op extends Operation> = (context: OperationContext<Op>, store: TablesPort) => ReturnType<OperationHandler<Op>>
 
@@ -46,6 +47,11 @@ async function withRowVectorCounts<T extends { table: { id: string }; stale: num
   return { ...result, ...(await store.rowVectorCounts(botId, result.table.id, search.embedder.id)) }
 }
 
+/** A table's counts with the rows waiting for a computation added to `stale` (rows waiting to be embedded are there already). */
+async function withComputedCounts<T extends { table: { id: string }; stale: number }>(services: AppServices, result: T): Promise<T> {
+  return { ...result, stale: result.stale + (await services.backend.computed.countStaleRows(result.table.id)) }
+}
+
 /**
  * The authenticated routes of the Tables API: one per operation of `tablesOperations`, each checking the
  * caller's access (decision 0406), validating its input with the operation's schemas and calling the tables port.
@@ -57,7 +63,7 @@ async function withRowVectorCounts<T extends { table: { id: string }; stale: num
  * hono.route('/', tablesRoutes({ embedder: null }))
  * ```
  */
-export function tablesRoutes(search: TableSearchOptions = { embedder: null }): Hono<AppEnv> {
+export function tablesRoutes(search: TableSearchOptions = { embedder: null }, compute: ResolvedComputeOptions = resolveComputeOptions()): Hono<AppEnv> {
   const router = new Hono<AppEnv>()
   const register = <Op extends Operation>(operation: Op, handler: TablesHandler<Op>): void => {
     const access: TablesAccess = tablesOperationAccess[operation.name as keyof typeof tablesOperationAccess]
@@ -82,23 +88,47 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }): H
     return { tables: page.tables, meta: page.next ? { nextToken: encodeCursor(services.signingKey, fingerprint, page.next) } : {} }
   })
 
-  register(ops.createTable, async ({ input, principal }, store) => ({ table: await store.createTable(principal.botId, input.body) }))
+  // A new table's computed columns are checked in the transaction that creates it: a cycle leaves no table behind.
+  register(ops.createTable, async ({ input, principal, services }) => ({
+    table: await services.backend.transaction(async (tx) => {
+      const table = await tx.tables.createTable(principal.botId, input.body)
+      await applyComputedSchemaChange(tx, undefined, table)
+      return table
+    }),
+  }))
 
-  register(ops.getTable, async ({ input, principal }, store) => withRowVectorCounts(search, store, principal.botId, await store.getTable(principal.botId, input.params.table)))
-
-  register(ops.getOrCreateTable, async ({ input, principal }, store) =>
-    withRowVectorCounts(search, store, principal.botId, await store.getOrCreateTable(principal.botId, input.params.table, input.body)),
+  register(ops.getTable, async ({ input, principal, services }, store) =>
+    withComputedCounts(services, await withRowVectorCounts(search, store, principal.botId, await store.getTable(principal.botId, input.params.table))),
   )
 
-  register(ops.updateTable, async ({ input, principal, services }, store) => {
-    const result = await store.updateTable(principal.botId, input.params.table, input.body)
-    // A schema change can make every row stale (another searchable text).
-    if (input.body.schema) await embedAfterWrite(services, search, store, principal.botId, result.table.id)
-    return result
+  register(ops.getOrCreateTable, async ({ input, principal, services }) => {
+    const result = await services.backend.transaction(async (tx) => {
+      const got = await tx.tables.getOrCreateTable(principal.botId, input.params.table, input.body)
+      if (got.created) await applyComputedSchemaChange(tx, undefined, got.table)
+      return got
+    })
+    return withComputedCounts(services, await withRowVectorCounts(search, services.backend.tables, principal.botId, result))
   })
 
-  register(ops.deleteTable, async ({ input, principal }, store) => {
-    await store.deleteTable(principal.botId, input.params.table)
+  register(ops.updateTable, async ({ input, principal, services }, store) => {
+    const before = await store.loadTable(principal.botId, input.params.table)
+    const { result, staleColumns } = await services.backend.transaction(async (tx) => {
+      const updated = await tx.tables.updateTable(principal.botId, input.params.table, input.body)
+      return { result: updated, staleColumns: await applyComputedSchemaChange(tx, before, updated.table) }
+    })
+    services.jobs.wake()
+    // A schema change can make every row stale (another searchable text).
+    if (input.body.schema) await embedAfterWrite(services, search, store, principal.botId, result.table.id)
+    const computes = computedColumnsOf(result.table.schema).length > 0 || computedColumnsOf(before.schema).length > 0
+    return computes ? { ...result, staleColumns } : result
+  })
+
+  register(ops.deleteTable, async ({ input, principal, services }, store) => {
+    const table = await store.loadTable(principal.botId, input.params.table)
+    await services.backend.transaction(async (tx) => {
+      await tx.tables.deleteTable(principal.botId, table.id)
+      await tx.computed.deleteCells(table.id)
+    })
     return {}
   })
 
@@ -112,35 +142,89 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }): H
     table: await store.renameColumn(principal.botId, input.params.table, input.body.name, input.body.newName),
   }))
 
-  register(ops.getTableRow, async ({ input, principal }, store) => ({ row: await store.getRow(principal.botId, input.params.table, input.query.id) }))
+  register(ops.getTableRow, async ({ input, principal, services }, store) => {
+    const row = await store.getRow(principal.botId, input.params.table, input.query.id)
+    const view = await loadComputedView(store, principal.botId, input.params.table)
+    const [answered] = await withComputedState(services.backend.computed, view.table.id, view.columns.length > 0, [row])
+    return { row: answered! }
+  })
 
   register(ops.findTableRows, async ({ input, principal, services }, store) => {
     const query = input.body
     const text = query.search?.trim()
     const vector = text && !query.group ? await embedQuery(search.embedder, text, services.logger) : undefined
-    return store.findRows(principal.botId, input.params.table, vector ? { ...query, vector } : query)
+    const found = await store.findRows(principal.botId, input.params.table, vector ? { ...query, vector } : query)
+    if (query.group) return found
+    const view = await loadComputedView(store, principal.botId, input.params.table)
+    return { ...found, rows: await withComputedState(services.backend.computed, view.table.id, view.columns.length > 0, found.rows) }
   })
 
-
   register(ops.createTableRows, async ({ input, principal, services }, store) => {
-    const result = withWarnings(await store.createRows(principal.botId, input.params.table, input.body.rows))
+    const view = await loadComputedView(store, principal.botId, input.params.table)
+    const written = await commitRowWrite(
+      services,
+      view,
+      (tx) => tx.tables.createRows(principal.botId, view.table.id, input.body.rows),
+      (r) => r.rows.map((row) => ({ id: row.id, created: true as const })),
+    )
+    const result = withWarnings({ ...written, rows: await answerRows(services, view, written.rows, input.body.waitComputed === true, compute.waitComputedMs) })
     await embedAfterWrite(services, search, store, principal.botId, input.params.table)
     return result
   })
 
   register(ops.updateTableRows, async ({ input, principal, services }, store) => {
-    const result = withWarnings(await store.updateRows(principal.botId, input.params.table, input.body.rows as Array<Record<string, unknown> & { id: number }>))
+    const view = await loadComputedView(store, principal.botId, input.params.table)
+    const rows = input.body.rows as Array<Record<string, unknown> & { id: number }>
+    const written = await commitRowWrite(
+      services,
+      view,
+      (tx) => tx.tables.updateRows(principal.botId, view.table.id, rows),
+      () => rows.map((row) => ({ id: row.id, created: false as const, columns: Object.keys(row).filter((name) => name !== 'id') })),
+    )
+    const result = withWarnings({ ...written, rows: await answerRows(services, view, written.rows, input.body.waitComputed === true, compute.waitComputedMs) })
     await embedAfterWrite(services, search, store, principal.botId, input.params.table)
     return result
   })
 
   register(ops.upsertTableRows, async ({ input, principal, services }, store) => {
-    const result = withWarnings(await store.upsertRows(principal.botId, input.params.table, input.body.rows, input.body.keyColumn))
+    const view = await loadComputedView(store, principal.botId, input.params.table)
+    const given = new Map<number, string[]>()
+    const written = await commitRowWrite(
+      services,
+      view,
+      (tx) => tx.tables.upsertRows(principal.botId, view.table.id, input.body.rows, input.body.keyColumn),
+      (r) => {
+        // An updated row recomputes what reads the columns its input row set (the input row with its key value).
+        const key = input.body.keyColumn ?? 'id'
+        const columnsOf = (row: Record<string, unknown>) => Object.keys(row).filter((name) => name !== 'id')
+        for (const row of r.updated) {
+          const source = input.body.rows.find((candidate) => candidate[key] === row[key])
+          if (source) given.set(row.id, columnsOf(source))
+        }
+        return [
+          ...r.inserted.map((row) => ({ id: row.id, created: true as const })),
+          ...r.updated.map((row) => ({ id: row.id, created: false as const, columns: given.get(row.id) ?? view.columns.flatMap((column) => column.dependencies) })),
+        ]
+      },
+    )
+    const wait = input.body.waitComputed === true
+    const result = withWarnings({
+      ...written,
+      inserted: await answerRows(services, view, written.inserted, wait, compute.waitComputedMs),
+      updated: await answerRows(services, view, written.updated, wait, compute.waitComputedMs),
+    })
     await embedAfterWrite(services, search, store, principal.botId, input.params.table)
     return result
   })
 
-  register(ops.deleteTableRows, ({ input, principal }, store) => store.deleteRows(principal.botId, input.params.table, input.body))
+  register(ops.deleteTableRows, async ({ input, principal, services }, store) => {
+    const table = await store.loadTable(principal.botId, input.params.table)
+    const result = await store.deleteRows(principal.botId, table.id, input.body)
+    // Cells of rows deleted by a filter are dropped by the computation that finds their row gone.
+    if (input.body.ids) await services.backend.computed.deleteCells(table.id, { rowIds: input.body.ids })
+    else if (input.body.deleteAllRows) await services.backend.computed.deleteCells(table.id)
+    return result
+  })
 
   register(ops.getTableJobs, async ({ input, principal }, store) => ({ jobs: await store.listJobs(principal.botId, input.params.table) }))
 

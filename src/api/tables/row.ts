@@ -2,11 +2,12 @@ import { z } from 'zod'
 import { tablesLimits } from './limits.js'
 
 /**
- * State of one computed column on a row. botshelf does not compute columns yet, so rows carry `computed: {}`.
+ * State of one computed column on a row: `status` is `pending`, `computed`, `failed` or `disabled`, with the
+ * failure's `error`, what computed it (`updatedBy`: `ai:<model>`, `code`) and when (docs/tables-api.md).
  *
  * @example
  * ```ts
- * ComputedStateSchema.parse({ status: 'done' })
+ * ComputedStateSchema.parse({ status: 'computed', updatedBy: 'code', updatedAt: '2026-01-01T00:00:00.000Z' })
  * ```
  */
 export const ComputedStateSchema = z.object({

@@ -8,8 +8,8 @@ export const columnTypes = ['string', 'number', 'boolean', 'object', 'array', 'n
 export type ColumnType = (typeof columnTypes)[number]
 
 /**
- * `x-zui.computed`: how a computed column is filled. Stored and returned; botshelf does not run
- * computed columns yet (docs/tables-api.md).
+ * `x-zui.computed`: how a computed column is filled (`ai`: a prompt over `dependencies`; `code`: the body of an async
+ * function of `row`; `workflow`: an action of the bot), and whether it runs (`enabled`). See docs/tables-api.md.
  *
  * @example
  * ```ts

@@ -1,11 +1,16 @@
 import type { Table } from 'botshelf/client'
+import { reservedColumnNames } from 'botshelf/api'
 import { DataFileError } from '../io.js'
 
 /** A column type a table can have, as `createTable` takes it. */
 export type ColumnType = 'string' | 'number' | 'boolean' | 'object' | 'array'
 
-/** The columns every row has and an import never writes: the service sets them. */
-export const SYSTEM_COLUMNS: ReadonlySet<string> = new Set(['id', 'createdAt', 'updatedAt'])
+/**
+ * The fields every row has and an import never writes: the service sets them (`id`, times, `computed` statuses,
+ * `stale`, a search's `similarity`). An export carries them; reading them back skips them, so a JSON export imports
+ * again (issue 25).
+ */
+export const SYSTEM_COLUMNS: ReadonlySet<string> = new Set([...reservedColumnNames, 'similarity'])
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
 

@@ -85,7 +85,8 @@ ${connectionHelp}`,
 }
 
 /**
- * `botshelf tables describe <table> [--json]`: a table's columns, types and row count.
+ * `botshelf tables describe <table> [--json]`: a table's columns, types and settings (computed columns with their
+ * action, dependencies and state), its row count and the rows waiting to be computed or embedded.
  *
  * @example
  * ```ts
@@ -95,7 +96,8 @@ ${connectionHelp}`,
 export const tablesDescribe: Subcommand = {
   name: 'describe',
   usage: 'botshelf tables describe <table> [--json]',
-  help: `Shows a table: its columns in order with their type and settings, and its number of rows.
+  help: `Shows a table: its columns in order with their type and settings (a computed column shows its action,
+what it reads and whether it runs), its number of rows and how many wait to be computed or indexed.
 
 Options:
   --json              print the table and its counts as JSON (getTable's answer)
@@ -114,10 +116,15 @@ ${connectionHelp}`,
       const { table } = answer
       const rows = orderedColumns(table).map((name) => {
         const column = table.schema.properties[name]!
-        const flags = [column['x-zui'].searchable ? 'searchable' : '', column.nullable === false ? 'required' : '', table.keyColumn === name ? 'key' : ''].filter(Boolean).join(' ')
+        const computed = column['x-zui'].computed
+        const computedFlag = computed
+          ? `computed: ${computed.action}${computed.dependencies?.length ? ` from ${computed.dependencies.join(', ')}` : ''}${computed.enabled === false || !table.isComputeEnabled ? ' (off)' : ''}`
+          : ''
+        const flags = [column['x-zui'].searchable ? 'searchable' : '', column.nullable === false ? 'required' : '', table.keyColumn === name ? 'key' : '', computedFlag].filter(Boolean).join(' ')
         return [name, column.format ? `${column.type} (${column.format})` : column.type, flags]
       })
-      io.stdout.write(`${table.name}: ${answer.rows} rows\n`)
+      const compute = orderedColumns(table).some((name) => table.schema.properties[name]!['x-zui'].computed) ? `, compute ${table.isComputeEnabled ? 'on' : 'off'}` : ''
+      io.stdout.write(`${table.name}: ${answer.rows} rows, ${answer.stale} waiting to be computed or indexed${compute}\n`)
       io.stdout.write(renderTable(io.stdout, ['column', 'type', 'settings'], rows))
       return 0
     })

@@ -1,5 +1,5 @@
 export type { Setting, SettingSection } from './setting.js'
-export { serveSettings, embeddingsSettings } from './serve-settings.js'
+export { serveSettings, embeddingsSettings, languageModelSettings } from './serve-settings.js'
 export { settingArgOptions, type SettingArgOptions } from './arg-options.js'
 export { renderSettingsHelp } from './render-help.js'
 export { renderSettingsDocs, SETTINGS_DOCS_HEADER } from './render-docs.js'

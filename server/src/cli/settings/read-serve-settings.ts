@@ -9,6 +9,7 @@ import { parseQuotaFlags } from '../quota-flags.js'
 import { serveLogger, type LogFormat } from '../serve-logging.js'
 import { resolveStorage, type StorageSettings } from '../storage-options.js'
 import type { LogThreshold } from '../../http/log-level.js'
+import { languageModelEnvFromFlags, languageModelFlags, languageModelOptionsFromEnv, LanguageModelError, type LanguageModelFlagName, type OpenAiCompatibleLanguageModelOptions } from '../../language-model/index.js'
 
 /** The environment a command reads its settings from: read once at start-up and passed down. */
 export type SettingsEnv = Readonly<Record<string, string | undefined>>
@@ -37,6 +38,8 @@ export interface ServeSettings {
   corsOrigins: string[]
   /** The embeddings flags given; the embedder is made from them and `env` (`embedderFromCli`). */
   embeddings: Partial<Record<EmbedderFlagName, string>>
+  /** The language model's options (`--llm-*` over `BOTSHELF_LLM_*`); `undefined`: none configured. */
+  languageModel?: OpenAiCompatibleLanguageModelOptions
 }
 
 /**
@@ -92,6 +95,7 @@ export function readServeSettings(values: ServeFlagValues, env: SettingsEnv, std
   const embeddings = Object.fromEntries(Object.entries(values).filter(([flag, value]) => flag.startsWith('embeddings-') && typeof value === 'string')) as Partial<
     Record<EmbedderFlagName, string>
   >
+  const languageModel = languageModelFromCli(values, env)
   return {
     port,
     host,
@@ -108,5 +112,25 @@ export function readServeSettings(values: ServeFlagValues, env: SettingsEnv, std
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     corsOrigins,
     embeddings,
+    ...(languageModel ? { languageModel } : {}),
+  }
+}
+
+/** The `--llm-*` flags over their variables, read; a bad value is a `UsageError` naming the flag when a flag gave it. */
+function languageModelFromCli(values: ServeFlagValues, env: SettingsEnv): OpenAiCompatibleLanguageModelOptions | undefined {
+  const flags: Partial<Record<LanguageModelFlagName, string>> = {}
+  for (const flag of Object.keys(languageModelFlags) as LanguageModelFlagName[]) {
+    const value = values[flag]
+    if (typeof value === 'string') flags[flag] = value
+  }
+  try {
+    return languageModelOptionsFromEnv(languageModelEnvFromFlags(flags, env))
+  } catch (error) {
+    if (!(error instanceof LanguageModelError)) throw error
+    for (const flag of Object.keys(languageModelFlags) as LanguageModelFlagName[]) {
+      const variable = languageModelFlags[flag].env
+      if (error.message.startsWith(`${variable}:`) && flags[flag] !== undefined) throw new UsageError(`--${flag}${error.message.slice(variable.length)}`)
+    }
+    throw new UsageError(error.message)
   }
 }

@@ -1,4 +1,5 @@
 import { embedderFlags } from '../../search/embedding/index.js'
+import { languageModelFlags } from '../../language-model/index.js'
 import type { Setting } from './setting.js'
 
 /** The defaults of the embeddings settings, as docs/server.md shows them (the service adapter's own defaults). */
@@ -31,6 +32,34 @@ export const embeddingsSettings = (Object.keys(embedderFlags) as Array<keyof typ
     help: [`${embedderFlags[flag].description} (${embedderFlags[flag].env})`],
     docs: embedderFlags[flag].description,
     section: 'embeddings',
+  }),
+)
+
+/** The defaults of the language-model settings, as docs/server.md shows them. */
+const LANGUAGE_MODEL_DEFAULTS: Record<keyof typeof languageModelFlags, string> = {
+  'llm-url': 'none: AI columns fail saying so',
+  'llm-api-key': 'none',
+  'llm-model': 'none',
+}
+
+/**
+ * The language-model settings (AI columns), taken from the port's own flag table (it names the variables
+ * `languageModelOptionsFromEnv` reads).
+ *
+ * @example
+ * ```ts
+ * renderSettingsHelp(languageModelSettings, 'language-model')
+ * ```
+ */
+export const languageModelSettings = (Object.keys(languageModelFlags) as Array<keyof typeof languageModelFlags>).map(
+  (flag): Setting & { flag: keyof typeof languageModelFlags } => ({
+    flag,
+    value: '<value>',
+    variable: languageModelFlags[flag].env,
+    default: LANGUAGE_MODEL_DEFAULTS[flag],
+    help: [`${languageModelFlags[flag].description} (${languageModelFlags[flag].env})`],
+    docs: languageModelFlags[flag].description,
+    section: 'language-model',
   }),
 )
 
@@ -199,6 +228,7 @@ export const serveSettings = [
     section: 'options',
   },
   ...embeddingsSettings,
+  ...languageModelSettings,
   {
     flag: 'quota-file-storage',
     value: '<size>',

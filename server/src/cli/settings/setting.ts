@@ -1,5 +1,5 @@
-/** Where a setting is listed in `serve --help`: the main options, the embeddings service, or the quotas. */
-export type SettingSection = 'options' | 'embeddings' | 'quotas'
+/** Where a setting is listed in `serve --help`: the main options, the embeddings service, the language model, or the quotas. */
+export type SettingSection = 'options' | 'embeddings' | 'language-model' | 'quotas'
 
 /**
  * One option of a command, declared once: its flag, the environment variable that stands for it, its default and

@@ -4,7 +4,6 @@ export { createOpenAiCompatibleEmbedder, type OpenAiCompatibleEmbedderOptions } 
 export { embedderOptionsFromEnv, embedderFlags } from './embedder-options-from-env.js'
 export { createEmbedderFromEnv } from './create-embedder-from-env.js'
 export { createOfflineEmbedder, type OfflineEmbedderOptions, defaultWordVectorsPath, STOP_WORDS, wordsOf } from './offline/index.js'
-export { retryAfterMs } from './retry-after.js'
 export { dot, normalizeInPlace } from './vector-math.js'
 export { fuseByReciprocalRank, RRF_K, type FuseOptions, type FusedResult } from '../ranking/index.js'
 // Embedding a search query with a time limit and a lexical fallback (the search routes share it).

@@ -1,8 +1,7 @@
-import { setTimeout as wait } from 'node:timers/promises'
 import { systemClock, type Clock } from 'botshelf/api'
 import type { EmbedOptions, Embedder } from './embedder.js'
 import { EmbedderError, EmbedderUnavailableError } from './embedder-errors.js'
-import { retryAfterMs } from './retry-after.js'
+import { postJsonOnce, retryTransient } from '../../platform/http-retry/index.js'
 import { normalizeInPlace } from './vector-math.js'
 
 /**
@@ -54,14 +53,6 @@ export interface OpenAiCompatibleEmbedderOptions {
 
 const defaults = { batchSize: 64, timeoutMs: 30_000, maxRetries: 3, backoffMs: 500, maxWaitMs: 60_000 }
 
-/** One failed attempt that may succeed later, and how long the service asked us to wait. */
-class TransientFailure {
-  constructor(
-    readonly reason: string,
-    readonly retryAfterMs: number | undefined,
-  ) {}
-}
-
 /**
  * An `Embedder` over any OpenAI-compatible `/embeddings` endpoint. Texts are sent in batches; 429, 5xx, timeouts
  * and refused connections are retried with exponential backoff honouring `Retry-After`, then reported as
@@ -80,7 +71,7 @@ export function createOpenAiCompatibleEmbedder(options: OpenAiCompatibleEmbedder
   checkOptions(settings)
   const endpoint = `${settings.url.replace(/\/+$/, '')}/embeddings`
   const fetchImpl = options.fetch ?? globalThis.fetch
-  const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => wait(ms, undefined, { signal }))
+  const sleep = options.sleep
   const now = options.now ?? systemClock
   let dimension: number | undefined
   const queryPrefix = options.queryPrefix ?? ''
@@ -88,52 +79,22 @@ export function createOpenAiCompatibleEmbedder(options: OpenAiCompatibleEmbedder
   // Prefixes change the vectors: an index built without them must not pass for one built with them.
   const prefixTag = queryPrefix || passagePrefix ? `:prefixes=${JSON.stringify([queryPrefix, passagePrefix])}` : ''
 
-  async function attempt(input: string[], signal: AbortSignal | undefined): Promise<Float32Array[] | TransientFailure> {
-    const timeout = AbortSignal.timeout(settings.timeoutMs)
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout
-    let response: Response
-    let body: string
-    try {
-      response = await fetchImpl(endpoint, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
-        },
-        body: JSON.stringify({ model: settings.model, input, encoding_format: 'float' }),
-        signal: combined,
-      })
-      body = await response.text()
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason
-      if (timeout.aborted) return new TransientFailure(`no answer within ${settings.timeoutMs} ms`, undefined)
-      return new TransientFailure(`cannot reach ${endpoint}: ${causeOf(error)}`, undefined)
-    }
-    const status = response.status
-    if (status === 429 || status === 408 || status >= 500) {
-      return new TransientFailure(`${endpoint} answered ${status}${serviceMessage(body)}`, retryAfterMs(response.headers.get('retry-after'), now))
-    }
-    if (status < 200 || status >= 300) {
-      throw new EmbedderError('EMBEDDER_REJECTED', `the embeddings service refused the request: ${endpoint} answered ${status}${serviceMessage(body)}`, { status, model: settings.model })
-    }
-    return parseEmbeddings(body, input.length)
-  }
-
   async function embedBatch(input: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> {
-    for (let retry = 0; ; retry++) {
-      const result = await attempt(input, signal)
-      if (!(result instanceof TransientFailure)) return result
-      const delay = result.retryAfterMs ?? settings.backoffMs * 2 ** retry
-      if (retry >= settings.maxRetries || delay > settings.maxWaitMs) {
-        throw new EmbedderUnavailableError(
-          `the embeddings service is unavailable (${result.reason}) after ${retry + 1} attempt(s); retry after ${Math.ceil(delay / 1000)} s`,
-          delay,
-          { attempts: retry + 1, model: settings.model },
-        )
-      }
-      await sleep(delay, signal)
+    const answer = await retryTransient(
+      () => postJsonOnce(endpoint, { model: settings.model, input, encoding_format: 'float' }, { apiKey: settings.apiKey, timeoutMs: settings.timeoutMs, signal, fetch: fetchImpl, now }),
+      { maxRetries: settings.maxRetries, backoffMs: settings.backoffMs, maxWaitMs: settings.maxWaitMs, sleep },
+      signal,
+      ({ failure, attempts, retryAfterMs }) =>
+        new EmbedderUnavailableError(
+          `the embeddings service is unavailable (${failure.reason}) after ${attempts} attempt(s); retry after ${Math.ceil(retryAfterMs / 1000)} s`,
+          retryAfterMs,
+          { attempts, model: settings.model },
+        ),
+    )
+    if (answer.status < 200 || answer.status >= 300) {
+      throw new EmbedderError('EMBEDDER_REJECTED', `the embeddings service refused the request: ${endpoint} answered ${answer.status}${answer.message}`, { status: answer.status, model: settings.model })
     }
+    return parseEmbeddings(answer.body, input.length)
   }
 
   function parseEmbeddings(body: string, expected: number): Float32Array[] {
@@ -210,25 +171,6 @@ function checkOptions(settings: Required<Omit<OpenAiCompatibleEmbedderOptions, '
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
-}
-
-function serviceMessage(body: string): string {
-  try {
-    const json = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown }
-    const message = typeof json.error === 'string' ? json.error : (json.error?.message ?? json.message)
-    if (typeof message === 'string' && message !== '') return `: ${message.slice(0, 300)}`
-  } catch {
-    // Not JSON: show the start of the text.
-  }
-  const text = body.trim().slice(0, 120)
-  return text === '' ? '' : `: ${text}`
-}
-
-function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause
-  if (typeof cause?.code === 'string') return cause.code
-  if (typeof cause?.message === 'string') return cause.message
-  return error instanceof Error ? error.message : String(error)
 }
 
 function describe(value: unknown): string {

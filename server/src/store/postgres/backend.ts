@@ -13,6 +13,7 @@ import { checkConnectOptions, connectPostgres, redactUrl } from './connect.js'
 import { PgFilesPort, PgKnowledgeBasesPort, postgresFilesMigrations } from './files/index.js'
 import { guardedPort, type PortGuard } from './guarded-port.js'
 import { PgJobQueue, postgresJobsMigrations } from './jobs/index.js'
+import { PgComputedCells, postgresComputedMigrations } from './computed/index.js'
 import { runPgMigrations } from './migrations.js'
 import type { PgMigration, PgSql } from './pg-types.js'
 import { rootScope, transactionScope, type PgScope } from './pg-scope.js'
@@ -151,7 +152,7 @@ export interface PostgresBackend extends Backend {
 }
 
 /** The migrations of every port but tables, in order. */
-const coreMigrations: ReadonlyArray<PgMigration> = [...postgresAuthMigrations, ...postgresFilesMigrations, ...postgresJobsMigrations]
+const coreMigrations: ReadonlyArray<PgMigration> = [...postgresAuthMigrations, ...postgresFilesMigrations, ...postgresJobsMigrations, ...postgresComputedMigrations]
 
 /**
  * The migrations of the PostgreSQL backend with its built-in tables port, in order (another tables adapter's
@@ -231,6 +232,7 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     knowledgeBases: guardedPort(new PgKnowledgeBasesPort(scope, now), portMethods.knowledgeBases, 'backend.knowledgeBases', guard),
     tables: guardedTables(tables.create(tablesSql, { now, vectors }), guard),
     jobs: guardedPort(new PgJobQueue(scope, now), portMethods.jobs, 'backend.jobs', guard),
+    computed: guardedPort(new PgComputedCells(scope, now), portMethods.computed, 'backend.computed', guard),
     search: guardedSearch(createPostgresSearchPort(tablesSql, { now, vectors }), guard),
     dataset: guardedPort(new PgDatasetPort(tablesSql, vectors), portMethods.dataset, 'backend.dataset', guard),
   })

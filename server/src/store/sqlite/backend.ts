@@ -10,6 +10,7 @@ import { SqliteDatasetStore } from './dataset/index.js'
 import { authMigrations, AuthStore } from './auth/index.js'
 import { filesMigrations, FilesRepository, KnowledgeBasesRepository } from './files/index.js'
 import { jobsMigrations, SqliteJobQueue } from './jobs/index.js'
+import { computedMigrations, SqliteComputedCells } from './computed/index.js'
 import { runMigrations } from './migrations.js'
 import { searchMigrations, SqliteSearchStore, SqliteVectorLists } from './search/index.js'
 import type { VectorListsSettings } from '../search/vector-lists.js'
@@ -166,7 +167,7 @@ export interface SqliteBackend extends Backend {
  * runMigrations(sqlite, sqliteMigrations)
  * ```
  */
-export const sqliteMigrations = [...authMigrations, ...filesMigrations, ...tablesMigrations, ...jobsMigrations, ...searchMigrations]
+export const sqliteMigrations = [...authMigrations, ...filesMigrations, ...tablesMigrations, ...jobsMigrations, ...searchMigrations, ...computedMigrations]
 
 /**
  * Opens the embedded backend: SQLite (WAL, `synchronous = FULL`) and a content folder, migrated and ready.
@@ -217,6 +218,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     const knowledgeBases = new KnowledgeBasesRepository(sqlite, now)
     const tables = new SqliteTablesStore(sqlite, { now })
     const jobs = new SqliteJobQueue(sqlite, now)
+    const computed = new SqliteComputedCells(sqlite, now)
     vectorLists = new SqliteVectorLists(sqlite, options.vectorLists, idle)
     const search = new SqliteSearchStore(sqlite, now, vectorLists)
     const dataset = new SqliteDatasetStore(sqlite)
@@ -231,6 +233,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
       knowledgeBases: asyncPort(knowledgeBases, portMethods.knowledgeBases, idle, durability(readOnlyPortMethods.knowledgeBases)),
       tables: asyncPort(tables, portMethods.tables, idle, durability(readOnlyPortMethods.tables)),
       jobs: asyncPort(jobs, portMethods.jobs, idle, durability(readOnlyPortMethods.jobs)),
+      computed: asyncPort(computed, portMethods.computed, idle, durability(readOnlyPortMethods.computed)),
       search: asyncPort(search, portMethods.search, idle, durability(readOnlyPortMethods.search)),
       dataset: asyncPort(dataset, portMethods.dataset, idle, durability(readOnlyPortMethods.dataset)),
     }
@@ -240,6 +243,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
       knowledgeBases: asyncPort(knowledgeBases, portMethods.knowledgeBases),
       tables: asyncPort(tables, portMethods.tables),
       jobs: asyncPort(jobs, portMethods.jobs),
+      computed: asyncPort(computed, portMethods.computed),
       search: asyncPort(search, portMethods.search),
       dataset: asyncPort(dataset, portMethods.dataset),
     }

@@ -77,8 +77,13 @@ export function valueProblem(target: TableColumn, value: unknown, budget: RegexB
       }
       if (column.enum && !column.enum.includes(value)) return typeProblem(column.enum.map((v) => JSON.stringify(v)).join(' | '), value)
       return null
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? null : typeProblem('number', value)
+    case 'number': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return typeProblem('number', value)
+      const { minimum, maximum } = column as { minimum?: unknown; maximum?: unknown }
+      if (typeof minimum === 'number' && value < minimum) return typeProblem(`a number ≥ ${minimum}`, value)
+      if (typeof maximum === 'number' && value > maximum) return typeProblem(`a number ≤ ${maximum}`, value)
+      return null
+    }
     case 'boolean':
       return typeof value === 'boolean' ? null : typeProblem('boolean', value)
     case 'array': {

@@ -36,17 +36,15 @@ describe('planSchemaChange', () => {
 })
 
 describe('convertColumnValue', () => {
-  it('converts anything to string and strings only when they read as the target', () => {
-    expect(convertColumnValue('number', 'string', 2.5)).toEqual({ ok: true, value: '2.5' })
-    expect(convertColumnValue('boolean', 'string', true)).toEqual({ ok: true, value: 'true' })
-    expect(convertColumnValue('object', 'string', { a: 1 })).toEqual({ ok: true, value: '{"a":1}' })
-    expect(convertColumnValue('string', 'number', ' 12 ')).toEqual({ ok: true, value: 12 })
-    expect(convertColumnValue('string', 'number', '')).toEqual({ ok: false })
-    expect(convertColumnValue('string', 'boolean', 'false')).toEqual({ ok: true, value: false })
+  it('resets values when the JSON type changes, as Botpress does, and keeps string ↔ date-time values that read as the target', () => {
+    expect(convertColumnValue('number', 'string', 2.5)).toEqual({ ok: true, value: null })
+    expect(convertColumnValue('boolean', 'string', true)).toEqual({ ok: true, value: null })
+    expect(convertColumnValue('object', 'string', { a: 1 })).toEqual({ ok: true, value: null })
+    expect(convertColumnValue('string', 'number', ' 12 ')).toEqual({ ok: true, value: null })
+    expect(convertColumnValue('string', 'object', '{"a":1}')).toEqual({ ok: true, value: null })
     expect(convertColumnValue('string', 'date', '2026-01-01')).toEqual({ ok: true, value: '2026-01-01T00:00:00.000Z' })
-    expect(convertColumnValue('string', 'object', '{"a":1}')).toEqual({ ok: true, value: { a: 1 } })
-    expect(convertColumnValue('string', 'array', '{"a":1}')).toEqual({ ok: false })
-    expect(convertColumnValue('number', 'boolean', 1)).toEqual({ ok: false })
+    expect(convertColumnValue('string', 'date', 'soon')).toEqual({ ok: false })
+    expect(convertColumnValue('date', 'string', '2026-01-01T00:00:00.000Z')).toEqual({ ok: true, value: '2026-01-01T00:00:00.000Z' })
     expect(convertColumnValue('number', 'boolean', null)).toEqual({ ok: true, value: null })
   })
 })

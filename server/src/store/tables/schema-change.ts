@@ -70,52 +70,26 @@ export function planSchemaChange(current: TableJsonSchema, input: Record<string,
 export type Conversion = { ok: true; value: unknown } | { ok: false }
 
 /**
- * Converts a value when its column changes kind (decision 0404). Any kind converts to `string` (numbers and
- * booleans as text, objects and arrays as JSON); a string converts to a date, number, boolean, object or array
- * only when it reads as one; other changes only work on columns without values. `null` stays `null`.
+ * The value a stored value becomes when its column changes kind. A change of JSON type resets it to `null`, as
+ * Botpress does (its CLI warns that the values become null; issue 25): `number` → `string`, `string` → `boolean`...
+ * Within the string kinds (`string` ↔ `date-time`) a value is kept when it reads as the new kind, and the change is
+ * refused otherwise (decision 0404). `null` stays `null`.
  *
  * @example
  * ```ts
- * convertColumnValue('number', 'string', 12) // { ok: true, value: '12' }
- * convertColumnValue('string', 'boolean', 'true') // { ok: true, value: true }
- * convertColumnValue('string', 'number', 'abc') // { ok: false }
+ * convertColumnValue('number', 'string', 12) // { ok: true, value: null }
+ * convertColumnValue('date', 'string', '2026-01-01T00:00:00.000Z') // { ok: true, value: '2026-01-01T00:00:00.000Z' }
+ * convertColumnValue('string', 'date', 'soon') // { ok: false }
  * ```
  */
 export function convertColumnValue(from: ColumnKind, to: ColumnKind, value: unknown): Conversion {
   if (value === null || value === undefined) return { ok: true, value: null }
   if (from === to) return { ok: true, value }
-  if (to === 'string') {
-    if (from === 'object' || from === 'array') return { ok: true, value: JSON.stringify(value) }
-    return { ok: true, value: String(value) }
-  }
-  if (from !== 'string' && from !== 'date') return { ok: false }
-  const text = value as string
-  switch (to) {
-    case 'date': {
-      const date = normalizeDateTime(text)
-      return date === undefined ? { ok: false } : { ok: true, value: date }
-    }
-    case 'number': {
-      const n = Number(text)
-      return text.trim() !== '' && Number.isFinite(n) ? { ok: true, value: n } : { ok: false }
-    }
-    case 'boolean':
-      return text === 'true' || text === 'false' ? { ok: true, value: text === 'true' } : { ok: false }
-    case 'object':
-    case 'array':
-      return parseJsonOf(to, text)
-  }
-}
-
-function parseJsonOf(kind: 'object' | 'array', text: string): Conversion {
-  try {
-    const parsed: unknown = JSON.parse(text)
-    const isArray = Array.isArray(parsed)
-    const fits = kind === 'array' ? isArray : typeof parsed === 'object' && parsed !== null && !isArray
-    return fits ? { ok: true, value: parsed } : { ok: false }
-  } catch {
-    return { ok: false }
-  }
+  const textKinds: ReadonlySet<ColumnKind> = new Set(['string', 'date'])
+  if (!textKinds.has(from) || !textKinds.has(to)) return { ok: true, value: null }
+  if (to === 'string') return { ok: true, value: String(value) }
+  const date = normalizeDateTime(value as string)
+  return date === undefined ? { ok: false } : { ok: true, value: date }
 }
 
 /**

@@ -23,7 +23,15 @@ describe('detectSchemaForm', () => {
 
 describe('readColumnDefinition', () => {
   it('keeps wire keys, drops others, maps integer and nullable unions', () => {
-    expect(readColumnDefinition({ type: 'integer', minimum: 1, description: 'n' }, 'c')).toEqual({ type: 'number', description: 'n', 'x-zui': {} })
+    expect(readColumnDefinition({ type: 'integer', minimum: 1, description: 'n' }, 'c')).toEqual({ type: 'number', minimum: 1, description: 'n', 'x-zui': {} })
+    expect(readColumnDefinition({ type: 'number', maximum: 5, default: 3, title: 'Stars', 'x-zui': { index: 9, title: 'Stars', placeholder: 'n' } }, 'c')).toEqual({
+      type: 'number',
+      maximum: 5,
+      default: 3,
+      title: 'Stars',
+      'x-zui': { title: 'Stars', placeholder: 'n' },
+    })
+    expect(() => readColumnDefinition({ type: 'number', minimum: 'one' }, 'schema.n')).toThrow('schema.n.minimum: expected a finite number, received "one"')
     expect(readColumnDefinition({ type: 'string', format: 'email' }, 'c')).toEqual({ type: 'string', 'x-zui': {} })
     expect(readColumnDefinition({ type: ['string', 'null'], enum: ['a'] }, 'c')).toEqual({ type: 'string', nullable: true, enum: ['a'], 'x-zui': {} })
     expect(readColumnDefinition({ type: 'null' }, 'c')).toBeNull()

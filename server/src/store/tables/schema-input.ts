@@ -96,13 +96,16 @@ function inferFromExample(value: unknown, path: string): ColumnDraft {
   throw invalidSchema(`${path}: cannot infer a column type from ${describeValue(value)}; give an example value or a JSON schema`)
 }
 
-const ZUI_KEYS = ['id', 'searchable', 'hidden', 'order', 'width', 'schemaId', 'computed', 'typings'] as const
+/** `x-zui` keys the service sets itself: `index` (the column order) is never taken from the input. */
+const SYSTEM_ZUI_KEYS: ReadonlySet<string> = new Set(['index'])
 
+// Every other `x-zui` key (`title`, `placeholder`, ...) is kept and answered back as given (issue 25): clients such
+// as the Botpress CLI compare the schema they sent with the one answered.
 function readZui(value: unknown, path: string): ColumnDraft['x-zui'] {
   if (value === undefined) return {}
   if (!isPlainObject(value)) throw invalidSchema(`${path}: expected an object, received ${describeValue(value)}`)
   const zui: Record<string, unknown> = {}
-  for (const key of ZUI_KEYS) if (value[key] !== undefined) zui[key] = value[key]
+  for (const [key, given] of Object.entries(value)) if (!SYSTEM_ZUI_KEYS.has(key) && given !== undefined) zui[key] = given
   if (zui['searchable'] !== undefined && typeof zui['searchable'] !== 'boolean') {
     throw invalidSchema(`${path}.searchable: expected boolean, received ${describeValue(zui['searchable'])}`)
   }
@@ -157,6 +160,20 @@ export function readColumnDefinition(raw: unknown, path: string): ColumnDraft | 
     draft.nullable = raw['nullable']
   }
   if (typeof raw['description'] === 'string') draft.description = raw['description']
+  if (typeof raw['title'] === 'string') draft['title'] = raw['title']
+  // `default` is kept as given (any JSON value): botshelf does not fill it in, Botpress's clients read it.
+  if (raw['default'] !== undefined) draft['default'] = raw['default']
+  if (type === 'number') {
+    for (const bound of ['minimum', 'maximum'] as const) {
+      const value = raw[bound]
+      if (value === undefined) continue
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw invalidSchema(`${path}.${bound}: expected a finite number, received ${describeValue(value)}`)
+      draft[bound] = value
+    }
+    if (typeof draft['minimum'] === 'number' && typeof draft['maximum'] === 'number' && draft['minimum'] > draft['maximum']) {
+      throw invalidSchema(`${path}.minimum: expected at most maximum (${draft['maximum']}), received ${draft['minimum']}`)
+    }
+  }
   if (type === 'string') {
     if (raw['format'] === 'date-time') draft.format = 'date-time'
     if (raw['pattern'] !== undefined) {

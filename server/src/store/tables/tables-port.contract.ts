@@ -363,9 +363,17 @@ export function describeTablesPortContract(name: string, open: (now: Clock) => P
         expect(await tables.getRow(BOT, 'peopleTable', 1)).toMatchObject({ note: 'hello' })
       })
 
+      it('resets the values of a column whose type changes, as Botpress does', async () => {
+        await tables.updateTable(BOT, 'peopleTable', { schema: { age: { type: 'string' } } })
+        const rows = (await tables.findRows(BOT, 'peopleTable', { limit: 10 })).rows
+        expect(rows.map((row) => row['age'])).toEqual(rows.map(() => null))
+        await tables.updateRows(BOT, 'peopleTable', [{ id: rows[0]!.id, age: 'forty' }])
+        expect(await tables.getRow(BOT, 'peopleTable', rows[0]!.id)).toMatchObject({ age: 'forty' })
+      })
+
       it('refuses a schema change existing rows break, changing nothing', async () => {
         const before = await tables.getTable(BOT, 'peopleTable')
-        await tablesError(tables.updateTable(BOT, 'peopleTable', { schema: { email: { type: 'number' } } }), 'BreakingChanges', 'BREAKING_CHANGE')
+        await tablesError(tables.updateTable(BOT, 'peopleTable', { schema: { email: { type: 'string', format: 'date-time' } } }), 'BreakingChanges', 'BREAKING_CHANGE')
         await tablesError(tables.updateTable(BOT, 'peopleTable', { schema: { type: 'object', properties: {}, required: ['age'] } }), 'BreakingChanges', 'BREAKING_CHANGE')
         expect(await tables.getTable(BOT, 'peopleTable')).toEqual(before)
         expect(await tables.getRow(BOT, 'peopleTable', 2)).toMatchObject({ email: 'b@x' })

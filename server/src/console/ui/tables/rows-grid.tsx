@@ -6,12 +6,15 @@ import { EmptyState } from '../components/empty-state.js'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { cellText, columnKinds, columnNames, parseCell } from './column-kinds.js'
 import { FilterBuilder } from './filter-builder.js'
+import { cellStatus, recomputeUpdate } from './computed-cells.js'
 
 const PAGE = 25
 
 /**
  * The rows of a table: offset paging, sorting by a column header, the filter builder, inline editing (Enter
- * saves, Escape cancels), a form to insert a row, and delete with confirmation. `version` reloads it.
+ * saves, Escape cancels), a form to insert a row, and delete with confirmation. Computed cells show their status
+ * (`pending`, `failed` with the reason as a tip) until computed; a row's Recompute button writes back the columns its
+ * computed columns read, which makes them due again. `version` reloads it.
  *
  * @example
  * ```tsx
@@ -122,8 +125,14 @@ export function RowsGrid({ table, version, onRowsChanged }: { table: Table; vers
                         </td>
                       )
                     const text = cellText(row[column])
+                    const status = cellStatus(row, column)
                     return (
                       <td key={column}>
+                        {status && (
+                          <span class={`cell-status ${status.label}`} title={status.title}>
+                            {status.label}{' '}
+                          </span>
+                        )}
                         {writable && column !== 'id' ? (
                           <button type="button" class="cell" aria-label={`Edit ${column} of row ${row.id}: ${text || 'empty'}`} onClick={() => setEditing({ id: row.id, column, text })}>
                             {text || '\u00a0'}
@@ -136,6 +145,21 @@ export function RowsGrid({ table, version, onRowsChanged }: { table: Table; vers
                   })}
                   {writable && (
                     <td>
+                      {recomputeUpdate(table, row) && (
+                        <button
+                          type="button"
+                          class="link"
+                          aria-label={`Recompute row ${row.id}`}
+                          onClick={() => {
+                            api.client
+                              .updateTableRows({ table: table.name, rows: [recomputeUpdate(table, row)!] })
+                              .then(reload)
+                              .catch(setError)
+                          }}
+                        >
+                          Recompute
+                        </button>
+                      )}{' '}
                       <button type="button" class="link danger-text" aria-label={`Delete row ${row.id}`} onClick={() => setDeleting(row.id)}>
                         Delete
                       </button>

@@ -4,6 +4,7 @@ import { useSession } from '../core/session-context.js'
 import { ErrorBanner } from '../components/error-banner.js'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { columnNames } from './column-kinds.js'
+import { computedColumns } from './computed-cells.js'
 import { columnDefinition, columnTypeChoices, columnTypeOf, retypedColumn, type ColumnTypeChoice } from './column-types.js'
 
 /**
@@ -22,6 +23,7 @@ export function SchemaEditor({ table, onChanged }: { table: Table; onChanged: (t
   const [removing, setRemoving] = useState<string | undefined>()
   const [newColumn, setNewColumn] = useState({ name: '', type: 'string' as ColumnTypeChoice })
   const editable = can.writeTables && !table.frozen
+  const computed = computedColumns(table)
 
   const run = async (call: () => Promise<{ table: Table }>) => {
     setError(undefined)
@@ -42,6 +44,7 @@ export function SchemaEditor({ table, onChanged }: { table: Table; onChanged: (t
           <tr>
             <th scope="col">Column</th>
             <th scope="col">Type</th>
+            <th scope="col">Computed</th>
             {editable && <th scope="col">Change</th>}
           </tr>
         </thead>
@@ -86,6 +89,9 @@ export function SchemaEditor({ table, onChanged }: { table: Table; onChanged: (t
                   ) : (
                     columnTypeOf(column)
                   )}
+                </td>
+                <td>
+                  <code>{computed[name]?.text ?? ''}</code>
                 </td>
                 {editable && (
                   <td>

@@ -83,10 +83,10 @@ describe('updateTable', () => {
     expect(store.getRow(BOT, 'peopleTable', 1)).not.toHaveProperty('age')
   })
 
-  it('converts a column to string, and refuses a conversion that loses values', () => {
+  it('resets a column whose type changes, and refuses a date-time format the values do not read as', () => {
     store.updateTable(BOT, 'peopleTable', { schema: { age: { type: 'string' } } })
-    expect(store.getRow(BOT, 'peopleTable', 1).age).toBe('1')
-    const error = thrown(() => store.updateTable(BOT, 'peopleTable', { schema: { email: { type: 'number' } } }))
+    expect(store.getRow(BOT, 'peopleTable', 1).age).toBeNull()
+    const error = thrown(() => store.updateTable(BOT, 'peopleTable', { schema: { email: { type: 'string', format: 'date-time' } } }))
     expect(error.type).toBe('BreakingChanges')
     expect(store.getRow(BOT, 'peopleTable', 2).email).toBe('x')
   })

@@ -1,0 +1,301 @@
+/**
+ * Computed columns end to end (issue 25, decision 1422), through the official `@botpress/client` on a real port,
+ * against a fake OpenAI-compatible chat server started here (the edge of the world): AI columns label rows with and
+ * without `waitComputed`, dependencies recompute after updates down their chains, `staleColumns` and `stale` counts,
+ * a model outage leaves cells pending then computed, compute switched off gives `disabled`, a cycle is refused, and
+ * code columns derive values and fail hostile code with a reason, two servers on one database compute each cell
+ * once, workflow columns fail with a reason (not available yet), and column schemas keep every field.
+ */
+import type { Client } from '@botpress/client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createOpenAiCompatibleLanguageModel } from '../../server/src/language-model/index.js'
+import { chatCompletion, lastUserText, startFakeChatServer } from '../../server/src/language-model/fake-chat-server.test-support.js'
+import { createTablesFeature } from '../../server/src/tables/index.js'
+import { createApp } from '../../server/src/http/app.js'
+import { startTestService, type TestService } from '../helpers/service.js'
+
+let fake: Awaited<ReturnType<typeof startFakeChatServer>>
+let service: TestService
+let client: Client
+
+/** The fake model: a sentiment from the words of the prompt, a reply from the sentiment, a score as a number. */
+function modelReply(prompt: string): string {
+  if (prompt.startsWith('Sentiment:')) return /love|great/i.test(prompt) ? 'positive' : 'negative'
+  if (prompt.startsWith('Reply to a')) return `Thanks for your ${prompt.includes('positive') ? 'kind' : 'honest'} review`
+  if (prompt.startsWith('Stars:')) return ' 4 '
+  if (prompt.startsWith('Tags:')) return JSON.stringify({ value: { tags: prompt.slice(6).split(' ') } })
+  return 'not sure'
+}
+
+const reviewSchema = {
+  review: { type: 'string' },
+  sentiment: {
+    type: 'string',
+    enum: ['positive', 'negative'],
+    'x-zui': { computed: { action: 'ai', prompt: 'Sentiment: {{review}}', dependencies: ['review'] } },
+  },
+  reply: {
+    type: 'string',
+    'x-zui': { computed: { action: 'ai', prompt: 'Reply to a {{sentiment}} review: {{review}}', dependencies: ['review', 'sentiment'] } },
+  },
+  stars: { type: 'number', 'x-zui': { computed: { action: 'ai', prompt: 'Stars: {{review}}', dependencies: ['review'] } } },
+}
+
+/** Polls `check` until it returns a value (the computations run in the background). */
+async function eventually<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (let attempt = 0; attempt < 400; attempt++) {
+    const value = await check()
+    if (value !== undefined) return value
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error(`never happened: ${what}`)
+}
+
+beforeAll(async () => {
+  fake = await startFakeChatServer()
+  fake.reply((body) => chatCompletion(modelReply(lastUserText(body)), 'fake-chat'))
+  service = await startTestService({
+    listen: true,
+    languageModel: createOpenAiCompatibleLanguageModel({ url: fake.url, model: 'fake-model', maxRetries: 0 }),
+    features: [createTablesFeature({ search: { embedder: null }, compute: { sweepIntervalMs: 100, waitComputedMs: 20_000, codeTimeLimitMs: 300, codeMemoryLimitBytes: 16 * 1024 * 1024 } })],
+    jobs: { pollMs: 50 },
+  })
+  client = service.botpressClient()
+})
+afterAll(async () => {
+  await service?.close()
+  await fake?.close()
+})
+
+describe('AI columns through @botpress/client', () => {
+  it('labels rows with waitComputed: values, statuses and the prompts the model saw', async () => {
+    await client.createTable({ name: 'reviewsTable', schema: reviewSchema, isComputeEnabled: true } as never)
+    const { rows } = await client.createTableRows({ table: 'reviewsTable', rows: [{ review: 'I love this phone' }, { review: 'Broke in a week' }], waitComputed: true })
+    expect(rows.map((row) => [row.review, row.sentiment, row.reply, row.stars])).toEqual([
+      ['I love this phone', 'positive', 'Thanks for your kind review', 4],
+      ['Broke in a week', 'negative', 'Thanks for your honest review', 4],
+    ])
+    expect(rows[0]!.computed.sentiment).toMatchObject({ status: 'computed', updatedBy: 'ai:fake-chat' })
+    expect(rows[0]!.computed.reply!.status).toBe('computed')
+    expect(rows[0]!.stale).toBeUndefined()
+    const prompts = fake.requests.map((request) => lastUserText(request.body))
+    expect(prompts).toContain('Sentiment: I love this phone')
+    expect(prompts).toContain('Reply to a positive review: I love this phone')
+    expect(fake.requests[0]!.body.model).toBe('fake-model')
+    // Values computed count like written ones: filters find them.
+    const { rows: positive } = await client.findTableRows({ table: 'reviewsTable', filter: { sentiment: 'positive' } })
+    expect(positive.map((row) => row.review)).toEqual(['I love this phone'])
+  })
+
+  it('without waitComputed answers pending rows at once, counts them stale, then computes them', async () => {
+    fake.pause()
+    const { rows } = await client.createTableRows({ table: 'reviewsTable', rows: [{ review: 'Great battery' }] })
+    expect(rows[0]!.sentiment).toBeNull()
+    expect(rows[0]!.computed.sentiment!.status).toBe('pending')
+    expect(rows[0]!.stale).toEqual(['reply', 'sentiment', 'stars'])
+    expect((await client.getTable({ table: 'reviewsTable' })).stale).toBe(1)
+    fake.resume()
+    const row = await eventually(async () => {
+      const { row } = await client.getTableRow({ table: 'reviewsTable', id: rows[0]!.id })
+      return row.stale === undefined ? row : undefined
+    }, 'the row computed')
+    expect(row).toMatchObject({ sentiment: 'positive', reply: 'Thanks for your kind review', stars: 4 })
+    expect((await client.getTable({ table: 'reviewsTable' })).stale).toBe(0)
+  })
+
+  it('recomputes the dependents of an updated column, down the chain', async () => {
+    const { rows } = await client.createTableRows({ table: 'reviewsTable', rows: [{ review: 'I love it' }], waitComputed: true })
+    expect(rows[0]!.sentiment).toBe('positive')
+    const { rows: updated } = await client.updateTableRows({ table: 'reviewsTable', rows: [{ id: rows[0]!.id, review: 'Awful screen' }], waitComputed: true })
+    expect(updated[0]).toMatchObject({ review: 'Awful screen', sentiment: 'negative', reply: 'Thanks for your honest review' })
+    // Writing a column no computation reads recomputes nothing.
+    const before = fake.requests.length
+    await client.updateTableRows({ table: 'reviewsTable', rows: [{ id: rows[0]!.id, sentiment: 'positive' }], waitComputed: true })
+    const chained = fake.requests.slice(before).map((request) => lastUserText(request.body))
+    expect(chained).toEqual(['Reply to a positive review: Awful screen'])
+  })
+
+  it('answers staleColumns when a definition changes, recomputes every row, and refuses a cycle', async () => {
+    await client.createTable({ name: 'staleColumnsTable', schema: reviewSchema, isComputeEnabled: true } as never)
+    await client.createTableRows({ table: 'staleColumnsTable', rows: [{ review: 'I love it' }, { review: 'Meh' }], waitComputed: true })
+    fake.pause()
+    const changed = { ...reviewSchema, sentiment: { ...reviewSchema.sentiment, 'x-zui': { computed: { ...reviewSchema.sentiment['x-zui'].computed, prompt: 'Sentiment: {{review}} (be strict)' } } } }
+    const { staleColumns } = await client.updateTable({ table: 'staleColumnsTable', schema: changed } as never)
+    expect([...(staleColumns ?? [])].sort()).toEqual(['reply', 'sentiment'])
+    expect((await client.getTable({ table: 'staleColumnsTable' })).stale).toBe(2)
+    fake.resume()
+    await eventually(async () => ((await client.getTable({ table: 'staleColumnsTable' })).stale === 0 ? true : undefined), 'every row recomputed')
+    const cyclic = { ...changed, sentiment: { ...changed.sentiment, 'x-zui': { computed: { ...changed.sentiment['x-zui'].computed, dependencies: ['review', 'reply'] } } } }
+    const refused = await client.updateTable({ table: 'staleColumnsTable', schema: cyclic } as never).catch((error: unknown) => error)
+    expect(refused).toMatchObject({ code: 400, type: 'InvalidPayload' })
+    expect((refused as Error).message).toMatch(/no cycle between computed columns, received (sentiment → reply → sentiment|reply → sentiment → reply)/)
+  })
+
+  it('keeps values pending while the model is down and computes them once it is back', async () => {
+    fake.outage({ status: 503, headers: { 'retry-after': '0' }, body: { error: { message: 'overloaded' } } })
+    const { rows } = await client.createTableRows({ table: 'reviewsTable', rows: [{ review: 'I love the colour' }] })
+    const asked = fake.requests.length
+    await eventually(async () => (fake.requests.length > asked + 1 ? true : undefined), 'the model asked during the outage')
+    const { row: during } = await client.getTableRow({ table: 'reviewsTable', id: rows[0]!.id })
+    expect(during.computed.sentiment!.status).toBe('pending')
+    expect(during.stale).toContain('sentiment')
+    fake.outage(undefined)
+    const row = await eventually(async () => {
+      const { row } = await client.getTableRow({ table: 'reviewsTable', id: rows[0]!.id })
+      return row.stale === undefined ? row : undefined
+    }, 'computed after the outage')
+    expect(row).toMatchObject({ sentiment: 'positive', reply: 'Thanks for your kind review' })
+  })
+
+  it('computes each cell once when two servers share the database', async () => {
+    // A second app on the same backend: its job runner competes for the same jobs and cells.
+    const second = await createApp({
+      backend: service.backend,
+      logger: { log() {} },
+      languageModel: createOpenAiCompatibleLanguageModel({ url: fake.url, model: 'fake-model', maxRetries: 0 }),
+      features: [createTablesFeature({ search: { embedder: null }, compute: { sweepIntervalMs: 100, concurrency: 8, sandbox: null } })],
+      jobs: { pollMs: 20, concurrency: 4 },
+    })
+    try {
+      await client.createTable({ name: 'twoServersTable', schema: { review: reviewSchema.review, sentiment: reviewSchema.sentiment }, isComputeEnabled: true } as never)
+      const before = fake.requests.length
+      const reviews = Array.from({ length: 20 }, (_, i) => `review ${i} ${i % 2 ? 'I love it' : 'meh'}`)
+      await client.createTableRows({ table: 'twoServersTable', rows: reviews.map((review) => ({ review })) })
+      await eventually(async () => ((await client.getTable({ table: 'twoServersTable' })).stale === 0 ? true : undefined), 'all computed')
+      const asked = fake.requests.slice(before).map((request) => lastUserText(request.body))
+      expect(asked.sort()).toEqual(reviews.map((review) => `Sentiment: ${review}`).sort())
+    } finally {
+      await second.close()
+    }
+  })
+
+  it('fails a value that does not fit the column with the reason, and an object column reads JSON', async () => {
+    await client.createTable({
+      name: 'fitTable',
+      isComputeEnabled: true,
+      schema: {
+        text: { type: 'string' },
+        flag: { type: 'boolean', 'x-zui': { computed: { action: 'ai', prompt: 'Is it? {{text}}', dependencies: ['text'] } } },
+        meta: { type: 'object', 'x-zui': { computed: { action: 'ai', prompt: 'Tags: {{text}}', dependencies: ['text'] } } },
+      },
+    } as never)
+    const { rows } = await client.createTableRows({ table: 'fitTable', rows: [{ text: 'red fast' }], waitComputed: true })
+    expect(rows[0]!.flag).toBeNull()
+    expect(rows[0]!.computed.flag).toMatchObject({ status: 'failed', error: expect.stringMatching(/expected true or false, received "not sure"/) })
+    expect(rows[0]!.meta).toEqual({ tags: ['red', 'fast'] })
+    const asked = fake.requests.find((request) => lastUserText(request.body).startsWith('Tags:'))
+    expect(asked!.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'meta' } })
+  })
+
+  it('marks cells disabled when compute is off for the table or the column', async () => {
+    await client.createTable({ name: 'offTable', schema: reviewSchema } as never)
+    const { rows } = await client.createTableRows({ table: 'offTable', rows: [{ review: 'I love it' }], waitComputed: true })
+    expect(rows[0]!.computed.sentiment!.status).toBe('disabled')
+    expect(rows[0]!.sentiment).toBeNull()
+    const { staleColumns } = await client.updateTable({ table: 'offTable', isComputeEnabled: true } as never)
+    expect([...(staleColumns ?? [])].sort()).toEqual(['reply', 'sentiment', 'stars'])
+    await eventually(async () => ((await client.getTableRow({ table: 'offTable', id: rows[0]!.id })).row.sentiment === 'positive' ? true : undefined), 'computed once switched on')
+  })
+
+  it('derives values with a code column, in a chain after an AI column', async () => {
+    await client.createTable({
+      name: 'codeTable',
+      isComputeEnabled: true,
+      schema: {
+        review: { type: 'string' },
+        price: { type: 'number' },
+        sentiment: reviewSchema.sentiment,
+        withTax: { type: 'number', 'x-zui': { computed: { action: 'code', code: 'return Math.round(row.price * 1.2 * 100) / 100', dependencies: ['price'] } } },
+        badge: { type: 'string', 'x-zui': { computed: { action: 'code', code: 'return row.sentiment === "positive" ? `★ ${row.review}` : row.review', dependencies: ['sentiment', 'review'] } } },
+      },
+    } as never)
+    const { rows } = await client.createTableRows({ table: 'codeTable', rows: [{ review: 'I love it', price: 10 }, { review: 'Bad', price: 2.5 }], waitComputed: true })
+    expect(rows.map((row) => [row.withTax, row.badge])).toEqual([
+      [12, '★ I love it'],
+      [3, 'Bad'],
+    ])
+    expect(rows[0]!.computed.withTax).toMatchObject({ status: 'computed', updatedBy: 'code' })
+    const { rows: updated } = await client.updateTableRows({ table: 'codeTable', rows: [{ id: rows[1]!.id, price: 5 }], waitComputed: true })
+    expect(updated[0]!.withTax).toBe(6)
+  })
+
+  it('fails hostile code with a reason, one computation at a time, while the service keeps answering', async () => {
+    const hostile = {
+      loop: 'while (true) {}',
+      allocate: 'const a = []; while (true) a.push(new Array(1e6).fill(1)); return 1',
+      exit: 'process.exit(1)',
+      fs: "return require('fs').readFileSync('/etc/passwd', 'utf8')",
+      network: "return await fetch('http://127.0.0.1:1/')",
+    }
+    await client.createTable({
+      name: 'hostileTable',
+      isComputeEnabled: true,
+      schema: {
+        input: { type: 'string' },
+        ...Object.fromEntries(Object.entries(hostile).map(([name, code]) => [name, { type: 'string', 'x-zui': { computed: { action: 'code', code, dependencies: ['input'] } } }])),
+        fine: { type: 'string', 'x-zui': { computed: { action: 'code', code: 'return row.input.toUpperCase()', dependencies: ['input'] } } },
+      },
+    } as never)
+    const writing = client.createTableRows({ table: 'hostileTable', rows: [{ input: 'ok' }], waitComputed: true })
+    // The endless loop and the allocation run off the main thread: /health answers meanwhile.
+    const health = await fetch(`${service.url}/health`)
+    expect(health.status).toBe(200)
+    const { rows } = await writing
+    const row = rows[0]!
+    expect(row.fine).toBe('OK')
+    for (const name of Object.keys(hostile)) {
+      expect(row[name], name).toBeNull()
+      expect(row.computed[name], name).toMatchObject({ status: 'failed', error: expect.any(String) })
+    }
+    expect(row.computed.loop!.error).toMatch(/time|1 s|300 ms|limit/i)
+    expect(row.computed.allocate!.error).toMatch(/memory/i)
+    expect((await fetch(`${service.url}/health`)).status).toBe(200)
+  })
+
+  it('fails a workflow column with a reason while storage events are not there yet', async () => {
+    await client.createTable({
+      name: 'notYetTable',
+      isComputeEnabled: true,
+      schema: {
+        a: { type: 'number' },
+        viaBot: { type: 'string', 'x-zui': { computed: { action: 'workflow', workflowId: 'wf_label', dependencies: ['a'] } } },
+      },
+    } as never)
+    const { rows } = await client.createTableRows({ table: 'notYetTable', rows: [{ a: 2 }], waitComputed: true })
+    expect(rows[0]!.computed.viaBot).toMatchObject({ status: 'failed', error: expect.stringMatching(/workflow columns are not available yet/) })
+  })
+})
+
+describe('column schemas through @botpress/client (the wire gaps of issue 25)', () => {
+  it('answers every column schema field back as given: minimum, maximum, default, title, description, x-zui.*', async () => {
+    const stars = {
+      type: 'number',
+      minimum: 1,
+      maximum: 5,
+      default: 3,
+      title: 'Stars',
+      description: 'How many stars',
+      'x-zui': { title: 'Stars', placeholder: 'between 1 and 5', hidden: false, computed: { action: 'code', code: 'return 1', dependencies: [], enabled: false } },
+    }
+    const { table } = await client.createTable({ name: 'schemaKeptTable', schema: { type: 'object', properties: { stars } } } as never)
+    const { 'x-zui': zui, ...rest } = table.schema.properties['stars']! as Record<string, unknown> & { 'x-zui': Record<string, unknown> }
+    expect(rest).toEqual(Object.fromEntries(Object.entries(stars).filter(([key]) => key !== 'x-zui')))
+    expect(zui).toEqual({ ...stars['x-zui'], index: 0 })
+    expect((await client.getTable({ table: 'schemaKeptTable' })).table.schema).toEqual(table.schema)
+    // The bounds are enforced.
+    await client.createTable({ name: 'boundsTable', schema: { n: { type: 'number', minimum: 1, maximum: 5 } } } as never)
+    const refused = await client.createTableRows({ table: 'boundsTable', rows: [{ n: 9 }] }).catch((error: unknown) => error)
+    expect((refused as Error).message).toMatch(/rows.0.n: expected a number ≤ 5, received number \(9\)/)
+  })
+
+  it('resets the values of a column whose type changes, as Botpress does', async () => {
+    await client.createTable({ name: 'retypeTable', schema: { code: { type: 'number' }, label: { type: 'string' } } } as never)
+    await client.createTableRows({ table: 'retypeTable', rows: [{ code: 7, label: 'a' }, { code: 8, label: 'b' }] })
+    await client.updateTable({ table: 'retypeTable', schema: { code: { type: 'string' } } } as never)
+    const { rows } = await client.findTableRows({ table: 'retypeTable' })
+    expect(rows.map((row) => [row.code, row.label])).toEqual([
+      [null, 'a'],
+      [null, 'b'],
+    ])
+  })
+})
