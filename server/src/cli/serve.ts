@@ -3,6 +3,7 @@ import { describeRateLimits } from '../http/rate-limit/index.js'
 import { parseCommandArgs } from './args.js'
 import { envOf, type CliIo } from './io.js'
 import { noteDataFolder } from './fresh-data-folder.js'
+import { dataFolder, openFolderWarning } from '../platform/index.js'
 import { embedderFromCli } from './embedder-options.js'
 import { describeStorage, openStorage } from './storage-options.js'
 import { readServeSettings, renderSettingsHelp, serveSettings, settingArgOptions } from './settings/index.js'
@@ -65,6 +66,8 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   const settings = readServeSettings(values, env, io.stdout)
   const { port, host, metricsPort, logger, shutdownGraceMs, rateLimit, jobLeaseMs, expirySweepIntervalMs, quotas, storage, publicUrl, corsOrigins } = settings
   const search = await embedderFromCli(settings.embeddings, env)
+  // Read before the start makes a missing folder (0700): only a folder that already existed can be too open.
+  const folderWarning = openFolderWarning(dataFolder(storage.dataDir).root)
   const folder = noteDataFolder(storage.dataDir)
   // A database is opened here and closed after the server; the embedded store is the server's own (it locks the folder).
   const backend = storage.databaseUrl !== undefined ? await openStorage(storage) : undefined
@@ -118,6 +121,10 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   } else {
     lines.push('  tokens:      use the token printed on first start, or "botshelf token create --bot <bot id> --role bot"')
     lines.push(`  console:     ${base}/console/ (sign in with a token; "botshelf token create --workspace --role administrator" makes one)`)
+  }
+  if (folderWarning) {
+    lines.push('', `warning: ${folderWarning}`)
+    logger.warn('data folder open to other users', { dataDir: dataFolder(storage.dataDir).root, fix: 'chmod -R go-rwx <data folder>' })
   }
   io.stderr.write(`${lines.join('\n')}\n`)
 

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
 import type { Client, Row, RowFilter } from 'botshelf/client'
+import { PRIVATE_FILE_MODE } from '../../platform/index.js'
 import { csvRecord } from '../../transfer/index.js'
 import type { Subcommand } from '../command-group.js'
 import { expectPositionals, parseSubcommand } from '../command-group.js'
@@ -74,8 +75,8 @@ ${connectionHelp}`,
       const temporary = join(dirname(destination), `.${basename(destination)}.${randomBytes(6).toString('hex')}.part`)
       try {
         const source = Readable.from(counted)
-        if (gzip) await pipeline(source, createGzip(), createWriteStream(temporary, { flags: 'wx' }), { signal })
-        else await pipeline(source, createWriteStream(temporary, { flags: 'wx' }), { signal })
+        if (gzip) await pipeline(source, createGzip(), createWriteStream(temporary, { flags: 'wx', mode: PRIVATE_FILE_MODE }), { signal })
+        else await pipeline(source, createWriteStream(temporary, { flags: 'wx', mode: PRIVATE_FILE_MODE }), { signal })
         await rename(temporary, destination)
       } catch (error) {
         progress.stop()
