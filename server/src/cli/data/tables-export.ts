@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
 import type { Client, Row, RowFilter } from 'botshelf/client'
 import { PRIVATE_FILE_MODE } from '../../platform/index.js'
-import { csvRecord } from '../../transfer/index.js'
+import { csvRecord, type CsvFormulaOptions } from '../../transfer/index.js'
 import type { Subcommand } from '../command-group.js'
 import { expectPositionals, parseSubcommand } from '../command-group.js'
 import { exitCodes } from '../exit-codes.js'
@@ -34,7 +34,7 @@ const PAGE_ROWS = 1000
  */
 export const tablesExport: Subcommand = {
   name: 'export',
-  usage: 'botshelf tables export <table> <file.csv|.json|.gz, or - for standard output> [--format csv|json] [--filter JSON]',
+  usage: 'botshelf tables export <table> <file.csv|.json|.gz, or - for standard output> [--format csv|json] [--filter JSON] [--raw-formulas]',
   help: `Writes the rows of a table, ordered by id, as CSV (a header record: id, the columns in order, createdAt,
 updatedAt) or as a JSON array, gzip-compressed when the name ends in .gz. The file is written to a temporary
 file and renamed when complete: an interrupted export leaves nothing. "-" writes to standard output.
@@ -42,9 +42,11 @@ file and renamed when complete: an interrupted export leaves nothing. "-" writes
 Options:
   --format <f>        csv or json (default: from the file name; csv for -)
   --filter <json>     only the rows matching this filter (inline JSON, @file or -)
+  --raw-formulas      CSV: write text starting with = + - @, a tab or a carriage return as it is (by default it
+                      gets a leading ' so that a spreadsheet shows it instead of running it)
 ${connectionHelp}`,
   async run(args, io) {
-    const parsed = parseSubcommand('tables', tablesExport, args, io, { ...connectionOptions, format: { type: 'string' }, filter: { type: 'string' } })
+    const parsed = parseSubcommand('tables', tablesExport, args, io, { ...connectionOptions, format: { type: 'string' }, filter: { type: 'string' }, 'raw-formulas': { type: 'boolean' } })
     if (!parsed) return 0
     const { values, positionals } = parsed
     expectPositionals('tables export', positionals, ['<table>', '<file or ->'])
@@ -59,7 +61,8 @@ ${connectionHelp}`,
       const { table, rows: total } = await client.getTable({ table: tableName }, { signal })
       const columns = ['id', ...orderedColumns(table), 'createdAt', 'updatedAt']
       const progress = createProgress(io, { label: 'export', unit: 'rows', ...(filter === undefined ? { total } : {}) })
-      const lines = exportLines(client, table.name, filter as RowFilter | undefined, format, columns, signal, progress)
+      const formulas = { rawFormulas: values['raw-formulas'] === true }
+      const lines = exportLines(client, table.name, filter as RowFilter | undefined, format, columns, formulas, signal, progress)
       let count = 0
       const counted = (async function* () {
         for await (const line of lines) {
@@ -96,10 +99,11 @@ async function* exportLines(
   filter: RowFilter | undefined,
   format: 'csv' | 'json',
   columns: readonly string[],
+  formulas: CsvFormulaOptions,
   signal: AbortSignal,
   progress: Progress,
 ): AsyncGenerator<{ text: string; rows: number }> {
-  if (format === 'csv') yield { text: `${csvRecord(columns)}\r\n`, rows: 0 }
+  if (format === 'csv') yield { text: `${csvRecord(columns, formulas)}\r\n`, rows: 0 }
   else yield { text: '[', rows: 0 }
   let offset = 0
   let first = true
@@ -110,7 +114,7 @@ async function* exportLines(
     if (rows.length > 0) {
       const text =
         format === 'csv'
-          ? rows.map((row) => `${csvRecord(columns.map((c) => row[c]))}\r\n`).join('')
+          ? rows.map((row) => `${csvRecord(columns.map((c) => row[c]), formulas)}\r\n`).join('')
           : rows.map((row, i) => `${first && i === 0 ? '\n' : ',\n'}${JSON.stringify(row)}`).join('')
       first = false
       yield { text, rows: rows.length }
