@@ -64,7 +64,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   // The environment is read here, once, and passed down to everything that reads a variable.
   const env = envOf(io)
   const settings = readServeSettings(values, env, io.stdout)
-  const { port, host, metricsPort, logger, shutdownGraceMs, rateLimit, jobLeaseMs, expirySweepIntervalMs, quotas, storage, publicUrl, corsOrigins } = settings
+  const { port, host, metricsPort, logger, shutdownGraceMs, rateLimit, jobLeaseMs, expirySweepIntervalMs, quotas, importLimits, storage, publicUrl, corsOrigins } = settings
   const search = await embedderFromCli(settings.embeddings, env)
   // Read before the start makes a missing folder (0700): only a folder that already existed can be too open.
   const folderWarning = openFolderWarning(dataFolder(storage.dataDir).root)
@@ -85,6 +85,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       ...(corsOrigins.length > 0 ? { corsOrigins } : {}),
       ...(rateLimit !== undefined ? { rateLimit } : {}),
       ...(quotas ? { quotas } : {}),
+      importLimits,
       ...(jobLeaseMs !== undefined ? { jobs: { leaseMs: jobLeaseMs } } : {}),
       ...(expirySweepIntervalMs !== undefined ? { expirySweepIntervalMs } : {}),
     })

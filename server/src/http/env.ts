@@ -1,4 +1,5 @@
 import type { StorageQuotas } from '../usage/index.js'
+import type { ImportLimits } from '../tables/import-limits.js'
 import type { Hono } from 'hono'
 import type { JobContext, JobDefinition, JobRunner } from '../jobs/index.js'
 import type { Backend } from '../store/index.js'
@@ -43,6 +44,8 @@ export interface AppServices {
   readonly slowRequestMs?: number
   /** Storage limits of the workspace, when set (`createApp({ quotas })`). */
   readonly quotas?: StorageQuotas
+  /** The bounds of a table import: decompression ratio, size, rows per table and per bot (decision 1463). */
+  readonly importLimits: ImportLimits
 }
 
 /**
