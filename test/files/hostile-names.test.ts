@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestService, type TestService } from '../helpers/service.js'
+import { fetchUrl } from './helpers.js'
+
+let service: TestService
+beforeAll(async () => {
+  service = await startTestService()
+})
+afterAll(async () => {
+  await service.close()
+})
+
+// Findings 4, 7 and 9 of issue 28 (decision 1464).
+describe('names and headers that could deceive a reader or break an answer are refused at upsert', () => {
+  it('refuses a content type with CR LF (400 naming contentType); before, every download of the file answered 500', async () => {
+    const res = await service.request('PUT', '/v1/files', { body: { key: 'header.txt', size: 2, contentType: 'text/plain\r\nX-Evil: 1' } })
+    expect(res.status, res.text).toBe(400)
+    expect(res.body.type).toBe('InvalidPayload')
+    expect(res.body.message).toContain('contentType')
+    expect(res.body.message).toContain('printable ASCII')
+    // A clean one is served as given.
+    const ok = await service.request('PUT', '/v1/files', { body: { key: 'clean.txt', size: 2, contentType: 'text/plain; charset=utf-8' } })
+    expect((await fetchUrl(service, ok.body.file.uploadUrl, { method: 'PUT', body: 'hi' })).status).toBe(200)
+    const download = await fetchUrl(service, (await service.request('GET', '/v1/files/clean.txt')).body.file.url)
+    expect(download.status).toBe(200)
+    expect(download.headers.get('content-type')).toBe('text/plain; charset=utf-8')
+  })
+
+  it('refuses keys with C1 controls or bidirectional overrides, and keys not in NFC, naming the key', async () => {
+    for (const key of ['invoice\u202Efdp.exe', 'a\u0085b.txt', 'line\u2028break.txt']) {
+      const res = await service.request('PUT', '/v1/files', { body: { key, size: 1 } })
+      expect(res.status, key).toBe(400)
+      expect(res.body.message).toContain('key')
+    }
+    const nfd = await service.request('PUT', '/v1/files', { body: { key: 'cafe\u0301.txt', size: 1 } })
+    expect(nfd.status).toBe(400)
+    expect(nfd.body.message).toContain('NFC')
+    expect((await service.request('PUT', '/v1/files', { body: { key: 'caf\u00e9.txt', size: 1 } })).status).toBe(200)
+  })
+
+  it('refuses tag values with control characters (an OSC 52 sequence would write a terminal clipboard)', async () => {
+    const res = await service.request('PUT', '/v1/files', { body: { key: 'tagged.txt', size: 1, tags: { note: '\u001b]52;c;aGk=\u0007' } } })
+    expect(res.status).toBe(400)
+    expect(res.body.message).toContain('tags.note')
+  })
+})
