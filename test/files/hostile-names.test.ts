@@ -44,3 +44,26 @@ describe('names and headers that could deceive a reader or break an answer are r
     expect(res.body.message).toContain('tags.note')
   })
 })
+
+// Finding 6 of issue 28: an upload URL replaced the content of a completed version for its whole hour.
+describe('an upload URL is single use once its upload completed', () => {
+  it('refuses a second PUT with ResourceGone, and the content and its download URLs stay as they were', async () => {
+    const upsert = await service.request('PUT', '/v1/files', { body: { key: 'once.txt', size: 5 } })
+    const uploadUrl: string = upsert.body.file.uploadUrl
+    expect((await fetchUrl(service, uploadUrl, { method: 'PUT', body: 'first' })).status).toBe(200)
+    const url: string = (await service.request('GET', '/v1/files/once.txt')).body.file.url
+    const again = await fetchUrl(service, uploadUrl, { method: 'PUT', body: 'evil!' })
+    expect(again.status).toBe(410)
+    const body = await again.json()
+    expect(body.type).toBe('ResourceGone')
+    expect(body.message).toBe('This upload URL was already used: version 1 of file "once.txt" is complete; call upsertFile again to replace its content')
+    expect(await (await fetchUrl(service, url)).text()).toBe('first')
+  })
+
+  it('still takes a retry after a failed upload', async () => {
+    const upsert = await service.request('PUT', '/v1/files', { body: { key: 'retry.txt', size: 5 } })
+    const uploadUrl: string = upsert.body.file.uploadUrl
+    expect((await fetchUrl(service, uploadUrl, { method: 'PUT', body: 'shrt' })).status).toBe(400)
+    expect((await fetchUrl(service, uploadUrl, { method: 'PUT', body: 'right' })).status).toBe(200)
+  })
+})
