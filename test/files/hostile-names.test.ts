@@ -67,3 +67,22 @@ describe('an upload URL is single use once its upload completed', () => {
     expect((await fetchUrl(service, uploadUrl, { method: 'PUT', body: 'right' })).status).toBe(200)
   })
 })
+
+// Finding 8 of issue 28: content is served on the console's origin, whose CSP allows that origin's scripts.
+describe('content is never served to a browser loading it as a script, a style or a worker', () => {
+  it('refuses Sec-Fetch-Dest script, style and worker with Forbidden, and serves documents and programs', async () => {
+    const upsert = await service.request('PUT', '/v1/files', { body: { key: 'evil.js', size: 9, contentType: 'text/javascript' } })
+    expect((await fetchUrl(service, upsert.body.file.uploadUrl, { method: 'PUT', body: 'alert(1);' })).status).toBe(200)
+    const url: string = (await service.request('GET', '/v1/files/evil.js')).body.file.url
+    for (const destination of ['script', 'style', 'worker', 'serviceworker']) {
+      const res = await fetchUrl(service, url, { headers: { 'sec-fetch-dest': destination } })
+      expect(res.status, destination).toBe(403)
+      expect((await res.json()).message).toBe(`File content is never served as a ${destination} (Sec-Fetch-Dest); download it or open it as a document`)
+    }
+    for (const headers of [{ 'sec-fetch-dest': 'document' }, { 'sec-fetch-dest': 'iframe' }, {}]) {
+      const res = await fetchUrl(service, url, { headers })
+      expect(res.status).toBe(200)
+      expect(await res.text()).toBe('alert(1);')
+    }
+  })
+})
