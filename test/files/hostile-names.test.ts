@@ -79,7 +79,8 @@ describe('content is never served to a browser loading it as a script, a style o
       expect(res.status, destination).toBe(403)
       expect((await res.json()).message).toBe(`File content is never served as a ${destination} (Sec-Fetch-Dest); download it or open it as a document`)
     }
-    for (const headers of [{ 'sec-fetch-dest': 'document' }, { 'sec-fetch-dest': 'iframe' }, {}]) {
+    const allowed: Array<Record<string, string>> = [{ 'sec-fetch-dest': 'document' }, { 'sec-fetch-dest': 'iframe' }, {}]
+    for (const headers of allowed) {
       const res = await fetchUrl(service, url, { headers })
       expect(res.status).toBe(200)
       expect(await res.text()).toBe('alert(1);')
