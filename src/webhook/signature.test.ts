@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { toBase64 } from './bytes.js'
-import { importSigningKey, nodeSigningKey, signWebhookPayload, webCryptoSigningKey } from './signature.js'
+import { computeSignature, importSigningKey, matchesAnySignature, nodeSigningKey, signWebhookPayload, webCryptoSigningKey } from './signature.js'
 
 describe('HMAC signers', () => {
   it('Node and Web Crypto signers give the same bytes for many keys and bodies', async () => {
@@ -28,5 +28,20 @@ describe('HMAC signers', () => {
     const signature = await signWebhookPayload({ id: 'msg_p5jXN8AQM9LWM0D4loKWxJek', timestamp: 1614265330, payload: '{"test": 2432232314}', secret })
     expect(signature).toBe(`v1,${expected}`)
     expect(signature).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=')
+  })
+})
+
+describe('matchesAnySignature', () => {
+  it('refuses a signature that differs from the right one only in its last byte, or only in its first', async () => {
+    const key = await importSigningKey(new Uint8Array(32).fill(9))
+    const body = new TextEncoder().encode('{"type":"message"}')
+    const right = await computeSignature(key, 'msg_1', '1714557600', body)
+    const header = (bytes: Uint8Array) => `v1,${toBase64(bytes)}`
+    expect(await matchesAnySignature([key], 'msg_1', '1714557600', body, header(right))).toBe(true)
+    for (const at of [right.length - 1, 0]) {
+      const wrong = right.slice()
+      wrong[at] = wrong[at]! ^ 0x80
+      expect(await matchesAnySignature([key], 'msg_1', '1714557600', body, header(wrong)), `byte ${at}`).toBe(false)
+    }
   })
 })

@@ -265,6 +265,20 @@ describe('createWebhookHandler requests', () => {
     expect(dispatched).toHaveLength(1)
   })
 
+  it('keeps a processed webhook-id for twice the tolerance (10 minutes by default), then forgets it', async () => {
+    const { handler, sign, dispatched, clock } = setup()
+    const event = fakeTextEvent('later', { id: 'evt_later' })
+    expect((await handler(sign(event, { id: 'msg_later' }))).status).toBe(200)
+    // A retry signed afresh 9 min 59 s later is still the same delivery.
+    clock.advance(10 * 60 * 1000 - 1000)
+    expect(await bodyOf(await handler(sign(event, { id: 'msg_later' })))).toEqual({ ok: true, webhookId: 'msg_later', duplicate: true })
+    expect(dispatched).toHaveLength(1)
+    // Past 10 minutes the id is forgotten: a replay that old is refused by its timestamp anyway, a fresh one runs.
+    clock.advance(2000)
+    expect(await bodyOf(await handler(sign(event, { id: 'msg_later' })))).toMatchObject({ ok: true, webhookId: 'msg_later', duplicate: false })
+    expect(dispatched).toHaveLength(2)
+  })
+
   it('dispatches once when the same webhook-id arrives many times at once (the others 409 while it runs)', async () => {
     const { handler, sign, dispatched } = setup()
     const event = fakeTextEvent('burst', { id: 'evt_burst' })

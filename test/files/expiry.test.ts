@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createFilesFeature } from '../../server/src/files/index.js'
+import { EXPIRE_FILES_JOB } from '../../server/src/files/expire-files-job.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { manualClock, uploadText } from './helpers.js'
 
@@ -30,7 +31,9 @@ describe('expiresAt', () => {
     const backend = service.app.services.backend
     const tempBlob = (await backend.files.getById(service.botId, temp.id))!.blobId!
     const blobsDir = join(service.contentDir, 'files', 'blobs')
-    await new Promise((resolve) => setTimeout(resolve, 60))
+    // A pass has run before the expiry (issue 28: a fixed 60 ms wait let this pass without any), and kept the file.
+    const passes = async () => (await backend.jobs.list({ kind: EXPIRE_FILES_JOB, state: 'completed' })).length
+    await until(async () => (await passes()) >= 1)
     expect(await backend.files.blobInUse(tempBlob)).toBe(true)
     expect(await readdir(blobsDir)).toHaveLength(2)
     clock.advance(61_000)

@@ -98,3 +98,21 @@ describe('terms of a row filter', () => {
     expect(all.body.rows).toHaveLength(3)
   })
 })
+
+// Finding 5 of issue 28: PostgreSQL answered 500 ("out of range for type integer"), SQLite 200.
+describe('integers of findTableRows past PostgreSQL integer', () => {
+  it('an offset or a $size of 2^53 - 1 answers InvalidQuery on every engine; 2^31 - 1 still works', async () => {
+    await service.request('POST', '/v1/tables', { body: { name: 'sizedTable', schema: { list: { type: 'array', items: { type: 'string' } } } } })
+    await service.request('POST', '/v1/tables/sizedTable/rows', { body: { rows: [{ list: ['a'] }] } })
+    const huge = Number.MAX_SAFE_INTEGER
+    expect400(await service.request('POST', '/v1/tables/taggedTable/rows/find', { body: { offset: huge } }), 'InvalidQuery', `offset: expected at most 2147483647, received ${huge}`)
+    const size = await service.request('POST', '/v1/tables/sizedTable/rows/find', { body: { filter: { list: { $size: huge } } } })
+    expect(size.status, size.text).toBe(400)
+    expect(size.body.type).toBe('InvalidQuery')
+    expect(size.body.message).toContain('an integer from 0 to 2147483647')
+    const far = await service.request('POST', '/v1/tables/taggedTable/rows/find', { body: { offset: 2_147_483_647 } })
+    expect(far.status, far.text).toBe(200)
+    expect(far.body.rows).toEqual([])
+    expect((await service.request('POST', '/v1/tables/sizedTable/rows/find', { body: { filter: { list: { $size: 2_147_483_647 } } } })).body.rows).toEqual([])
+  })
+})

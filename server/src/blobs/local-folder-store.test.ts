@@ -25,6 +25,13 @@ describeBlobStoreContract('local folder', async () => {
   }
 })
 
+/** A promise opened from outside: a step of the test waits for a step of the store, never for time. */
+function latch(): { promise: Promise<void>; open(): void } {
+  let open!: () => void
+  const promise = new Promise<void>((resolve) => (open = resolve))
+  return { promise, open }
+}
+
 /** A file system that does the real work and records every call, naming handles by what they were opened on. */
 function recordingFileSystem(calls: string[], fail?: { on: string; error: Error }): BlobFileSystem {
   const name = (path: string): string => (path.endsWith('.partial') ? 'temp' : /blob_[0-9a-f]{32}$/.test(path) ? 'blob' : path.endsWith('blobs') ? 'blobs-folder' : path)
@@ -97,40 +104,62 @@ describe('local folder blob store: durability order (what a crash test cannot se
   it('resolves only once both the file and the folder fsyncs have finished', async () => {
     const calls: string[] = []
     const recording = recordingFileSystem(calls)
-    let releaseFile!: () => void
-    const fileGate = new Promise<void>((resolve) => (releaseFile = resolve))
-    let releaseFolder!: () => void
-    const folderGate = new Promise<void>((resolve) => (releaseFolder = resolve))
+    const fileGate = latch()
+    const folderGate = latch()
+    const fileSyncCalled = latch()
+    const fileSynced = latch()
+    const folderSyncCalled = latch()
     const fs: BlobFileSystem = {
       ...recording,
       async open(path, flags) {
         const handle = await recording.open(path, flags)
-        const gate = flags === 'wx' ? fileGate : folderGate
-        return { ...handle, sync: async () => { await gate; await handle.sync() } }
+        if (flags === 'wx') return { ...handle, sync: async () => { fileSyncCalled.open(); await fileGate.promise; await handle.sync(); fileSynced.open() } }
+        return { ...handle, sync: async () => { folderSyncCalled.open(); await folderGate.promise; await handle.sync() } }
       },
     }
     const blobs = createLocalFolderBlobStore({ root, fs })
     let settled = false
     const writing = blobs.write(chunks('abc'), { expectedBytes: 3 }).finally(() => (settled = true))
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    // Both fsyncs are asked for only after the rename, and at once.
+    await fileSyncCalled.promise
+    await folderSyncCalled.promise
     expect(calls).toContain('rename temp → blob')
-    releaseFile()
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    fileGate.open()
+    await fileSynced.promise
+    await new Promise((resolve) => setImmediate(resolve))
+    // The file is on the disk, the folder's entry not yet: neither resolved nor closed.
     expect(settled).toBe(false)
-    releaseFolder()
+    expect(calls).not.toContain('close temp')
+    folderGate.open()
     expect((await writing).size).toBe(3)
     expect(calls.indexOf('fsync blobs-folder')).toBeGreaterThan(calls.indexOf('rename temp → blob'))
   })
 
   it('concurrent writes share the folder fsync, and every rename is followed by one', async () => {
     const calls: string[] = []
-    const blobs = createLocalFolderBlobStore({ root, fs: recordingFileSystem(calls) })
+    const recording = recordingFileSystem(calls)
+    // The first folder fsync is held until all twelve blobs are renamed: the other eleven must share the next one.
+    const allRenamed = latch()
+    let renamed = 0
+    const fs: BlobFileSystem = {
+      ...recording,
+      async rename(from, to) {
+        await recording.rename(from, to)
+        if (++renamed === 12) allRenamed.open()
+      },
+      async open(path, flags) {
+        const handle = await recording.open(path, flags)
+        if (flags === 'wx') return handle
+        return { ...handle, sync: async () => { await allRenamed.promise; await handle.sync() } }
+      },
+    }
+    const blobs = createLocalFolderBlobStore({ root, fs })
     await Promise.all(Array.from({ length: 12 }, (_, i) => blobs.write(chunks(`blob ${i}`), { expectedBytes: `blob ${i}`.length })))
     const folderSyncs = calls.flatMap((call, index) => (call === 'fsync blobs-folder' ? [index] : []))
     const renames = calls.flatMap((call, index) => (call === 'rename temp → blob' ? [index] : []))
     expect(renames).toHaveLength(12)
     expect(folderSyncs.length).toBeGreaterThanOrEqual(1)
-    expect(folderSyncs.length).toBeLessThan(12)
+    expect(folderSyncs.length).toBeLessThanOrEqual(2)
     // Every rename is followed by a folder fsync.
     for (const rename of renames) expect(folderSyncs.some((sync) => sync > rename)).toBe(true)
   })
@@ -155,15 +184,18 @@ describe('local folder blob store: durability order (what a crash test cannot se
       },
     }
     let read = 0
+    const allRead = latch()
     async function* body(): AsyncIterable<Uint8Array> {
       for (const part of ['hello ', 'world']) {
         read++
         yield new TextEncoder().encode(part)
       }
+      // Reached when the store asks for a third chunk: it took both while the file was still opening.
+      allRead.open()
     }
     const blobs = createLocalFolderBlobStore({ root, fs })
     const writing = blobs.write(body(), { expectedBytes: 11 })
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await allRead.promise
     expect(read).toBe(2)
     expect(calls).toEqual([])
     letOpen()

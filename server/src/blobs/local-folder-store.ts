@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
 import { open, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, WrittenBlob } from './blob-store.js'
 import { BlobError, BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from './errors.js'
-import { GroupFsync } from '../platform/index.js'
+import { GroupFsync, makePrivateFolder, PRIVATE_FILE_MODE } from '../platform/index.js'
 import { OverlappedWriter } from './overlapped-writer.js'
 import { TRAILING_HASH_BYTES, TrailingHash } from './trailing-hash.js'
 
@@ -66,7 +65,8 @@ export interface BlobFileSystem {
  * ```
  */
 export const nodeBlobFileSystem: BlobFileSystem = {
-  open: (path, flags) => open(path, flags),
+  // Blob files are private to the service's user (decision 1461); the mode only matters when `wx` creates one.
+  open: (path, flags) => open(path, flags, PRIVATE_FILE_MODE),
   rename: (from, to) => rename(from, to),
   rm: (path, options) => rm(path, options),
   unlink: (path) => unlink(path),
@@ -167,8 +167,8 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
   const fs = options.fs ?? nodeBlobFileSystem
   const blobsDir = join(options.root, 'blobs')
   const tmpDir = join(options.root, 'tmp')
-  mkdirSync(blobsDir, { recursive: true })
-  mkdirSync(tmpDir, { recursive: true })
+  makePrivateFolder(blobsDir)
+  makePrivateFolder(tmpDir)
   // Renames done while the folder's fsync runs share the next one (decision 1210); the folder stays open while
   // fsyncs follow each other (decision 1215).
   const blobsDirSync = new GroupFsync(blobsDir, { open: (path) => fs.open(path, 'r') })

@@ -3,6 +3,7 @@ import { describeRateLimits } from '../http/rate-limit/index.js'
 import { parseCommandArgs } from './args.js'
 import { envOf, type CliIo } from './io.js'
 import { noteDataFolder } from './fresh-data-folder.js'
+import { dataFolder, openFolderWarning } from '../platform/index.js'
 import { embedderFromCli } from './embedder-options.js'
 import { describeStorage, openStorage } from './storage-options.js'
 import { createOpenAiCompatibleLanguageModel, unconfiguredLanguageModel } from '../language-model/index.js'
@@ -70,8 +71,10 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   // The environment is read here, once, and passed down to everything that reads a variable.
   const env = envOf(io)
   const settings = readServeSettings(values, env, io.stdout)
-  const { port, host, metricsPort, logger, shutdownGraceMs, rateLimit, jobLeaseMs, expirySweepIntervalMs, quotas, storage, publicUrl, corsOrigins } = settings
+  const { port, host, metricsPort, logger, shutdownGraceMs, rateLimit, jobLeaseMs, expirySweepIntervalMs, quotas, importLimits, storage, publicUrl, corsOrigins } = settings
   const search = await embedderFromCli(settings.embeddings, env)
+  // Read before the start makes a missing folder (0700): only a folder that already existed can be too open.
+  const folderWarning = openFolderWarning(dataFolder(storage.dataDir).root)
   const folder = noteDataFolder(storage.dataDir)
   // A database is opened here and closed after the server; the embedded store is the server's own (it locks the folder).
   const backend = storage.databaseUrl !== undefined ? await openStorage(storage) : undefined
@@ -91,6 +94,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       ...(corsOrigins.length > 0 ? { corsOrigins } : {}),
       ...(rateLimit !== undefined ? { rateLimit } : {}),
       ...(quotas ? { quotas } : {}),
+      importLimits,
       ...(jobLeaseMs !== undefined ? { jobs: { leaseMs: jobLeaseMs } } : {}),
       ...(expirySweepIntervalMs !== undefined ? { expirySweepIntervalMs } : {}),
     })
@@ -128,6 +132,10 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   } else {
     lines.push('  tokens:      use the token printed on first start, or "botshelf token create --bot <bot id> --role bot"')
     lines.push(`  console:     ${base}/console/ (sign in with a token; "botshelf token create --workspace --role administrator" makes one)`)
+  }
+  if (folderWarning) {
+    lines.push('', `warning: ${folderWarning}`)
+    logger.warn('data folder open to other users', { dataDir: dataFolder(storage.dataDir).root, fix: 'chmod -R go-rwx <data folder>' })
   }
   io.stderr.write(`${lines.join('\n')}\n`)
 

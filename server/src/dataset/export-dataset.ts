@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { Readable, Transform } from 'node:stream'
@@ -8,6 +8,7 @@ import type { Backend, BackendPorts } from '../store/backend.js'
 import { datasetParts, positionAfter } from '../store/dataset/index.js'
 import { tableSnapshotOf } from '../store/tables/index.js'
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, archivePaths, type ArchiveManifest, type ArchivePart, type BlobEntry } from './archive-format.js'
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../platform/index.js'
 import { DatasetArchiveError } from './errors.js'
 import { JsonlWriter } from './jsonl.js'
 import { quietProgress, throwIfAborted, type TransferProgress } from './progress.js'
@@ -49,8 +50,9 @@ export async function exportDataset(backend: Backend, out: string, options: Expo
   const progress = options.progress ?? quietProgress
   await checkDestination(out)
   const work = join(dirname(out), `.${basename(out)}.partial-${process.pid}-${Date.now()}`)
-  await mkdir(join(work, 'parts', 'rows'), { recursive: true })
-  await mkdir(join(work, 'blobs'))
+  // The archive holds the signing key and every file's content: private to its owner (decision 1461).
+  makePrivateFolder(join(work, 'parts', 'rows'))
+  makePrivateFolder(join(work, 'blobs'))
   try {
     const started = performance.now()
     const { parts, blobs, tables, rows, records } = await backend.transaction((tx) => exportMetadata(tx, work, progress, options.signal))
@@ -65,7 +67,7 @@ export async function exportDataset(backend: Backend, out: string, options: Expo
       parts: [...parts, blobPart],
       totals: { records, tables, rows, blobs: blobs.size, blobBytes: [...blobs.values()].reduce((sum, blob) => sum + blob.size, 0) },
     }
-    await writeFile(join(work, archivePaths.manifest), `${JSON.stringify(manifest, null, 2)}\n`)
+    await writeFile(join(work, archivePaths.manifest), `${JSON.stringify(manifest, null, 2)}\n`, { mode: PRIVATE_FILE_MODE })
     await rm(out, { recursive: true, force: true })
     await rename(work, out)
     return { manifest, seconds: { metadata: metadataSeconds, content: (performance.now() - contentStarted) / 1000 } }
@@ -215,7 +217,7 @@ async function exportBlobs(
           callback(null, chunk)
         },
       })
-      await pipeline(Readable.fromWeb(opened.stream as never), counter, createWriteStream(join(work, archivePaths.blob(blobId)), { flags: 'wx' }), signal ? { signal } : {})
+      await pipeline(Readable.fromWeb(opened.stream as never), counter, createWriteStream(join(work, archivePaths.blob(blobId)), { flags: 'wx', mode: PRIVATE_FILE_MODE }), signal ? { signal } : {})
       const sha256 = hash.digest('hex')
       if (sha256 !== expected.sha256 || size !== expected.size) {
         throw new DatasetArchiveError(

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs'
 import { once } from 'node:events'
+import { PRIVATE_FILE_MODE } from '../platform/index.js'
 import type { ArchivePart } from './archive-format.js'
 import { DatasetArchiveError } from './errors.js'
 
@@ -25,7 +26,8 @@ export class JsonlWriter {
     file: string,
     private readonly path: string,
   ) {
-    this.stream = createWriteStream(file, { flags: 'wx' })
+    // Parts carry token hashes and the signing key: private to their owner (decision 1461).
+    this.stream = createWriteStream(file, { flags: 'wx', mode: PRIVATE_FILE_MODE })
   }
 
   /** Appends one record. */

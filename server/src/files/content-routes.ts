@@ -95,7 +95,7 @@ const uploadContentRoute: RawRoute = {
     400: { description: '`InvalidPayload`: fewer bytes than declared.', body: 'error' },
     403: { description: '`Forbidden`: the token is missing, altered, signed by another server, or expired.', body: 'error' },
     404: { description: '`ResourceNotFound`: the file no longer exists (or was deleted during the upload).', body: 'error' },
-    410: { description: '`ResourceGone`: a later upsertFile started a new version; this URL is for an older one.', body: 'error' },
+    410: { description: '`ResourceGone`: a later upsertFile started a new version (this URL is for an older one), or this URL was already used: an upload URL works once its upload completed.', body: 'error' },
     413: { description: '`PayloadTooLarge`: more bytes than declared, or more than 1 GB.', body: 'error' },
     500: { description: '`Internal`: the server could not store the content (disk full, permissions).', body: 'error' },
   },
@@ -191,6 +191,15 @@ export function filesContentRoutes(): Hono<AppEnv> {
         )
       }
 
+      // Single use once it worked (issue 28): a second PUT would replace the content as the same version, and
+      // download URLs already handed out would serve the new bytes.
+      if (file.blobId !== null && file.status !== 'upload_pending' && file.status !== 'upload_failed') {
+        throw new ServiceError(
+          'ResourceGone',
+          `This upload URL was already used: version ${token.v} of file ${JSON.stringify(file.key)} is complete; call upsertFile again to replace its content`,
+          { id: file.id },
+        )
+      }
       const fail = (reason: string): Promise<void> => services.files.failUpload(file.id, token.v, reason)
       const declared = file.declaredSize
       const announced = c.req.header('content-length')

@@ -3,6 +3,7 @@ import type { FileRecord } from '../store/index.js'
 import type { AppEnv } from '../http/env.js'
 import { refusalBody } from '../http/connections/index.js'
 import { ServiceError } from '../http/service-error.js'
+import { refuseRunnableDestination } from './fetch-destination.js'
 import { etagMatches, parseRange } from './byte-range.js'
 import { isInlineSafe } from './content-type.js'
 
@@ -38,6 +39,7 @@ export function contentDisposition(file: FileRecord, contentType: string, cache:
  * ```
  */
 export async function serveContent(c: Context<AppEnv>, file: FileRecord, cache: 'public' | 'private'): Promise<Response> {
+  refuseRunnableDestination(c.req.header('sec-fetch-dest'), file.id)
   if (!file.blobId || file.size === null || !file.sha256) {
     throw new ServiceError('ResourceNotFound', `File ${JSON.stringify(file.key)} has no content yet (status ${file.status})`, { id: file.id })
   }

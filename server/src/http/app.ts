@@ -25,6 +25,7 @@ import { createFilesFeature, filesFeature } from '../files/feature.js'
 import type { IndexingOptions } from '../search/indexing/index.js'
 import { metricsRoutes, ServiceMetrics } from '../metrics/index.js'
 import { measureWorkspaceUsage, type StorageQuotas, type WorkspaceUsage } from '../usage/index.js'
+import { importLimitsOf, type ImportLimits } from '../tables/import-limits.js'
 import { createTablesFeature, tablesFeature } from '../tables/feature.js'
 import { adminRoutes, SignInCodes, type IssuedSignInCode } from '../admin/index.js'
 import { consoleRoutes, findConsoleFolder } from '../console/index.js'
@@ -200,6 +201,18 @@ export interface AppOptions {
    * ```
    */
   quotas?: StorageQuotas
+  /**
+   * The bounds of a table import (decision 1463): `maxRatio` (decompressed bytes per gzip byte, default 100),
+   * `maxBytes` (file and decompressed content, default 4 GiB), `tableRows` (rows a table may hold after an import,
+   * default 1,000,000) and `botRows` (rows all of a bot's tables may hold, default 5,000,000). An import past one
+   * fails, naming the limit, before any row is written.
+   *
+   * @example
+   * ```ts
+   * await createApp({ dataDir: './.botshelf', importLimits: { tableRows: 100_000 } })
+   * ```
+   */
+  importLimits?: Partial<ImportLimits>
   /**
    * The background job runner: how many jobs run at once (default 2), how often it looks for due jobs when
    * nothing woke it (default 1000 ms), and the lease of a claimed job (default 30 000 ms: after a crash, another
@@ -499,6 +512,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
       ...(options.slowRequestMs !== undefined ? { slowRequestMs: checkSlowRequestMs(options.slowRequestMs) } : {}),
       ...(options.quotas ? { quotas: options.quotas } : {}),
       languageModel: options.languageModel ?? languageModelFromEnv(),
+      importLimits: importLimitsOf(options.importLimits),
     }
   } catch (error) {
     if (ownsBackend) await backend.close()

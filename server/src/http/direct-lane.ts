@@ -10,6 +10,7 @@ import { answerOperation } from './pipeline/operation-answer.js'
 import { operationInputWithoutBody } from './pipeline/operation-input.js'
 import { recordRequest } from './pipeline/record.js'
 import { beginRequest } from './pipeline/request-id.js'
+import { apiAnswerHeaders } from './pipeline/api-answer-headers.js'
 import type { DirectOperation, DirectOperationContext } from './register-operation.js'
 import type { Operation } from 'botshelf/api'
 import { requestOrigin } from './request-origin.js'
@@ -280,7 +281,7 @@ export function createDirectLane(options: DirectLaneOptions): DirectLane {
       contentType = 'application/json; charset=UTF-8'
     }
     const bytes = Buffer.byteLength(text)
-    outgoing.writeHead(status, { 'content-type': contentType, 'content-length': bytes, 'x-request-id': requestId })
+    outgoing.writeHead(status, { 'content-type': contentType, 'content-length': bytes, 'x-request-id': requestId, ...apiAnswerHeaders })
     outgoing.end(text)
     recordRequest(services, {
       method: 'GET',

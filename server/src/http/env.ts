@@ -1,5 +1,6 @@
 import type { LanguageModel } from '../language-model/index.js'
 import type { StorageQuotas } from '../usage/index.js'
+import type { ImportLimits } from '../tables/import-limits.js'
 import type { Hono } from 'hono'
 import type { JobContext, JobDefinition, JobRunner } from '../jobs/index.js'
 import type { Backend } from '../store/index.js'
@@ -46,6 +47,8 @@ export interface AppServices {
   readonly quotas?: StorageQuotas
   /** The language model (AI columns); without a configured one, calls fail at once naming `--llm-url`. */
   readonly languageModel: LanguageModel
+  /** The bounds of a table import: decompression ratio, size, rows per table and per bot (decision 1463). */
+  readonly importLimits: ImportLimits
 }
 
 /**

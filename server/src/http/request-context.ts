@@ -4,6 +4,7 @@ import { routeLabel } from '../metrics/route-label.js'
 import { handleError } from './error-handler.js'
 import { declaredLength, recordRequest } from './pipeline/record.js'
 import { beginRequest } from './pipeline/request-id.js'
+import { apiAnswerHeaders, takesApiAnswerHeaders } from './pipeline/api-answer-headers.js'
 
 /**
  * First middleware of the app, the pipeline's first and last steps (`beginRequest`, `recordRequest`): puts the services and a fresh request id on the context, answers with an
@@ -28,6 +29,8 @@ export function requestContext(services: AppServices): MiddlewareHandler<AppEnv>
     // Set before the answer exists, Hono copies it into every answer made through the context; an answer built
     // outside it (a download's Response, an error turned into one below) gets it after, through the same call.
     c.header('x-request-id', requestId)
+    const apiAnswer = takesApiAnswerHeaders(c.req.path)
+    if (apiAnswer) for (const [name, value] of Object.entries(apiAnswerHeaders)) c.header(name, value)
     try {
       await next()
     } catch (error) {
@@ -36,6 +39,7 @@ export function requestContext(services: AppServices): MiddlewareHandler<AppEnv>
     // Through Hono, never in place on `c.res.headers`: @hono/node-server's lightweight Response rebuilds itself from
     // its original init when read later, and a header added in place was lost over a socket (decision 1211, amended).
     if (c.res.headers.get('x-request-id') !== requestId) c.header('x-request-id', requestId)
+    if (apiAnswer && c.res.headers.get('cache-control') === null) for (const [name, value] of Object.entries(apiAnswerHeaders)) c.header(name, value)
     const principal = c.get('principal')
     const metrics = services.metrics
     const operation = metrics ? routeLabel(c) : ''

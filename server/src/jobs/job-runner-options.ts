@@ -39,6 +39,13 @@ export interface JobRunnerOptions<S = unknown> {
    */
   concurrency?: number
   /**
+   * Most of those slots that jobs of one bot (a payload's `botId`) may hold at once, so one bot's imports cannot keep
+   * the other bots' jobs waiting (decision 1463). Default `concurrency - 1` (at least 1); jobs without a `botId`
+   * (sweeps) are not counted.
+   * @example `slotsPerBot: 2`
+   */
+  slotsPerBot?: number
+  /**
    * Lease taken on each claim, in milliseconds; renewed every third of it while the handler runs, so a crashed
    * process's jobs are claimed again this long after its last renewal. Default 30 000.
    * @example `leaseMs: 60_000`

@@ -112,6 +112,41 @@ describe('JobRunner', () => {
     expect(most).toBe(2)
   })
 
+  // Finding 3 of issue 28 (decision 1463): one bot's long imports held both slots and every other bot waited.
+  it("keeps a slot for other bots: one bot's jobs hold at most concurrency - 1 slots; jobs without a bot are not counted", async () => {
+    const { store, runner } = setup()
+    const gates = new Map<string, ReturnType<typeof gate>>()
+    const work = defineJob<{ name: string; botId?: string }>({
+      kind: 'work',
+      payload: z.any(),
+      async run({ payload }) {
+        const g = gate()
+        gates.set(payload.name, g)
+        await g.promise
+      },
+    })
+    // The greedy bot queued first: without the share it would take both slots, then the third.
+    for (const name of ['greedy-1', 'greedy-2', 'greedy-3']) store.enqueue({ kind: 'work', payload: { name, botId: 'bot_greedy' } })
+    store.enqueue({ kind: 'work', payload: { name: 'other-1', botId: 'bot_other' } })
+    store.enqueue({ kind: 'work', payload: { name: 'sweep' } })
+    runner({ jobs: [work], concurrency: 2 }).start()
+
+    await waitFor(() => gates.size === 2, 'both slots busy')
+    expect([...gates.keys()].sort()).toEqual(['greedy-1', 'other-1'])
+    gates.get('other-1')!.open()
+    // The freed slot goes to the job without a bot (queued before greedy's next), never to a second greedy job.
+    await waitFor(() => gates.has('sweep'), 'the sweep to start')
+    expect(gates.has('greedy-2')).toBe(false)
+    gates.get('sweep')!.open()
+    gates.get('greedy-1')!.open()
+    await waitFor(() => gates.has('greedy-2'), 'greedy-2 once greedy-1 is done')
+    expect(store.list({ state: 'running' })).toHaveLength(1)
+    gates.get('greedy-2')!.open()
+    await waitFor(() => gates.has('greedy-3'), 'greedy-3')
+    gates.get('greedy-3')!.open()
+    await waitFor(() => store.list({ state: 'completed' }).length === 5, 'every job to complete')
+  })
+
   it('retries a failing job with backoff until it succeeds, and logs each step', async () => {
     const { store, runner, job, lines, advance } = setup()
     const attempts: number[] = []

@@ -57,6 +57,7 @@ export class JobRunner<S = unknown> {
   private readonly services: () => S
   private readonly kinds: string[]
   private readonly concurrency: number
+  private readonly slotsPerBot: number
   private readonly leaseMs: number
   private readonly pollMs: number
   private readonly shutdownGraceMs: number
@@ -88,6 +89,7 @@ export class JobRunner<S = unknown> {
     }
     this.kinds = [...this.handlers.keys()]
     this.concurrency = positive('concurrency', options.concurrency ?? 2, true)
+    this.slotsPerBot = positive('slotsPerBot', options.slotsPerBot ?? Math.max(1, this.concurrency - 1), true)
     this.leaseMs = positive('leaseMs', options.leaseMs ?? 30_000)
     this.pollMs = positive('pollMs', options.pollMs ?? 500)
     const grace = options.shutdownGraceMs ?? 10_000
@@ -202,7 +204,8 @@ export class JobRunner<S = unknown> {
       const slot = this.freeSlot()
       if (slot === undefined || this.state !== 'started') return undefined
       const workerId = `${this.workerPrefix}:${slot}`
-      const job = await this.queue.claim({ workerId, kinds: this.kinds, leaseMs: this.leaseMs })
+      const skipBots = this.botsAtTheirShare()
+      const job = await this.queue.claim({ workerId, kinds: this.kinds, leaseMs: this.leaseMs, ...(skipBots.length > 0 ? { skipBots } : {}) })
       if (!job) return this.idleMs()
       this.launch(job, slot, workerId)
       await nextTurn()
@@ -213,6 +216,16 @@ export class JobRunner<S = unknown> {
     const due = await this.queue.nextDueAt(this.kinds)
     if (!due) return this.pollMs
     return Math.min(this.pollMs, Math.max(MIN_IDLE_MS, due.getTime() - this.now().getTime()))
+  }
+
+  /** The bots whose jobs hold `slotsPerBot` slots already: the next claim passes over their jobs (decision 1463). */
+  private botsAtTheirShare(): string[] {
+    const held = new Map<string, number>()
+    for (const run of this.slots.values()) {
+      const botId = botOf(run.job)
+      if (botId !== undefined) held.set(botId, (held.get(botId) ?? 0) + 1)
+    }
+    return [...held].filter(([, count]) => count >= this.slotsPerBot).map(([botId]) => botId)
   }
 
   private freeSlot(): number | undefined {
@@ -313,4 +326,10 @@ export class JobRunner<S = unknown> {
       // A broken logger must not stop jobs.
     }
   }
+}
+
+/** The bot a job works for: its payload's `botId`, when it has one. */
+function botOf(job: JobRecord): string | undefined {
+  const payload = job.payload as { botId?: unknown } | null
+  return typeof payload === 'object' && payload !== null && typeof payload.botId === 'string' ? payload.botId : undefined
 }

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { makePrivateFolder } from './private-modes.js'
 
 /**
  * The embedded mode's data folder, in one place for the server, the SQLite backend and the CLI:
@@ -40,7 +41,8 @@ export function dataFolder(dir: string): DataFolder {
 }
 
 /**
- * Creates the folder and its content folder when missing.
+ * Creates the folder and its content folder when missing, both `0700` whatever the umask (decision 1461). An existing
+ * folder keeps its mode.
  *
  * @example
  * ```ts
@@ -48,7 +50,7 @@ export function dataFolder(dir: string): DataFolder {
  * ```
  */
 export function ensureDataFolder(folder: DataFolder): void {
-  mkdirSync(folder.contentDir, { recursive: true })
+  makePrivateFolder(folder.contentDir)
 }
 
 /**

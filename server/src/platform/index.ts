@@ -1,4 +1,5 @@
 export { dataFolder, ensureDataFolder, hasDatabase, readLegacySigningKey, type DataFolder } from './data-folder.js'
 export { lockDataDir, type DataLock } from './data-lock.js'
 export { fsyncFile, GroupFsync, type FsyncHandle, type HeldFsyncOptions } from './group-fsync.js'
+export { createPrivateFile, makePrivateFolder, openFolderWarning, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from './private-modes.js'
 export { spawnModuleWorker } from './spawn-module-worker.js'

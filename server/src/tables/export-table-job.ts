@@ -18,6 +18,8 @@ const exportTablePayload = z.object({
   tableId: z.string(),
   format: z.enum(['csv', 'json']),
   compress: z.boolean(),
+  /** CSV text a spreadsheet would run is kept as it is (decision 1462); absent in jobs queued before the option. */
+  rawFormulas: z.boolean().optional(),
   owner: z.custom<FileOwner>((value) => typeof value === 'object' && value !== null),
   ownerScope: z.string(),
 })
@@ -81,7 +83,7 @@ export const exportTableJob = defineJob<ExportTablePayload, AppServices>({
           index: false,
           expiresAt: null,
         },
-        encodeExport(rows(), { format, compress, columns: columnsOf(record), tableName: table.name, schema: record.schema }),
+        encodeExport(rows(), { format, compress, columns: columnsOf(record), tableName: table.name, schema: record.schema, rawFormulas: payload.rawFormulas === true }),
       )
       await tables.updateJob(tableJob.id, { status: 'completed', progress: 1, outputFileId: file.id })
     } catch (error) {

@@ -55,6 +55,7 @@ export async function exportTableHandler(context: OperationContext<typeof ops.ex
       tableId: record.id,
       format: input.query.format ?? 'json',
       compress: input.query.compress ?? true,
+      ...(input.query.rawFormulas === true ? { rawFormulas: true } : {}),
       owner,
       ownerScope: scope,
     }

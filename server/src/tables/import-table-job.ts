@@ -63,11 +63,18 @@ async function importRowsOf(context: ServiceJobContext, payload: ImportTablePayl
   const blobId = file.blobId
   const size = Math.max(1, file.size)
   const columns = columnsOf(record)
+  const limits = services.importLimits
   const progress = throttledProgress((value) => backend.tables.updateJob(tableJob.id, { progress: value }))
   const rowsOf = async function* (share: number, offset: number) {
     const { stream } = await backend.blobs.read(blobId)
     let consumed = 0
-    const batches = decodeImport(stream as unknown as AsyncIterable<Uint8Array>, { columns, batchRows: BATCH_ROWS, onProgress: (bytes) => (consumed = bytes) })
+    const batches = decodeImport(stream as unknown as AsyncIterable<Uint8Array>, {
+      columns,
+      batchRows: BATCH_ROWS,
+      maxRatio: limits.maxRatio,
+      maxBytes: limits.maxBytes,
+      onProgress: (bytes) => (consumed = bytes),
+    })
     for await (const batch of batches) {
       if (signal.aborted) throw new Error('the import was stopped (lease lost or server stopping); it resumes elsewhere')
       yield batch
@@ -81,10 +88,13 @@ async function importRowsOf(context: ServiceJobContext, payload: ImportTablePayl
   if (resumeAt === 0) {
     let checked = 0
     const ignored = new Set<string>()
+    const quota = await rowQuotaOf(services, payload.botId, record.id, record.name)
     try {
       for await (const batch of rowsOf(0.5, 0)) {
         for (const warning of (await backend.tables.checkRows(payload.botId, record.id, batch, checked)).warnings) ignored.add(warning)
         checked += batch.length
+        // Counted while checking: a file past a quota stops here, before any row is written (decision 1463).
+        quota.check(checked)
       }
     } catch (error) {
       // Nothing is written before every row passed: say so in the file's terms.
@@ -118,4 +128,32 @@ async function importRowsOf(context: ServiceJobContext, payload: ImportTablePayl
     resumeAt = first + rows.length
   }
   await progress.report(1, true)
+}
+
+/** The row quotas of an import: what the table and the bot hold already, and a check of the rows counted so far. */
+async function rowQuotaOf(services: AppServices, botId: string, tableId: string, tableName: string): Promise<{ check(rows: number): void }> {
+  const { tables } = services.backend
+  const { tableRows, botRows } = services.importLimits
+  const inTable = (await tables.getTable(botId, tableId)).rows
+  let inBot = 0
+  let after
+  do {
+    const page = await tables.listTables(botId, { pageSize: 100, ...(after ? { after } : {}) })
+    for (const table of page.tables) inBot += (await tables.getTable(botId, table.id)).rows
+    after = page.next
+  } while (after)
+  return {
+    check(rows) {
+      if (inTable + rows > tableRows) {
+        throw new PermanentJobError(
+          `fileId: the import would take table ${JSON.stringify(tableName)} past its quota of ${tableRows} rows (it holds ${inTable} and the file has at least ${rows}); no row was imported (botshelf serve --import-table-rows)`,
+        )
+      }
+      if (inBot + rows > botRows) {
+        throw new PermanentJobError(
+          `fileId: the import would take the bot's tables past their quota of ${botRows} rows (they hold ${inBot} and the file has at least ${rows}); no row was imported (botshelf serve --import-bot-rows)`,
+        )
+      }
+    },
+  }
 }

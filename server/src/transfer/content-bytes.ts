@@ -50,7 +50,16 @@ export interface ContentBytesOptions {
   maxBytes: number
   /** Called with the bytes of the file consumed so far, e.g. `onProgress: (n) => job.progress(n / size)`. */
   onProgress?: (consumed: number) => void
+  /**
+   * Most decompressed bytes per gzip byte read, past the first {@link RATIO_FREE_BYTES}, else `TOO_COMPRESSED`: a
+   * small gzip that expands without bound (a zip bomb) stops within a few MiB (decision 1463). Default: no limit,
+   * e.g. `{ maxRatio: 100 }`.
+   */
+  maxRatio?: number
 }
+
+/** Decompressed bytes always allowed whatever the ratio, so that a small file of repetitive rows still imports. */
+export const RATIO_FREE_BYTES = 1024 * 1024
 
 /**
  * The content of an import file as slices of at most {@link CONTENT_SLICE_BYTES}: decompressed on the fly when it
@@ -115,6 +124,12 @@ export async function* contentBytes(source: AsyncIterable<Uint8Array>, options: 
           const slice = chunk.subarray(at, at + CONTENT_SLICE_BYTES)
           decompressedBytes += slice.length
           if (decompressedBytes > options.maxBytes) throw importFileError('TOO_LARGE', `the decompressed content is larger than ${options.maxBytes} bytes`)
+          if (options.maxRatio !== undefined && decompressedBytes > RATIO_FREE_BYTES && decompressedBytes > options.maxRatio * fileBytes) {
+            throw importFileError(
+              'TOO_COMPRESSED',
+              `the gzip content expands more than ${options.maxRatio} times (${decompressedBytes} bytes from the first ${fileBytes} bytes of the file), over the import decompression ratio limit of ${options.maxRatio} (botshelf serve --import-max-ratio)`,
+            )
+          }
           yield slice
         }
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { csvField, csvRecord, parseCsv } from './csv.js'
+import { csvField, csvRecord, neutraliseFormula, parseCsv } from './csv.js'
 
 describe('csv', () => {
   it('quotes only what needs quoting and keeps null apart from the empty string', () => {
@@ -7,6 +7,12 @@ describe('csv', () => {
       '1,Ada,,"",' + '"a,b","say ""hi"""," pad",true,"{""a"":1}","[""x""]"',
     )
     expect(csvField(undefined)).toBe('')
+  })
+
+  it('neutralises text a spreadsheet would run (= + - @, tab, CR) unless told to keep it raw; numbers stay numbers', () => {
+    expect(['=1+1', '+1', '-1', '@SUM(1)', '\tx', '\rx', 'a=b', "'=x"].map((text) => neutraliseFormula(text))).toEqual(["'=1+1", "'+1", "'-1", "'@SUM(1)", "'\tx", "'\rx", 'a=b', "'=x"])
+    expect(csvRecord(['=HYPERLINK("http://evil/")', -5, '@a,b', '\tpad'])).toBe(`"'=HYPERLINK(""http://evil/"")",-5,"'@a,b",'\tpad`)
+    expect(csvRecord(['=1+1', '-1'], { rawFormulas: true })).toBe('=1+1,-1')
   })
 
   it('round-trips records, including newlines inside quotes and CRLF', () => {

@@ -10,34 +10,65 @@ export interface CsvField {
   quoted: boolean
 }
 
+/** How CSV output treats text that a spreadsheet would run as a formula (decision 1462). */
+export interface CsvFormulaOptions {
+  /**
+   * `true` writes text starting with `=`, `+`, `-`, `@`, a tab or a carriage return as it is; by default such text
+   * gets a leading `'`, so a spreadsheet opening the file shows it instead of running it.
+   */
+  rawFormulas?: boolean
+}
+
+const FORMULA_LEAD = /^[=+\-@\t\r]/
+
+/**
+ * The text a spreadsheet shows instead of running: text starting with `=`, `+`, `-`, `@`, a tab or a carriage return
+ * gets a leading `'` (what spreadsheets read as "text, not a formula"); any other text is returned as it is.
+ *
+ * @example
+ * ```ts
+ * neutraliseFormula('=HYPERLINK("http://evil/")') // '\'=HYPERLINK("http://evil/")'
+ * neutraliseFormula('Ada') // 'Ada'
+ * ```
+ */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_LEAD.test(text) ? `'${text}` : text
+}
+
 /**
  * Renders one CSV field: `null`/`undefined` → empty, strings quoted when they hold `,` `"` CR LF, edge
- * spaces, or are empty; numbers and booleans as text; objects and arrays as quoted JSON.
+ * spaces, or are empty; numbers and booleans as text; objects and arrays as quoted JSON. A string a spreadsheet
+ * would run as a formula is neutralised ({@link neutraliseFormula}) unless `rawFormulas` is set; numbers and
+ * booleans are values, never formulas (`-5` stays `-5`).
  *
  * @example
  * ```ts
  * csvField('a,b') // '"a,b"'
  * csvField(null) // ''
  * csvField('') // '""'
+ * csvField('=1+1') // "'=1+1"
+ * csvField('=1+1', { rawFormulas: true }) // '=1+1'
  * ```
  */
-export function csvField(value: unknown): string {
+export function csvField(value: unknown, options: CsvFormulaOptions = {}): string {
   if (value === null || value === undefined) return ''
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value)
+  let text = typeof value === 'object' ? JSON.stringify(value) : String(value)
+  if (typeof value === 'string' && options.rawFormulas !== true) text = neutraliseFormula(text)
   const needsQuotes = typeof value === 'object' || text === '' || /[",\r\n]/.test(text) || text.trim() !== text
   return needsQuotes ? `"${text.replaceAll('"', '""')}"` : text
 }
 
 /**
- * Renders one CSV record (no line ending).
+ * Renders one CSV record (no line ending), formulas neutralised unless `rawFormulas` is set ({@link csvField}).
  *
  * @example
  * ```ts
  * csvRecord([1, 'Ada', null]) // '1,Ada,'
+ * csvRecord(['@SUM(1,1)']) // '"\'@SUM(1,1)"'
  * ```
  */
-export function csvRecord(values: readonly unknown[]): string {
-  return values.map(csvField).join(',')
+export function csvRecord(values: readonly unknown[], options: CsvFormulaOptions = {}): string {
+  return values.map((value) => csvField(value, options)).join(',')
 }
 
 /**

@@ -46,6 +46,8 @@ export interface DecodeImportOptions {
   maxRowBytes?: number
   /** Largest file and largest decompressed content in bytes, else `too_large`; default 4 GiB, e.g. `{ maxBytes: 100 * 1024 * 1024 }`. */
   maxBytes?: number
+  /** Most decompressed bytes per gzip byte past the first MiB, else `TOO_COMPRESSED`; default no limit, e.g. `{ maxRatio: 100 }`. */
+  maxRatio?: number
   /** Most rows per yielded batch; default 1000, e.g. `{ batchRows: 500 }`. */
   batchRows?: number
   /** Most bytes of rows (as they were in the file) per batch; default 8 MiB, e.g. `{ batchBytes: 4 * 1024 * 1024 }`. */
@@ -139,7 +141,7 @@ export async function* decodeImport(
   // Until the format is known: the content so far, whitespace but for its last slice.
   let held: Buffer[] = []
   let heldBytes = 0
-  const content = contentBytes(source, { maxBytes, onProgress: options.onProgress })
+  const content = contentBytes(source, { maxBytes, onProgress: options.onProgress, ...(options.maxRatio !== undefined ? { maxRatio: options.maxRatio } : {}) })
   for await (const slice of content) {
     if (parser) parser.push(slice)
     else {

@@ -27,6 +27,8 @@ export interface EncodeExportOptions {
   tableName: string
   /** The table's schema, the JSON export's `schema` (as `JSON.stringify` writes it), e.g. `{ schema: record.schema }`. */
   schema: unknown
+  /** CSV only: write formula-leading text as it is instead of neutralising it (decision 1462), e.g. `{ rawFormulas: true }`. */
+  rawFormulas?: boolean
 }
 
 /** Collects small pieces of text into UTF-8 chunks of about {@link EXPORT_CHUNK_BYTES}. */
@@ -58,8 +60,9 @@ async function* exportBytes(rows: AsyncIterable<Record<string, unknown>>, option
   let rowText: (row: Record<string, unknown>, first: boolean) => string
   let end: string
   if (options.format === 'csv') {
-    chunker.add(`${csvRecord(names)}\r\n`)
-    rowText = (row) => `${csvRecord(names.map((name) => row[name]))}\r\n`
+    const formulas = { rawFormulas: options.rawFormulas === true }
+    chunker.add(`${csvRecord(names, formulas)}\r\n`)
+    rowText = (row) => `${csvRecord(names.map((name) => row[name]), formulas)}\r\n`
     end = ''
   } else {
     // The exact text of `JSON.stringify({ table, schema, rows })`, the rows written one by one: stringify the

@@ -2,7 +2,7 @@
  * The CSV and JSON transfer codecs of tables: what the service's import/export jobs and the CLI's `tables import`
  * and `tables export` both use, so a file the CLI writes reads back the same in the service.
  */
-export { csvField, csvRecord, parseCsv, type CsvField } from './csv.js'
+export { csvField, csvRecord, neutraliseFormula, parseCsv, type CsvField, type CsvFormulaOptions } from './csv.js'
 export { CsvRecordScanner, type CsvRecordView } from './csv-record-scanner.js'
 export { JsonRowsScanner } from './json-rows-scanner.js'
 export {

@@ -5,9 +5,10 @@ import { BotshelfError } from 'botshelf/api'
  * - `BAD_JSON` / `BAD_CSV`: the text is not valid JSON / CSV;
  * - `ROW_TOO_LARGE`: one row (a CSV record or a JSON element) is larger than `maxRowBytes`;
  * - `TOO_LARGE`: the file, or its decompressed content, is larger than `maxBytes`;
+ * - `TOO_COMPRESSED`: gzip content that expands more than `maxRatio` times (a zip bomb; decision 1463);
  * - `NOT_ROWS`: valid JSON that is not an array of row objects nor `{ "rows": [...] }`.
  */
-export type TransferErrorCode = 'NOT_GZIP' | 'BAD_JSON' | 'BAD_CSV' | 'ROW_TOO_LARGE' | 'TOO_LARGE' | 'NOT_ROWS'
+export type TransferErrorCode = 'NOT_GZIP' | 'BAD_JSON' | 'BAD_CSV' | 'ROW_TOO_LARGE' | 'TOO_LARGE' | 'TOO_COMPRESSED' | 'NOT_ROWS'
 
 /**
  * A file that cannot be imported. The message names the request field (`fileId: ...`) and where the problem is

@@ -38,9 +38,26 @@ export type FileStatus = z.infer<typeof FileStatusSchema>
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/
+/**
+ * What a key never holds (decision 1464): C0 and C1 controls and DEL, the line and paragraph separators, and the
+ * bidirectional embeddings, overrides and isolates that make a name display as another (`invoice\u202Efdp.exe`).
+ */
+// eslint-disable-next-line no-control-regex, no-misleading-character-class
+const KEY_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
+/** What a tag value never holds: C0 and C1 controls and DEL (issue 28: they reached terminals raw). */
+// eslint-disable-next-line no-control-regex
+const VALUE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/
+
+function describeForbidden(text: string, forbidden: RegExp): string {
+  const found = forbidden.exec(text)?.[0] ?? ''
+  return `U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
+}
 
 /**
- * A file key: 1 to 1024 characters, no control characters. Keys are names, never paths on disk.
+ * A file key: 1 to 1024 characters in Unicode NFC, without control characters (C0, DEL, C1), line or paragraph
+ * separators, or bidirectional overrides and isolates (decision 1464). Keys are names, never paths on disk. A key in
+ * another normal form is refused rather than normalised, so that one name is never two files ("café" typed on macOS
+ * arrives decomposed): the message says so.
  *
  * @example
  * ```ts
@@ -51,7 +68,16 @@ export const FileKeySchema = z
   .string()
   .min(1)
   .max(filesLimits.keyMaxLength)
-  .refine((key) => !CONTROL_CHARACTERS.test(key), { message: 'expected no control characters (U+0000 to U+001F, U+007F)' })
+  .superRefine((key, context) => {
+    if (KEY_FORBIDDEN.test(key)) {
+      context.addIssue({
+        code: 'custom',
+        message: `expected no control characters (U+0000 to U+001F, U+007F to U+009F), line separators or bidirectional controls (U+202A to U+202E, U+2066 to U+2069); received ${describeForbidden(key, KEY_FORBIDDEN)}`,
+      })
+    } else if (key.normalize('NFC') !== key) {
+      context.addIssue({ code: 'custom', message: 'expected a key in Unicode NFC (composed) form; received another form: send key.normalize("NFC")' })
+    }
+  })
 
 /**
  * A tag key: 1 to 100 characters, no control characters.
@@ -68,14 +94,18 @@ export const TagKeySchema = z
   .refine((key) => !CONTROL_CHARACTERS.test(key), { message: 'expected no control characters' })
 
 /**
- * A tag value: a string of at most 1000 characters (docs/wire-format.md §10).
+ * A tag value: a string of at most 1000 characters (docs/wire-format.md §10), without control characters (C0, DEL,
+ * C1), which would reach terminals and logs raw.
  *
  * @example
  * ```ts
  * TagValueSchema.parse('Sales')
  * ```
  */
-export const TagValueSchema = z.string().max(filesLimits.tagValueMaxLength)
+export const TagValueSchema = z
+  .string()
+  .max(filesLimits.tagValueMaxLength)
+  .refine((value) => !VALUE_FORBIDDEN.test(value), { message: 'expected no control characters (U+0000 to U+001F, U+007F to U+009F)' })
 
 function tooManyTags(tags: Record<string, unknown>): boolean {
   return Object.keys(tags).length > filesLimits.tagsMaxCount

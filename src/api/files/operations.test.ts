@@ -29,6 +29,16 @@ describe('files operations', () => {
     expect(UpsertFileBodySchema.safeParse({ key: 'a', size: 1, tags: tooMany }).success).toBe(false)
   })
 
+  it('refuses C1 controls, line separators and bidirectional controls in keys, keys not in NFC, controls in tag values and content types (issue 28)', () => {
+    for (const key of ['a\u0085b', 'a\u2028b', 'invoice\u202Efdp.exe', 'a\u2066b']) expect(UpsertFileBodySchema.safeParse({ key, size: 1 }).success, key).toBe(false)
+    const nfd = UpsertFileBodySchema.safeParse({ key: 'cafe\u0301.txt', size: 1 })
+    expect(nfd.error?.issues[0]?.message).toBe('expected a key in Unicode NFC (composed) form; received another form: send key.normalize("NFC")')
+    expect(UpsertFileBodySchema.safeParse({ key: 'caf\u00e9.txt', size: 1 }).success).toBe(true)
+    expect(UpsertFileBodySchema.safeParse({ key: 'a', size: 1, tags: { t: 'x\u001b]52;c;aGk=\u0007' } }).success).toBe(false)
+    expect(UpsertFileBodySchema.safeParse({ key: 'a', size: 1, contentType: 'text/plain\r\nX-Evil: 1' }).success).toBe(false)
+    expect(UpsertFileBodySchema.safeParse({ key: 'a', size: 1, contentType: 'text/plain; charset=utf-8' }).success).toBe(true)
+  })
+
   it('accepts null patches in updateFileMetadata and caps listFiles ids at 50', () => {
     expect(UpdateFileMetadataBodySchema.parse({ tags: { a: null }, metadata: { b: null }, expiresAt: null })).toEqual({
       tags: { a: null },

@@ -57,7 +57,13 @@ export const UpsertFileBodySchema = z.strictObject({
   index: z.boolean().optional(),
   indexing: z.strictObject({ configuration: IndexingConfigurationSchema.optional() }).optional(),
   accessPolicies: z.array(AccessPolicySchema).optional(),
-  contentType: z.string().min(1).max(255).optional(),
+  // Sent back as a header on every download: a CR or LF here made each download a 500 (issue 28).
+  contentType: z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\x20-\x7e]+$/, { message: 'expected a media type in printable ASCII such as "text/plain; charset=utf-8" (no control characters)' })
+    .optional(),
   expiresAt: ExpiresAtSchema.optional(),
   publicContentImmediatelyAccessible: z.boolean().optional(),
   metadata: FileMetadataSchema.optional(),

@@ -216,6 +216,12 @@ export const DeleteTableRowsBodySchema = z.strictObject({
 export const ExportTableQuerySchema = z.strictObject({
   format: z.enum(['csv', 'json']).optional(),
   compress: z.boolean().optional(),
+  /**
+   * botshelf extension, CSV only: `true` writes text starting with `=`, `+`, `-`, `@`, a tab or a carriage return as
+   * it is. By default such text gets a leading `'` so that a spreadsheet opening the export shows it instead of
+   * running it (decision 1462).
+   */
+  rawFormulas: z.boolean().optional(),
 })
 
 /**

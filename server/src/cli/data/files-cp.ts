@@ -3,6 +3,7 @@ import { expectPositionals, parseSubcommand } from '../command-group.js'
 import { connectionHelp } from './connection-help.js'
 import { connectionOptions } from './connection.js'
 import { runDataCommand } from './run-data-command.js'
+import { escapeControls } from '../output/index.js'
 
 /**
  * `botshelf files cp <key> <new key> [--to-bot ID] [--overwrite]`: copies a file on the service (no bytes go
@@ -46,7 +47,7 @@ ${connectionHelp}`,
         { signal },
       )
       if (values.json) io.stdout.write(`${JSON.stringify(file, null, 2)}\n`)
-      io.stderr.write(`copied ${from} to ${file.key}${values['to-bot'] !== undefined ? ` in bot ${values['to-bot']}` : ''}\n`)
+      io.stderr.write(`copied ${escapeControls(from)} to ${escapeControls(file.key)}${values['to-bot'] !== undefined ? ` in bot ${values['to-bot']}` : ''}\n`)
       return 0
     })
   },

@@ -5,7 +5,7 @@ import type { Subcommand } from '../command-group.js'
 import { expectPositionals, parseSubcommand } from '../command-group.js'
 import { describeFailure } from '../failure.js'
 import { exitCodes } from '../exit-codes.js'
-import { createProgress } from '../output/index.js'
+import { createProgress, escapeControls } from '../output/index.js'
 import { formatBytes } from '../output/units.js'
 import { connectionHelp } from './connection-help.js'
 import { connectionOptions } from './connection.js'
@@ -68,7 +68,7 @@ ${connectionHelp}`,
         const progress = createProgress(io, { label: 'get', unit: 'bytes', ...(file.size !== null ? { total: file.size } : {}) })
         try {
           const bytes = await downloadToFile(client, file.key, target, signal, (n) => progress.advance(n))
-          progress.done(`downloaded ${file.key} to ${target} (${formatBytes(bytes)})`)
+          progress.done(`downloaded ${escapeControls(file.key)} to ${target} (${formatBytes(bytes)})`)
         } catch (error) {
           progress.stop()
           throw error
@@ -105,7 +105,7 @@ ${connectionHelp}`,
         return exitCodes.interrupted
       }
       progress.done(`downloaded ${downloaded} of ${wanted.length} file${wanted.length === 1 ? '' : 's'} to ${destination} (${formatBytes(bytes)})`)
-      for (const { item, error } of failures) io.stderr.write(`get: ${item.file.key} failed: ${describeFailure(error).message}\n`)
+      for (const { item, error } of failures) io.stderr.write(`get: ${escapeControls(item.file.key)} failed: ${escapeControls(describeFailure(error).message)}\n`)
       return failures.length > 0 ? exitCodes.failure : exitCodes.ok
     })
   },

@@ -5,7 +5,7 @@ import { expectPositionals, parseSubcommand } from '../command-group.js'
 import { describeFailure } from '../failure.js'
 import { exitCodes } from '../exit-codes.js'
 import { UsageError } from '../io.js'
-import { createProgress } from '../output/index.js'
+import { createProgress, escapeControls } from '../output/index.js'
 import { formatBytes } from '../output/units.js'
 import { connectionHelp } from './connection-help.js'
 import { connectionOptions } from './connection.js'
@@ -96,7 +96,7 @@ ${connectionHelp}`,
       }
       const uploadedBytes = uploaded.reduce((sum, f) => sum + f.size, 0)
       progress.done(`uploaded ${uploaded.length} of ${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(uploadedBytes)})`)
-      for (const { item, error } of failures) io.stderr.write(`put: ${item.path} failed: ${describeFailure(error).message}\n`)
+      for (const { item, error } of failures) io.stderr.write(`put: ${escapeControls(item.path)} failed: ${escapeControls(describeFailure(error).message)}\n`)
       if (values.json) io.stdout.write(`${JSON.stringify(uploaded, null, 2)}\n`)
       return failures.length > 0 ? exitCodes.failure : exitCodes.ok
     })

@@ -6,7 +6,8 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
 import type { Client, Row, RowFilter } from 'botshelf/client'
-import { csvRecord } from '../../transfer/index.js'
+import { PRIVATE_FILE_MODE } from '../../platform/index.js'
+import { csvRecord, type CsvFormulaOptions } from '../../transfer/index.js'
 import type { Subcommand } from '../command-group.js'
 import { expectPositionals, parseSubcommand } from '../command-group.js'
 import { exitCodes } from '../exit-codes.js'
@@ -33,7 +34,7 @@ const PAGE_ROWS = 1000
  */
 export const tablesExport: Subcommand = {
   name: 'export',
-  usage: 'botshelf tables export <table> <file.csv|.json|.gz, or - for standard output> [--format csv|json | --json] [--filter JSON]',
+  usage: 'botshelf tables export <table> <file.csv|.json|.gz, or - for standard output> [--format csv|json | --json] [--filter JSON] [--raw-formulas]',
   help: `Writes the rows of a table, ordered by id, as CSV (a header record: id, the columns in order, createdAt,
 updatedAt) or as a JSON array, gzip-compressed when the name ends in .gz. The file is written to a temporary
 file and renamed when complete: an interrupted export leaves nothing. "-" writes to standard output.
@@ -42,9 +43,11 @@ Options:
   --format <f>        csv or json (default: from the file name; csv for -)
   --json              the same as --format json (as "tables find --json")
   --filter <json>     only the rows matching this filter (inline JSON, @file or -)
+  --raw-formulas      CSV: write text starting with = + - @, a tab or a carriage return as it is (by default it
+                      gets a leading ' so that a spreadsheet shows it instead of running it)
 ${connectionHelp}`,
   async run(args, io) {
-    const parsed = parseSubcommand('tables', tablesExport, args, io, { ...connectionOptions, format: { type: 'string' }, json: { type: 'boolean' }, filter: { type: 'string' } })
+    const parsed = parseSubcommand('tables', tablesExport, args, io, { ...connectionOptions, format: { type: 'string' }, json: { type: 'boolean' }, filter: { type: 'string' }, 'raw-formulas': { type: 'boolean' } })
     if (!parsed) return 0
     const { values, positionals } = parsed
     if (values.json === true) {
@@ -63,7 +66,8 @@ ${connectionHelp}`,
       const { table, rows: total } = await client.getTable({ table: tableName }, { signal })
       const columns = ['id', ...orderedColumns(table), 'createdAt', 'updatedAt']
       const progress = createProgress(io, { label: 'export', unit: 'rows', ...(filter === undefined ? { total } : {}) })
-      const lines = exportLines(client, table.name, filter as RowFilter | undefined, format, columns, signal, progress)
+      const formulas = { rawFormulas: values['raw-formulas'] === true }
+      const lines = exportLines(client, table.name, filter as RowFilter | undefined, format, columns, formulas, signal, progress)
       let count = 0
       const counted = (async function* () {
         for await (const line of lines) {
@@ -79,8 +83,8 @@ ${connectionHelp}`,
       const temporary = join(dirname(destination), `.${basename(destination)}.${randomBytes(6).toString('hex')}.part`)
       try {
         const source = Readable.from(counted)
-        if (gzip) await pipeline(source, createGzip(), createWriteStream(temporary, { flags: 'wx' }), { signal })
-        else await pipeline(source, createWriteStream(temporary, { flags: 'wx' }), { signal })
+        if (gzip) await pipeline(source, createGzip(), createWriteStream(temporary, { flags: 'wx', mode: PRIVATE_FILE_MODE }), { signal })
+        else await pipeline(source, createWriteStream(temporary, { flags: 'wx', mode: PRIVATE_FILE_MODE }), { signal })
         await rename(temporary, destination)
       } catch (error) {
         progress.stop()
@@ -100,10 +104,11 @@ async function* exportLines(
   filter: RowFilter | undefined,
   format: 'csv' | 'json',
   columns: readonly string[],
+  formulas: CsvFormulaOptions,
   signal: AbortSignal,
   progress: Progress,
 ): AsyncGenerator<{ text: string; rows: number }> {
-  if (format === 'csv') yield { text: `${csvRecord(columns)}\r\n`, rows: 0 }
+  if (format === 'csv') yield { text: `${csvRecord(columns, formulas)}\r\n`, rows: 0 }
   else yield { text: '[', rows: 0 }
   let offset = 0
   let first = true
@@ -114,7 +119,7 @@ async function* exportLines(
     if (rows.length > 0) {
       const text =
         format === 'csv'
-          ? rows.map((row) => `${csvRecord(columns.map((c) => row[c]))}\r\n`).join('')
+          ? rows.map((row) => `${csvRecord(columns.map((c) => row[c]), formulas)}\r\n`).join('')
           : rows.map((row, i) => `${first && i === 0 ? '\n' : ',\n'}${JSON.stringify(row)}`).join('')
       first = false
       yield { text, rows: rows.length }

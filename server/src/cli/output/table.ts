@@ -1,5 +1,6 @@
 import Table from 'cli-table3'
 import type { CliStream } from '../io.js'
+import { escapeControls } from './escape-controls.js'
 
 /**
  * Renders rows as a table for `stream`: boxed with cli-table3 on a terminal, plain columns separated by two spaces
@@ -12,6 +13,7 @@ import type { CliStream } from '../io.js'
  */
 export function renderTable(stream: CliStream, header: readonly string[], rows: ReadonlyArray<ReadonlyArray<unknown>>): string {
   const cells = rows.map((row) => row.map(cellText))
+  header = header.map(escapeControls)
   if (stream.isTTY === true) {
     const table = new Table({ head: [...header], style: { head: [], border: [] } })
     for (const row of cells) table.push(row)
@@ -24,6 +26,7 @@ export function renderTable(stream: CliStream, header: readonly string[], rows: 
 
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return '-'
-  if (typeof value === 'object') return JSON.stringify(value)
-  return String(value).replace(/[\r\n\t]/g, ' ')
+  // Values are stored by other callers: never let one drive the terminal (issue 28, decision 1464).
+  if (typeof value === 'object') return escapeControls(JSON.stringify(value))
+  return escapeControls(String(value).replace(/[\r\n\t]/g, ' '))
 }

@@ -1,6 +1,7 @@
 import type { RateLimitOptions } from '../../http/rate-limit/index.js'
 import type { Logger } from '../../http/logger.js'
 import type { StorageQuotas } from '../../usage/index.js'
+import type { ImportLimits } from '../../tables/import-limits.js'
 import { parsePort, parseRateLimit, parseShutdownGrace } from '../args.js'
 import { backgroundOptions } from '../background-options.js'
 import type { EmbedderFlagName } from '../embedder-options.js'
@@ -33,6 +34,8 @@ export interface ServeSettings {
   jobLeaseMs?: number
   expirySweepIntervalMs?: number
   quotas?: StorageQuotas
+  /** The import bounds given (`--import-max-ratio`, `--import-table-rows`, `--import-bot-rows`); the rest keep their defaults. */
+  importLimits: Partial<ImportLimits>
   storage: StorageSettings
   publicUrl?: string
   corsOrigins: string[]
@@ -73,6 +76,20 @@ export function readServeSettings(values: ServeFlagValues, env: SettingsEnv, std
     ...(text('quota-file-storage') !== undefined ? { 'quota-file-storage': text('quota-file-storage') } : {}),
     ...(text('quota-vector-storage') !== undefined ? { 'quota-vector-storage': text('quota-vector-storage') } : {}),
   })
+  const importLimits: Partial<ImportLimits> = {}
+  const importFlags = [
+    ['import-max-ratio', 'BOTSHELF_IMPORT_MAX_RATIO', 'maxRatio'],
+    ['import-table-rows', 'BOTSHELF_IMPORT_TABLE_ROWS', 'tableRows'],
+    ['import-bot-rows', 'BOTSHELF_IMPORT_BOT_ROWS', 'botRows'],
+  ] as const
+  for (const [flag, variable, key] of importFlags) {
+    const fromFlag = text(flag)
+    const given = fromFlag ?? env[variable]
+    if (given === undefined) continue
+    const source = fromFlag !== undefined ? `--${flag}` : variable
+    if (!/^[1-9][0-9]{0,15}$/.test(given.trim()) || !Number.isSafeInteger(Number(given))) throw new UsageError(`${source} must be a positive whole number, received ${JSON.stringify(given)}`)
+    importLimits[key] = Number(given)
+  }
   const host = text('host') ?? '127.0.0.1'
   const storage = resolveStorage(
     {
@@ -108,6 +125,7 @@ export function readServeSettings(values: ServeFlagValues, env: SettingsEnv, std
     ...(jobLeaseMs !== undefined ? { jobLeaseMs } : {}),
     ...(expirySweepIntervalMs !== undefined ? { expirySweepIntervalMs } : {}),
     ...(quotas ? { quotas } : {}),
+    importLimits,
     storage,
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     corsOrigins,

@@ -170,6 +170,19 @@ export function describeJobQueueContract(name: string, open: (now: Clock) => Pro
         expect((await claimed('w', LEASE)).id).toBe(mail.job.id)
       })
 
+      it('passes over the jobs of the bots named in skipBots, never a job without a botId (decision 1463)', async () => {
+        const greedy = await queue.enqueue({ kind: 'k', payload: { botId: 'bot_greedy', n: 1 } })
+        const sweep = await queue.enqueue({ kind: 'k', payload: { n: 2 } })
+        const other = await queue.enqueue({ kind: 'k', payload: { botId: 'bot_other' } })
+        const plain = await queue.enqueue({ kind: 'k', payload: 7 })
+        const skip = { workerId: 'w', leaseMs: LEASE, skipBots: ['bot_greedy'] }
+        expect((await queue.claim(skip))?.id).toBe(sweep.job.id)
+        expect((await queue.claim(skip))?.id).toBe(other.job.id)
+        expect((await queue.claim(skip))?.id).toBe(plain.job.id)
+        expect(await queue.claim(skip)).toBeUndefined()
+        expect((await queue.claim({ workerId: 'w', leaseMs: LEASE, skipBots: [] }))?.id).toBe(greedy.job.id)
+      })
+
       it('never gives one job to two workers claiming at once', async () => {
         for (let i = 0; i < 8; i++) await queue.enqueue({ kind: 'k', payload: i })
         const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => queue.claim({ workerId: `w${i}`, leaseMs: LEASE })))

@@ -52,6 +52,11 @@ export interface ClaimInput {
   kinds?: ReadonlyArray<string>
   /** Lease length in milliseconds; the worker heartbeats before it passes. */
   leaseMs: number
+  /**
+   * Jobs whose payload's `botId` is one of these are passed over (jobs without a `botId` never are): the runner names
+   * the bots that already hold their share of its slots, so one bot's imports cannot hold every slot (decision 1463).
+   */
+  skipBots?: ReadonlyArray<string>
 }
 
 /** How a failure is handled. */

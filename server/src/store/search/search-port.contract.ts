@@ -155,6 +155,17 @@ export function describeSearchPortContract(name: string, open: Open): void {
       expect((await backend.search.usage([BOT])).passages).toBe(before - 1)
     })
 
+    // Issue 28: the tag filter dropped from the vector stage was caught only by an end-to-end test.
+    it('applies the tag filter inside the vector stage too, before its limit, when no word matches', async () => {
+      for (let i = 0; i < 6; i++) await indexedFile(`fr-${i}.md`, [passage(`chat numero ${i}`, [1, 0.01 * i, 0, 0])], { tags: { lang: 'fr' } }, 'test-embedder')
+      await indexedFile('en.md', [passage('a cat', [1, 0.5, 0, 0])], { tags: { lang: 'en' } }, 'test-embedder')
+      const query = { botId: BOT, scope: { kind: 'all' as const }, text: 'nothing matches this', vector: { embedderId: 'test-embedder', values: unit([1, 0, 0, 0]) } }
+      const tagged = await backend.search.search({ ...query, tags: normalizeTagFilter({ lang: 'en' }), limit: 1 })
+      expect(tagged.map((hit) => hit.passage.content)).toEqual(['a cat'])
+      const untagged = await backend.search.search({ ...query, limit: 1 })
+      expect(untagged.map((hit) => hit.passage.content)).toEqual(['chat numero 0'])
+    })
+
     it('fuses vector and lexical rankings, compares only vectors of the same embedder, and keeps the best lexical match near the top', async () => {
       const near = [1, 0, 0, 0]
       const passages = [

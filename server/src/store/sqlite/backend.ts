@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createLocalFolderBlobStore } from '../../blobs/index.js'
-import { dataFolder, ensureDataFolder, lockDataDir, type DataLock } from '../../platform/index.js'
+import { createPrivateFile, dataFolder, ensureDataFolder, lockDataDir, type DataLock } from '../../platform/index.js'
 import type { Backend, BackendPorts } from '../backend.js'
 import { systemClock, type Clock } from '../clock.js'
 import { asyncPort } from './guarded-port.js'
@@ -194,6 +194,8 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     const folder = dataFolder(options.dataDir)
     ensureDataFolder(folder)
     if (options.lock !== false) lock = lockDataDir(folder.root)
+    // Made 0600 before SQLite opens it: SQLite gives the -wal and -shm files the database file's mode (decision 1461).
+    createPrivateFile(folder.databaseFile)
     contentDir = folder.contentDir
     databaseFile = folder.databaseFile
     dataDir = folder.root

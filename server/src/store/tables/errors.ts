@@ -59,3 +59,14 @@ export function invalidQuery(message: string): TablesStoreError {
 export function invalidSchema(message: string): TablesStoreError {
   return new TablesStoreError('InvalidJsonSchema', 'INVALID_SCHEMA', message)
 }
+
+/**
+ * The largest integer a query may carry as `offset` or a `$size` operand: PostgreSQL's `integer`, so that both engines
+ * answer the same `InvalidQuery` past it instead of one answering 200 and the other 500 (issue 28).
+ *
+ * @example
+ * ```ts
+ * if (offset > MAX_QUERY_INTEGER) throw invalidQuery(`offset: expected at most ${MAX_QUERY_INTEGER}, received ${offset}`)
+ * ```
+ */
+export const MAX_QUERY_INTEGER = 2_147_483_647

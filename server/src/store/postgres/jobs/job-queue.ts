@@ -17,6 +17,12 @@ function kindCondition(sql: PgSql, kinds: ReadonlyArray<string> | undefined): po
   return kinds.length === 0 ? sql`false` : sql`kind IN ${sql([...kinds])}`
 }
 
+function botCondition(sql: PgSql, skipBots: ReadonlyArray<string> | undefined): postgres.PendingQuery<postgres.Row[]> {
+  if (skipBots === undefined || skipBots.length === 0) return sql`true`
+  // A job without a botId is never skipped (decision 1463).
+  return sql`((payload_json::jsonb ->> 'botId') IS NULL OR (payload_json::jsonb ->> 'botId') NOT IN ${sql([...skipBots])})`
+}
+
 /**
  * The `JobQueue` port on PostgreSQL. A claim is one statement: the oldest due job is locked with
  * `FOR UPDATE SKIP LOCKED` and taken under a lease, so any number of workers on any number of servers claim
@@ -88,7 +94,7 @@ export class PgJobQueue implements JobQueue {
       WITH picked AS (
         SELECT seq FROM queue_jobs
         WHERE ((state = 'pending' AND run_at <= ${nowIso}) OR (state = 'running' AND lease_expires_at <= ${nowIso}))
-          AND ${kindCondition(sql, input.kinds)}
+          AND ${kindCondition(sql, input.kinds)} AND ${botCondition(sql, input.skipBots)}
         ORDER BY run_at, seq LIMIT 1
         FOR UPDATE SKIP LOCKED
       )

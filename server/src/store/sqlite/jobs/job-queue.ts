@@ -12,6 +12,9 @@ import type { Sqlite } from '../connect.js'
 
 // Kinds are bound as one JSON array so each query stays a single cached statement whatever the number of kinds.
 const KIND_FILTER = '(@kinds IS NULL OR kind IN (SELECT value FROM json_each(@kinds)))'
+// The bots at their share of the slots, bound the same way (decision 1463); a job without a botId is never skipped.
+const BOT_FILTER = `(@skipBots IS NULL OR json_extract(payload_json, '$.botId') IS NULL
+  OR json_extract(payload_json, '$.botId') NOT IN (SELECT value FROM json_each(@skipBots)))`
 
 const SQL = {
   insert: `INSERT INTO queue_jobs (id, kind, payload_json, state, attempts, max_attempts, dedupe_key, run_at, created_at, updated_at)
@@ -24,10 +27,10 @@ const SQL = {
     WHERE state = 'running' AND lease_expires_at <= @now AND attempts >= max_attempts AND ${KIND_FILTER}`,
   // The best candidate of each kind of due job, then the older of the two: each half walks its own index.
   nextDue: `SELECT seq FROM (
-      SELECT * FROM (SELECT seq, run_at FROM queue_jobs WHERE state = 'pending' AND run_at <= @now AND ${KIND_FILTER}
+      SELECT * FROM (SELECT seq, run_at FROM queue_jobs WHERE state = 'pending' AND run_at <= @now AND ${KIND_FILTER} AND ${BOT_FILTER}
         ORDER BY run_at, seq LIMIT 1)
       UNION ALL
-      SELECT * FROM (SELECT seq, run_at FROM queue_jobs WHERE state = 'running' AND lease_expires_at <= @now AND ${KIND_FILTER}
+      SELECT * FROM (SELECT seq, run_at FROM queue_jobs WHERE state = 'running' AND lease_expires_at <= @now AND ${KIND_FILTER} AND ${BOT_FILTER}
         ORDER BY run_at, seq LIMIT 1)
     ) ORDER BY run_at, seq LIMIT 1`,
   claim: `UPDATE queue_jobs SET state = 'running', attempts = attempts + 1, lease_owner = @workerId, lease_expires_at = @leaseExpiresAt,
@@ -228,7 +231,8 @@ export class SqliteJobQueue {
     const nowIso = now.toISOString()
     const kinds = kindsParam(input.kinds)
     this.statement(SQL.buryExhausted).run({ now: nowIso, kinds, error: LAST_LEASE_EXPIRED })
-    const seq = this.statement(SQL.nextDue).pluck().get({ now: nowIso, kinds }) as number | undefined
+    const skipBots = input.skipBots !== undefined && input.skipBots.length > 0 ? JSON.stringify(input.skipBots) : null
+    const seq = this.statement(SQL.nextDue).pluck().get({ now: nowIso, kinds, skipBots }) as number | undefined
     if (seq === undefined) return undefined
     const row = this.statement(SQL.claim).get({ seq, workerId: input.workerId, leaseExpiresAt: isoAfter(now, input.leaseMs), now: nowIso }) as JobRow
     return jobRowToRecord(row)

@@ -40,6 +40,20 @@ describe('compileFilterSql', () => {
     expect(sql).toBe('((age IS NOT NULL AND age = ?) OR ((age IS NOT NULL AND age = ?) OR (age IS NOT NULL AND age = ?)))')
   })
 
+  // Issue 28: `$gt` compiled as `>=` was caught only by the seeded differential test.
+  it('keeps the boundary value out of $gt and $lt and in $gte and $lte, on numbers, strings and dates', () => {
+    expect(matching({ age: { $gt: 36 } })).toEqual([2])
+    expect(matching({ age: { $gte: 36 } })).toEqual([1, 2])
+    expect(matching({ age: { $lt: 41 } })).toEqual([1, 3])
+    expect(matching({ age: { $lte: 41 } })).toEqual([1, 2, 3])
+    expect(matching({ name: { $gt: 'Ada' } })).toEqual([2])
+    expect(matching({ name: { $gte: 'Ada' } })).toEqual([1, 2])
+    expect(matching({ at: { $gt: '2026-01-01T00:00:00.000Z' } })).toEqual([3])
+    expect(matching({ at: { $gte: '2026-01-01T00:00:00.000Z' } })).toEqual([1, 3])
+    expect(matching({ at: { $lt: '2026-03-01T00:00:00.000Z' } })).toEqual([1])
+    expect(matching({ at: { $lte: '2026-03-01T00:00:00.000Z' } })).toEqual([1, 3])
+  })
+
   it('uses parameters, never inlines values', () => {
     const { sql, params } = compile({ name: "x' OR 1=1 --" })
     expect(sql).toBe('(name IS NOT NULL AND name = ?)')

@@ -1,6 +1,6 @@
 import { filterOperators } from 'botshelf/api'
 import { orderedKinds } from '../column-kinds.js'
-import { invalidQuery } from '../errors.js'
+import { invalidQuery, MAX_QUERY_INTEGER } from '../errors.js'
 import type { ColumnTarget, ComparisonOperator, FilterNode } from './ast.js'
 import { filterLimits } from './limits.js'
 import { columnOperand, elementOperand, isElementValue, isPlainObject, operandProblem } from './operands.js'
@@ -77,7 +77,7 @@ function parseMod(target: ColumnTarget, operand: unknown, path: string): FilterN
 
 function parseSize(target: ColumnTarget, operand: unknown, path: string): FilterNode {
   if (target.kind !== 'array') throw invalidQuery(`${path}: "$size" applies to array columns, not ${target.kind}`)
-  if (!Number.isInteger(operand) || (operand as number) < 0) throw operandProblem(path, 'a non-negative integer', operand)
+  if (!Number.isInteger(operand) || (operand as number) < 0 || (operand as number) > MAX_QUERY_INTEGER) throw operandProblem(path, `an integer from 0 to ${MAX_QUERY_INTEGER}`, operand)
   return { type: 'size', target, size: operand as number }
 }
 

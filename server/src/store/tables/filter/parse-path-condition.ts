@@ -1,5 +1,5 @@
 import { describeValue } from 'botshelf/api'
-import { invalidQuery } from '../errors.js'
+import { invalidQuery, MAX_QUERY_INTEGER } from '../errors.js'
 import type { ComparisonOperator, FilterNode, PathTarget } from './ast.js'
 import { filterLimits } from './limits.js'
 import { allOf, anyOf } from './parse-condition.js'
@@ -71,7 +71,7 @@ export function parsePathCondition(target: PathTarget, condition: unknown, path:
         nodes.push({ type: 'mod', target, divisor: operand[0] as number, remainder: operand[1] as number })
         break
       case '$size':
-        if (!Number.isInteger(operand) || (operand as number) < 0) throw invalidQuery(`${opPath}: expected a non-negative integer, received ${describeValue(operand)}`)
+        if (!Number.isInteger(operand) || (operand as number) < 0 || (operand as number) > MAX_QUERY_INTEGER) throw invalidQuery(`${opPath}: expected an integer from 0 to ${MAX_QUERY_INTEGER}, received ${describeValue(operand)}`)
         nodes.push({ type: 'size', target, size: operand as number })
         break
       case '$regex':

@@ -2,7 +2,7 @@ import type { GroupOperation } from 'botshelf/api'
 import { groupOperations, groupOutputKey, tablesLimits } from 'botshelf/api'
 import { describeValue } from 'botshelf/api'
 import { orderedKinds, scalarKinds } from '../column-kinds.js'
-import { invalidQuery } from '../errors.js'
+import { invalidQuery, MAX_QUERY_INTEGER } from '../errors.js'
 import { parseFilter, queryColumns, resolveTarget, type ColumnKindLookup, type ColumnTarget, type FilterNode } from '../filter/index.js'
 import type { TableColumns } from '../table-columns.js'
 import type { FindQuery } from '../types.js'
@@ -51,7 +51,7 @@ function planRows(table: TableColumns, kindOf: ColumnKindLookup, query: FindQuer
     if (!scalarKinds.has(column.kind)) throw invalidQuery(`orderBy: cannot order by the ${column.kind} column "${name}"`)
     order = { by: 'column', column: name, kind: column.kind, direction: directionOf(query) }
   }
-  const plan: RowsFindPlan = { type: 'rows', filter, order, limit: query.limit ?? tablesLimits.findLimitDefault, offset: query.offset ?? 0, warnings }
+  const plan: RowsFindPlan = { type: 'rows', filter, order, limit: query.limit ?? tablesLimits.findLimitDefault, offset: checkedOffset(query.offset), warnings }
   if (search) plan.search = search
   if (query.select) plan.projection = planProjection(table, query.select)
   return plan
@@ -93,7 +93,7 @@ function planGroup(table: TableColumns, kindOf: ColumnKindLookup, query: FindQue
     order = [{ output: target, direction: directionOf(query) }, ...keys.filter((k) => k !== target).map((output) => ({ output, direction: 'asc' as const }))]
   }
   const search = planSearch(table, query.search, warnings)
-  const plan: GroupFindPlan = { type: 'group', filter: planFilter(kindOf, query.filter), outputs, order, limit: query.limit ?? tablesLimits.findLimitDefault, offset: query.offset ?? 0, warnings }
+  const plan: GroupFindPlan = { type: 'group', filter: planFilter(kindOf, query.filter), outputs, order, limit: query.limit ?? tablesLimits.findLimitDefault, offset: checkedOffset(query.offset), warnings }
   if (search) plan.search = search
   return plan
 }
@@ -113,4 +113,10 @@ function planGroup(table: TableColumns, kindOf: ColumnKindLookup, query: FindQue
 export function planFind(table: TableColumns, query: FindQuery): FindPlan {
   const kindOf = queryColumns(table)
   return query.group ? planGroup(table, kindOf, query) : planRows(table, kindOf, query)
+}
+
+/** The offset of a find, at most {@link MAX_QUERY_INTEGER} on every engine. */
+function checkedOffset(offset: number | undefined): number {
+  if (offset !== undefined && offset > MAX_QUERY_INTEGER) throw invalidQuery(`offset: expected at most ${MAX_QUERY_INTEGER}, received ${offset}`)
+  return offset ?? 0
 }
