@@ -23,6 +23,7 @@ import { createPostgresSearchPort, postgresSearchMigrations, type VectorMode, ve
 import { createPostgresTablesPort, postgresTablesMigrations } from './tables/index.js'
 import { explainUnstorableText } from './text-limits.js'
 import { TransactionGuard } from './transaction-guard.js'
+import { PgWebhooksPort, postgresWebhooksMigrations } from './webhooks/index.js'
 
 /**
  * A tables port for PostgreSQL and its migrations, plugged into {@link openPostgresBackend}.
@@ -151,7 +152,7 @@ export interface PostgresBackend extends Backend {
 }
 
 /** The migrations of every port but tables, in order. */
-const coreMigrations: ReadonlyArray<PgMigration> = [...postgresAuthMigrations, ...postgresFilesMigrations, ...postgresJobsMigrations]
+const coreMigrations: ReadonlyArray<PgMigration> = [...postgresAuthMigrations, ...postgresFilesMigrations, ...postgresJobsMigrations, ...postgresWebhooksMigrations]
 
 /**
  * The migrations of the PostgreSQL backend with its built-in tables port, in order (another tables adapter's
@@ -233,6 +234,7 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     jobs: guardedPort(new PgJobQueue(scope, now), portMethods.jobs, 'backend.jobs', guard),
     search: guardedSearch(createPostgresSearchPort(tablesSql, { now, vectors }), guard),
     dataset: guardedPort(new PgDatasetPort(tablesSql, vectors), portMethods.dataset, 'backend.dataset', guard),
+    webhooks: guardedPort(new PgWebhooksPort(scope, now), portMethods.webhooks, 'backend.webhooks', guard),
   })
 
   const rootPorts = portsOn(rootScope(sql), sql, {

@@ -17,6 +17,7 @@ import { openDatabase, type Sqlite } from './connect.js'
 import { portMethods, readOnlyPortMethods } from '../port-methods.js'
 import { SqliteTablesStore, tablesMigrations } from './tables/index.js'
 import { TransactionGate } from './transaction-guard.js'
+import { SqliteWebhooksStore, webhooksMigrations } from './webhooks/index.js'
 import { GroupFsync } from '../../platform/index.js'
 
 /** Options of {@link openSqliteBackend} that both forms share. */
@@ -166,7 +167,7 @@ export interface SqliteBackend extends Backend {
  * runMigrations(sqlite, sqliteMigrations)
  * ```
  */
-export const sqliteMigrations = [...authMigrations, ...filesMigrations, ...tablesMigrations, ...jobsMigrations, ...searchMigrations]
+export const sqliteMigrations = [...authMigrations, ...filesMigrations, ...tablesMigrations, ...jobsMigrations, ...searchMigrations, ...webhooksMigrations]
 
 /**
  * Opens the embedded backend: SQLite (WAL, `synchronous = FULL`) and a content folder, migrated and ready.
@@ -220,6 +221,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     vectorLists = new SqliteVectorLists(sqlite, options.vectorLists, idle)
     const search = new SqliteSearchStore(sqlite, now, vectorLists)
     const dataset = new SqliteDatasetStore(sqlite)
+    const webhooks = new SqliteWebhooksStore(sqlite, now)
     // Root ports answer a write once it is durable; inside a transaction, the transaction's end waits instead.
     const root = walSync !== undefined
     const totalChanges = sqlite.prepare('SELECT total_changes()').pluck()
@@ -233,6 +235,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
       jobs: asyncPort(jobs, portMethods.jobs, idle, durability(readOnlyPortMethods.jobs)),
       search: asyncPort(search, portMethods.search, idle, durability(readOnlyPortMethods.search)),
       dataset: asyncPort(dataset, portMethods.dataset, idle, durability(readOnlyPortMethods.dataset)),
+      webhooks: asyncPort(webhooks, portMethods.webhooks, idle, durability(readOnlyPortMethods.webhooks)),
     }
     txPorts = {
       auth: asyncPort(auth, portMethods.auth),
@@ -242,6 +245,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
       jobs: asyncPort(jobs, portMethods.jobs),
       search: asyncPort(search, portMethods.search),
       dataset: asyncPort(dataset, portMethods.dataset),
+      webhooks: asyncPort(webhooks, portMethods.webhooks),
     }
   } catch (error) {
     // Nothing half-open is left behind: not the database, not the folder lock, not the temporary content folder.
