@@ -3,6 +3,7 @@ import { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import { dataFolder, readLegacySigningKey } from '../platform/index.js'
 import { JobRunner } from '../jobs/index.js'
+import { WebhookDelivery, webhooksRoutes, type WebhookOptions } from '../webhooks/index.js'
 import type { Backend, BotRecord, CreateTokenInput, CreatedToken, TokenRecord } from '../store/index.js'
 import { openBackend } from '../store/open-backend.js'
 import { authMiddleware } from './auth/middleware.js'
@@ -199,6 +200,17 @@ export interface AppOptions {
    * ```
    */
   jobs?: { concurrency?: number; pollMs?: number; leaseMs?: number }
+  /**
+   * Storage event delivery (docs/storage-events.md): the retry schedule, the hosts subscriptions may call, the
+   * endpoint timeout, how many deliveries run at once. Defaults: `5s,30s,2m,10m,30m,1h,3h,6h,12h,24h`, any host,
+   * 10 s, 16.
+   *
+   * @example
+   * ```ts
+   * await createApp({ memory: true, webhooks: { retries: [10, 10], pollMs: 50 } })
+   * ```
+   */
+  webhooks?: WebhookOptions
   /**
    * Rate limits (docs/server.md, "Rate limiting"): a token bucket per token on the authenticated `/v1` routes
    * (default 100 requests a second, bursts of 500) and per client IP address on the routes without a token
@@ -467,6 +479,14 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
       pollMs: options.jobs?.pollMs ?? 1000,
       ...(options.jobs?.leaseMs !== undefined ? { leaseMs: options.jobs.leaseMs } : {}),
     })
+    const metrics = options.metrics !== false ? new ServiceMetrics({ jobs: backend.jobs }) : undefined
+    const publicUrl = options.publicUrl !== undefined ? options.publicUrl.replace(/\/+$/, '') : undefined
+    const webhooks = new WebhookDelivery(backend, {
+      ...options.webhooks,
+      logger,
+      ...(metrics ? { registry: metrics.registry } : {}),
+      ...(publicUrl !== undefined ? { publicUrl } : {}),
+    })
     services = {
       backend,
       files: new FilesService(backend, logger),
@@ -474,12 +494,13 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
       dataDir,
       now: backend.now,
       signingKey,
-      ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl.replace(/\/+$/, '') } : {}),
+      ...(publicUrl !== undefined ? { publicUrl } : {}),
       logger,
       checkResponses: options.checkResponses ?? false,
-      ...(options.metrics !== false ? { metrics: new ServiceMetrics({ jobs: backend.jobs }) } : {}),
+      ...(metrics ? { metrics } : {}),
       ...(options.slowRequestMs !== undefined ? { slowRequestMs: checkSlowRequestMs(options.slowRequestMs) } : {}),
       ...(options.quotas ? { quotas: options.quotas } : {}),
+      webhooks,
     }
   } catch (error) {
     if (ownsBackend) await backend.close()
@@ -523,7 +544,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     ...features.flatMap((feature) => (feature.publicRoutes ? [feature.publicRoutes] : [])),
   ]
   const openApi = openApiRoutes(
-    () => features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : [])),
+    () => [...features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : [])), ...registeredOperations(webhooksRouter)],
     () => [...publicRouters(), ...ownRouters].flatMap(describedRawRoutes),
   )
   // The routes without a token (signed content URLs, `/`, `/health`, the OpenAPI document), as their RawRoute
@@ -541,6 +562,8 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
   hono.use('/v1/*', authMiddleware(backend.auth))
   if (limiter) hono.use('/v1/*', limiter.byToken)
   for (const feature of features) if (feature.routes) hono.route('/', feature.routes)
+  const webhooksRouter = webhooksRoutes()
+  hono.route('/', webhooksRouter)
 
   // The direct lane calls the same pipeline steps (http/pipeline/) as the middlewares above for the operations it
   // answers: a step added above, as a middleware, must be called by the lane too (http/direct-lane.ts).
@@ -558,6 +581,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
 
   const stops: Array<() => void | Promise<void>> = []
   services.jobs.start()
+  services.webhooks.start()
   for (const feature of features) {
     const started = await feature.start?.(services)
     if (started) stops.push(() => started.stop())
@@ -594,6 +618,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     close() {
       closed ??= (async () => {
         await services.jobs.stop()
+        await services.webhooks.stop()
         for (const stop of stops) await stop()
         if (ownsBackend) await backend.close()
       })()
