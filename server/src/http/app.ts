@@ -3,7 +3,7 @@ import { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import { dataFolder, readLegacySigningKey } from '../platform/index.js'
 import { JobRunner } from '../jobs/index.js'
-import { WebhookDelivery, webhooksRoutes, type WebhookOptions } from '../webhooks/index.js'
+import { fileEvent, WebhookDelivery, webhooksRoutes, type WebhookOptions } from '../webhooks/index.js'
 import type { Backend, BotRecord, CreateTokenInput, CreatedToken, TokenRecord } from '../store/index.js'
 import { openBackend } from '../store/open-backend.js'
 import { authMiddleware } from './auth/middleware.js'
@@ -489,7 +489,11 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     })
     services = {
       backend,
-      files: new FilesService(backend, logger),
+      files: new FilesService(backend, logger, {
+        fileEvent: (type, file) => fileEvent(services, type, file),
+        record: (tx, drafts) => webhooks.record(tx, drafts),
+        committed: (queued) => webhooks.committed(queued),
+      }),
       jobs,
       dataDir,
       now: backend.now,

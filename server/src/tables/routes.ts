@@ -15,6 +15,18 @@ import { tableColumns } from '../store/tables/index.js'
 import type { AppServices } from '../http/env.js'
 import { embedQuery } from '../search/embedding/index.js'
 import { enqueueRowEmbedding, type TableSearchOptions } from '../search/rows/index.js'
+import { rowsEvents, tableEvent } from '../webhooks/event-drafts.js'
+
+/** The ids of the rows a delete will remove, read inside its transaction (for `table.rows.deleted`). */
+async function idsToDelete(tx: TablesPort, botId: string, ref: string, input: { ids?: number[]; filter?: Record<string, unknown>; deleteAllRows?: boolean }): Promise<number[]> {
+  if (input.ids) return [...new Set(input.ids)]
+  const ids: number[] = []
+  for (let offset = 0; ; offset += 1000) {
+    const page = await tx.findRows(botId, ref, { ...(input.filter ? { filter: input.filter } : {}), limit: 1000, offset })
+    ids.push(...page.rows.map((row) => row.id))
+    if (page.rows.length < 1000) return ids
+  }
+}
 
 type TablesHandler<Op extends Operation> = (context: OperationContext<Op>, store: TablesPort) => ReturnType<OperationHandler<Op>>
 
@@ -82,34 +94,58 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }): H
     return { tables: page.tables, meta: page.next ? { nextToken: encodeCursor(services.signingKey, fingerprint, page.next) } : {} }
   })
 
-  register(ops.createTable, async ({ input, principal }, store) => ({ table: await store.createTable(principal.botId, input.body) }))
+  // Every write below records its storage events in its own transaction (decision 1411).
+  register(ops.createTable, async ({ input, principal, services }) => {
+    const table = await services.webhooks.transaction(async (tx) => {
+      const table = await tx.tables.createTable(principal.botId, input.body)
+      return { result: table, events: [tableEvent('table.created', principal.botId, table)] }
+    })
+    return { table }
+  })
 
   register(ops.getTable, async ({ input, principal }, store) => withRowVectorCounts(search, store, principal.botId, await store.getTable(principal.botId, input.params.table)))
 
-  register(ops.getOrCreateTable, async ({ input, principal }, store) =>
-    withRowVectorCounts(search, store, principal.botId, await store.getOrCreateTable(principal.botId, input.params.table, input.body)),
-  )
+  register(ops.getOrCreateTable, async ({ input, principal, services }, store) => {
+    const result = await services.webhooks.transaction(async (tx) => {
+      const result = await tx.tables.getOrCreateTable(principal.botId, input.params.table, input.body)
+      return { result, events: result.created ? [tableEvent('table.created', principal.botId, result.table)] : [] }
+    })
+    return withRowVectorCounts(search, store, principal.botId, result)
+  })
 
   register(ops.updateTable, async ({ input, principal, services }, store) => {
-    const result = await store.updateTable(principal.botId, input.params.table, input.body)
+    const result = await services.webhooks.transaction(async (tx) => {
+      const result = await tx.tables.updateTable(principal.botId, input.params.table, input.body)
+      return { result, events: [tableEvent('table.updated', principal.botId, result.table)] }
+    })
     // A schema change can make every row stale (another searchable text).
     if (input.body.schema) await embedAfterWrite(services, search, store, principal.botId, result.table.id)
     return result
   })
 
-  register(ops.deleteTable, async ({ input, principal }, store) => {
-    await store.deleteTable(principal.botId, input.params.table)
+  register(ops.deleteTable, async ({ input, principal, services }) => {
+    await services.webhooks.transaction(async (tx) => {
+      const { table } = await tx.tables.getTable(principal.botId, input.params.table)
+      await tx.tables.deleteTable(principal.botId, input.params.table)
+      return { result: undefined, events: [tableEvent('table.deleted', principal.botId, table)] }
+    })
     return {}
   })
 
   register(ops.duplicateTable, async ({ input, principal, services }, store) => {
-    const result = await store.duplicateTable(principal.botId, input.params.sourceTableId, input.body)
+    const result = await services.webhooks.transaction(async (tx) => {
+      const result = await tx.tables.duplicateTable(principal.botId, input.params.sourceTableId, input.body)
+      return { result, events: [tableEvent('table.created', principal.botId, result.table)] }
+    })
     if (result.rows > 0) await embedAfterWrite(services, search, store, principal.botId, result.table.id)
     return result
   })
 
-  register(ops.renameTableColumn, async ({ input, principal }, store) => ({
-    table: await store.renameColumn(principal.botId, input.params.table, input.body.name, input.body.newName),
+  register(ops.renameTableColumn, async ({ input, principal, services }) => ({
+    table: await services.webhooks.transaction(async (tx) => {
+      const table = await tx.tables.renameColumn(principal.botId, input.params.table, input.body.name, input.body.newName)
+      return { result: table, events: [tableEvent('table.updated', principal.botId, table)] }
+    }),
   }))
 
   register(ops.getTableRow, async ({ input, principal }, store) => ({ row: await store.getRow(principal.botId, input.params.table, input.query.id) }))
@@ -123,24 +159,54 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }): H
 
 
   register(ops.createTableRows, async ({ input, principal, services }, store) => {
-    const result = withWarnings(await store.createRows(principal.botId, input.params.table, input.body.rows))
+    const result = withWarnings(
+      await services.webhooks.transaction(async (tx) => {
+        const written = await tx.tables.createRows(principal.botId, input.params.table, input.body.rows)
+        const { name } = await tx.tables.loadTable(principal.botId, input.params.table)
+        return { result: written, events: rowsEvents('table.rows.created', principal.botId, name, written.rows) }
+      }),
+    )
     await embedAfterWrite(services, search, store, principal.botId, input.params.table)
     return result
   })
 
   register(ops.updateTableRows, async ({ input, principal, services }, store) => {
-    const result = withWarnings(await store.updateRows(principal.botId, input.params.table, input.body.rows as Array<Record<string, unknown> & { id: number }>))
+    const result = withWarnings(
+      await services.webhooks.transaction(async (tx) => {
+        const written = await tx.tables.updateRows(principal.botId, input.params.table, input.body.rows as Array<Record<string, unknown> & { id: number }>)
+        const { name } = await tx.tables.loadTable(principal.botId, input.params.table)
+        return { result: written, events: rowsEvents('table.rows.updated', principal.botId, name, written.rows) }
+      }),
+    )
     await embedAfterWrite(services, search, store, principal.botId, input.params.table)
     return result
   })
 
   register(ops.upsertTableRows, async ({ input, principal, services }, store) => {
-    const result = withWarnings(await store.upsertRows(principal.botId, input.params.table, input.body.rows, input.body.keyColumn))
+    const result = withWarnings(
+      await services.webhooks.transaction(async (tx) => {
+        const written = await tx.tables.upsertRows(principal.botId, input.params.table, input.body.rows, input.body.keyColumn)
+        const { name } = await tx.tables.loadTable(principal.botId, input.params.table)
+        return {
+          result: written,
+          events: [...rowsEvents('table.rows.created', principal.botId, name, written.inserted), ...rowsEvents('table.rows.updated', principal.botId, name, written.updated)],
+        }
+      }),
+    )
     await embedAfterWrite(services, search, store, principal.botId, input.params.table)
     return result
   })
 
-  register(ops.deleteTableRows, ({ input, principal }, store) => store.deleteRows(principal.botId, input.params.table, input.body))
+  register(ops.deleteTableRows, ({ input, principal, services }) =>
+    services.webhooks.transaction(async (tx) => {
+      // Ids are read first only when someone listens: a bot without subscriptions pays nothing more.
+      const listening = (await tx.webhooks.subscribers(principal.botId, 'table.rows.deleted')).length > 0
+      const ids = listening ? await idsToDelete(tx.tables, principal.botId, input.params.table, input.body) : []
+      const result = await tx.tables.deleteRows(principal.botId, input.params.table, input.body)
+      const { name } = await tx.tables.loadTable(principal.botId, input.params.table)
+      return { result, events: rowsEvents('table.rows.deleted', principal.botId, name, ids.map((id) => ({ id }))) }
+    }),
+  )
 
   register(ops.getTableJobs, async ({ input, principal }, store) => ({ jobs: await store.listJobs(principal.botId, input.params.table) }))
 
