@@ -73,7 +73,7 @@ export interface TestService {
 }
 
 /** Options of `startTestService`. */
-export interface TestServiceOptions extends Pick<AppOptions, 'now' | 'publicUrl' | 'features' | 'jobs' | 'rateLimit' | 'bodyTimeoutMs' | 'quotas'> {
+export interface TestServiceOptions extends Pick<AppOptions, 'now' | 'publicUrl' | 'features' | 'jobs' | 'rateLimit' | 'bodyTimeoutMs' | 'quotas' | 'webhooks'> {
   /**
    * The backend to run on (default: the run's, `BOTSHELF_TEST_BACKEND`, else file-backed SQLite). A test that
    * reopens its data folder (`dataDir`) always runs on file-backed SQLite.
@@ -116,6 +116,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
     ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
     ...(options.quotas ? { quotas: options.quotas } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   }
   let server: RunningServer | undefined
   let app: BotshelfApp

@@ -62,9 +62,7 @@ export function isStorageEventType(value: unknown): value is StorageEventType {
 }
 
 /** The name of a type: a storage event type (unknown names are refused with the list). */
-export const StorageEventTypeSchema = z.string().refine(isStorageEventType, {
-  error: (issue) => `expected one of ${storageEventTypes.join(', ')}; received ${JSON.stringify(issue.input)}`,
-})
+export const StorageEventTypeSchema = z.enum(Object.keys(storageEventPayloads) as [StorageEventType, ...StorageEventType[]])
 
 /**
  * The body of one delivery: a bot event object (spec §2.3) whose payload is the type's.
