@@ -1,4 +1,5 @@
 import { Client } from '../client/index.js'
+import { IN_PROCESS_EVENTS_URL, storageEventBridge, type ReceivedStorageEvent } from './storage-event-delivery.js'
 import type { BotEvent } from '../event/index.js'
 import {
   createRuntime,
@@ -81,6 +82,11 @@ export interface TestBot<A extends readonly AnyAction[] = readonly AnyAction[]> 
   readonly logs: LogRecord[]
   /** The in-process service, for tests that want to send raw requests (`bot.app.fetch(request)`). */
   readonly app: InProcessService
+  /**
+   * Resolves once the test bot's hooks have handled the next storage event of a type (`file.indexed`, ...): the
+   * in-process service delivers the test bot's events to its hooks, signed and after the commit, without HTTP.
+   */
+  waitForEvent(type: string): Promise<ReceivedStorageEvent>
   /** Stops the service and removes its temporary store. */
   close(): Promise<void>
 }
@@ -104,6 +110,7 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
 ): Promise<TestBot<A>> {
   const botId = options.botId ?? TEST_BOT_ID
   const service = await loadInProcessService()
+  const events = storageEventBridge((event) => runtime.dispatch(event))
   const app = await service.createApp({
     memory: true,
     publicUrl: IN_PROCESS_ORIGIN,
@@ -112,6 +119,8 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
     // the service's rate limit would never refill (docs/decisions/0702-rate-limits-and-timeouts.md).
     rateLimit: false,
     ...(options.now ? { now: options.now } : {}),
+    // Storage events reach the hooks through this bridge, never a socket.
+    webhooks: { fetch: (url, init) => events.fetch(url, init), pollMs: 20 },
   })
   const clients = new Map<string, Client>()
   const clientFor = (id: string): Client => {
@@ -148,6 +157,7 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
     ...(options.failFast !== undefined ? { failFast: options.failFast } : {}),
   })
   const client = clientFor(botId)
+  await subscribeToStorageEvents(app, botId, clientFor)
   let closed = false
 
   const defaultActionEvent = (): Record<string, unknown> => ({
@@ -176,10 +186,26 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
     botId,
     logs: logger.records,
     app,
+    waitForEvent: (type) => events.waitForEvent(type),
     async close() {
       if (closed) return
       closed = true
       await app.close()
     },
   }
+}
+
+/** Subscribes the test bot to every storage event, delivered to {@link IN_PROCESS_EVENTS_URL} (the bridge). */
+async function subscribeToStorageEvents(app: InProcessService, botId: string, clientFor: (id: string) => Client): Promise<void> {
+  // The first request makes the bot (clientFor creates it on first use); then a token of its own subscribes.
+  await clientFor(botId).listFiles({})
+  const token = (await app.admin.createToken({ botId, role: 'bot', label: 'createTestBot events' })).token
+  const response = await app.fetch(
+    new Request('http://botshelf.test/v1/webhooks', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'x-bot-id': botId, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: IN_PROCESS_EVENTS_URL, description: 'createTestBot' }),
+    }),
+  )
+  if (response.status !== 200) throw new Error(`createTestBot could not subscribe to storage events: ${response.status} ${await response.text()}`)
 }
