@@ -1,4 +1,5 @@
 import { Client } from '../client/index.js'
+import { isStorageEventType } from '../api/webhooks/storage-events.js'
 import { IN_PROCESS_EVENTS_URL, storageEventBridge, type ReceivedStorageEvent } from './storage-event-delivery.js'
 import type { BotEvent } from '../event/index.js'
 import {
@@ -53,6 +54,13 @@ export interface TestBotOptions<A extends readonly AnyAction[]> {
    * @example `now: clock.now`
    */
   now?: Clock
+  /**
+   * Which of the in-process service's storage events of the test bot reach the hooks (delivered signed, after
+   * the commit, without HTTP): `'all'`, a list of types, or `[]` for none. Default: the storage event types the
+   * hooks name in their `types`, so hooks written before storage events see none they did not ask for.
+   * @example `storageEvents: ['file.indexed']`
+   */
+  storageEvents?: 'all' | readonly string[]
 }
 
 /** A bot under test: its runtime wired to a real in-process storage service with its own empty store. */
@@ -157,7 +165,8 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
     ...(options.failFast !== undefined ? { failFast: options.failFast } : {}),
   })
   const client = clientFor(botId)
-  await subscribeToStorageEvents(app, botId, clientFor)
+  const wanted = options.storageEvents ?? [...new Set((options.hooks ?? []).flatMap((hook) => (hook.types ?? []).filter(isStorageEventType)))]
+  if (wanted === 'all' || wanted.length > 0) await subscribeToStorageEvents(app, botId, clientFor, wanted === 'all' ? [] : wanted)
   let closed = false
 
   const defaultActionEvent = (): Record<string, unknown> => ({
@@ -195,8 +204,8 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
   }
 }
 
-/** Subscribes the test bot to every storage event, delivered to {@link IN_PROCESS_EVENTS_URL} (the bridge). */
-async function subscribeToStorageEvents(app: InProcessService, botId: string, clientFor: (id: string) => Client): Promise<void> {
+/** Subscribes the test bot to storage events (`types` empty: every one), delivered to {@link IN_PROCESS_EVENTS_URL} (the bridge). */
+async function subscribeToStorageEvents(app: InProcessService, botId: string, clientFor: (id: string) => Client, types: readonly string[]): Promise<void> {
   // The first request makes the bot (clientFor creates it on first use); then a token of its own subscribes.
   await clientFor(botId).listFiles({})
   const token = (await app.admin.createToken({ botId, role: 'bot', label: 'createTestBot events' })).token
@@ -204,7 +213,7 @@ async function subscribeToStorageEvents(app: InProcessService, botId: string, cl
     new Request('http://botshelf.test/v1/webhooks', {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'x-bot-id': botId, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: IN_PROCESS_EVENTS_URL, description: 'createTestBot' }),
+      body: JSON.stringify({ url: IN_PROCESS_EVENTS_URL, types, description: 'createTestBot' }),
     }),
   )
   if (response.status !== 200) throw new Error(`createTestBot could not subscribe to storage events: ${response.status} ${await response.text()}`)

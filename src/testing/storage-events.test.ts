@@ -21,7 +21,7 @@ describe('createTestBot and storage events', () => {
         if (isEventOfType(event, 'table.rows.created')) seen.push(`rows:${event.payload.rows.length}`)
       },
     })
-    const bot = await createTestBot({ hooks: [tagFailed, record] })
+    const bot = await createTestBot({ hooks: [tagFailed, record], storageEvents: 'all' })
     try {
       const { file } = await bot.client.uploadFile({ key: 'scan.bin', content: 'binary', index: true, contentType: 'application/octet-stream' })
       const failed = await bot.waitForEvent('file.indexing_failed')
@@ -31,6 +31,22 @@ describe('createTestBot and storage events', () => {
       await bot.client.createTableRows({ table: 'notesTable', rows: [{ n: 1 }, { n: 2 }] })
       await bot.waitForEvent('table.rows.created')
       expect(seen).toEqual(expect.arrayContaining(['file.created', 'file.indexing_failed', 'table.created', 'table.rows.created', 'rows:2']))
+    } finally {
+      await bot.close()
+    }
+  })
+
+  it('subscribes to the storage types the hooks name, and to none when they name none', async () => {
+    const types: string[] = []
+    const indexed = defineHook({ name: 'indexed', point: 'afterIncoming', types: ['file.indexed'], handler: ({ event }) => void types.push(event.payload.file.key) })
+    const bot = await createTestBot({ hooks: [indexed] })
+    try {
+      await bot.client.uploadFile({ key: 'guide.md', content: '# Guide\n\nHello there.', index: true })
+      const { event } = await bot.waitForEvent('file.indexed')
+      expect(event.type).toBe('file.indexed')
+      expect(types).toEqual(['guide.md'])
+      const found = await bot.client.searchFiles({ query: 'hello' })
+      expect(found.passages.length).toBeGreaterThan(0)
     } finally {
       await bot.close()
     }

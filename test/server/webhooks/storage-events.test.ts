@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyWebhook } from 'botshelf'
 import { StorageEventSchema, storageEventPayloads, type StorageEventType } from 'botshelf/api'
+import { Client } from 'botshelf/client'
 import { startTestService, type TestService } from '../../helpers/service.js'
 import { fetchUrl, uploadText } from '../../files/helpers.js'
 import { startReceiver } from './receiver.js'
@@ -58,6 +59,13 @@ describe(`storage events (${process.env['BOTSHELF_TEST_BACKEND'] ?? 'sqlite'})`,
     expect(updated.body.webhook).not.toHaveProperty('secret')
     expect((await service.request('DELETE', `/v1/webhooks/${id}`)).status).toBe(200)
     expect((await service.request('GET', `/v1/webhooks/${id}`)).status).toBe(404)
+    // The same through botshelf's client.
+    const client = new Client({ apiUrl: service.url, token: service.tokens.bot, botId: service.botId })
+    const { webhook } = await client.createWebhook({ url: `${receiver.url}/client`, types: ['table.deleted'] })
+    expect(webhook.secret).toMatch(/^whsec_/)
+    expect((await client.listWebhooks({})).webhooks.find((listed) => listed.id === webhook.id)).not.toHaveProperty('secret')
+    expect((await client.listWebhookDeliveries({ id: webhook.id })).deliveries).toEqual([])
+    await client.deleteWebhook({ id: webhook.id })
   })
 
   it('delivers every storage event type once, signed, in the documented shape', async () => {
