@@ -73,7 +73,7 @@ export interface TestService {
 }
 
 /** Options of `startTestService`. */
-export interface TestServiceOptions extends Pick<AppOptions, 'now' | 'publicUrl' | 'features' | 'jobs' | 'rateLimit' | 'bodyTimeoutMs' | 'quotas' | 'languageModel' | 'importLimits'> {
+export interface TestServiceOptions extends Pick<AppOptions, 'now' | 'publicUrl' | 'features' | 'jobs' | 'rateLimit' | 'bodyTimeoutMs' | 'quotas' | 'languageModel' | 'importLimits' | 'webhooks'> {
   /**
    * The backend to run on (default: the run's, `BOTSHELF_TEST_BACKEND`, else file-backed SQLite). A test that
    * reopens its data folder (`dataDir`) always runs on file-backed SQLite.
@@ -118,6 +118,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.quotas ? { quotas: options.quotas } : {}),
     ...(options.languageModel ? { languageModel: options.languageModel } : {}),
     ...(options.importLimits ? { importLimits: options.importLimits } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   }
   let server: RunningServer | undefined
   let app: BotshelfApp

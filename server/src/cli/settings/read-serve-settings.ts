@@ -6,6 +6,7 @@ import { parsePort, parseRateLimit, parseShutdownGrace } from '../args.js'
 import { backgroundOptions } from '../background-options.js'
 import type { EmbedderFlagName } from '../embedder-options.js'
 import { UsageError, type CliStream } from '../io.js'
+import { parseHostPolicy, parseRetrySchedule } from '../../webhooks/index.js'
 import { parseQuotaFlags } from '../quota-flags.js'
 import { serveLogger, type LogFormat } from '../serve-logging.js'
 import { resolveStorage, type StorageSettings } from '../storage-options.js'
@@ -33,6 +34,8 @@ export interface ServeSettings {
   rateLimit?: RateLimitOptions | false
   jobLeaseMs?: number
   expirySweepIntervalMs?: number
+  /** `--webhook-retries` / `--webhook-hosts`, read. */
+  webhooks: { retries?: number[]; allowedHosts?: string[] }
   quotas?: StorageQuotas
   /** The import bounds given (`--import-max-ratio`, `--import-table-rows`, `--import-bot-rows`); the rest keep their defaults. */
   importLimits: Partial<ImportLimits>
@@ -91,6 +94,14 @@ export function readServeSettings(values: ServeFlagValues, env: SettingsEnv, std
     importLimits[key] = Number(given)
   }
   const host = text('host') ?? '127.0.0.1'
+  const retriesText = text('webhook-retries') ?? env['BOTSHELF_WEBHOOK_RETRIES']
+  let retries: number[] | undefined
+  try {
+    retries = retriesText !== undefined ? parseRetrySchedule(retriesText) : undefined
+  } catch (error) {
+    throw new UsageError(`--webhook-retries (or BOTSHELF_WEBHOOK_RETRIES): ${(error as Error).message.replace(/^webhook retries: /, '')}`)
+  }
+  const allowedHosts = parseHostPolicy(text('webhook-hosts') ?? env['BOTSHELF_WEBHOOK_HOSTS'])
   const storage = resolveStorage(
     {
       ...(text('data') !== undefined ? { data: text('data') } : {}),
@@ -124,6 +135,7 @@ export function readServeSettings(values: ServeFlagValues, env: SettingsEnv, std
     ...(rateLimit !== undefined ? { rateLimit } : {}),
     ...(jobLeaseMs !== undefined ? { jobLeaseMs } : {}),
     ...(expirySweepIntervalMs !== undefined ? { expirySweepIntervalMs } : {}),
+    webhooks: { ...(retries ? { retries } : {}), ...(allowedHosts ? { allowedHosts: [...allowedHosts] } : {}) },
     ...(quotas ? { quotas } : {}),
     importLimits,
     storage,
