@@ -6,6 +6,7 @@
 #
 #   bash scripts/test-node-versions.sh          # every version of .ci/node-versions, one after the other
 #   bash scripts/test-node-versions.sh 24       # one version
+#   bash scripts/test-node-versions.sh 22 24 -- test/files/expiry.test.ts   # only these files (vitest filters)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -14,7 +15,10 @@ cd "$root"
 # PostgreSQL (vitest.config.ts's `endToEnd`), and the export-map test of the built packages.
 folders=(test/files test/admin test/tables test/client test/server test/testing test/packaging)
 
-if [ "$#" -gt 0 ]; then majors=("$@"); else mapfile -t majors < <(grep -v '^\s*#' .ci/node-versions | grep -v '^\s*$'); fi
+majors=()
+while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do majors+=("$1"); shift; done
+if [ "${1:-}" = "--" ]; then shift; folders=("$@"); fi
+if [ "${#majors[@]}" = 0 ]; then mapfile -t majors < <(grep -v '^\s*#' .ci/node-versions | grep -v '^\s*$'); fi
 
 for major in "${majors[@]}"; do
   bin="$(bash scripts/node-versions.sh bin "$major")"
