@@ -93,6 +93,10 @@ case "${1:-}" in
     for pid in "${pids[@]}"; do wait "$pid"; done
     for version in $(versions); do echo "node-versions: Node $("$install_root/$version/bin/node" --version) ready"; done
     ;;
+  adopt)
+    # Only the move of the running Node's binary (CI does it before tests start, so no test loads it mid-move).
+    adopt_running_build
+    ;;
   fetch)
     # Only the downloads (no compile): CI starts them beside npm ci.
     mkdir -p "$install_root"
@@ -105,6 +109,6 @@ case "${1:-}" in
     echo "$(installed_folder "$2")/bin"
     ;;
   *)
-    fail "usage: node-versions.sh install | fetch | bin <major>"
+    fail "usage: node-versions.sh install | fetch | adopt | bin <major>"
     ;;
 esac
