@@ -10,3 +10,4 @@ export { blobStoreOptionsFrom, openS3BlobStore, type BlobConfigSources, type Blo
 export type { PartBufferAccount } from './part-uploader.js'
 export { presignS3Get, MAX_PRESIGN_SECONDS, type PresignS3GetInput, type SigningCredentials } from './sigv4-presign.js'
 export { s3ObjectUrl, type S3Location } from './s3-object-url.js'
+export { quietSdkNodeWarning, SDK_NODE_WARNING_SWITCH } from './sdk-node-warning.js'

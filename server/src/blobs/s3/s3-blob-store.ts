@@ -15,6 +15,7 @@ import { DEFAULT_MAX_BLOB_BYTES } from '../local-folder-store.js'
 import { PartUploader, type PartBufferAccount } from './part-uploader.js'
 import { storageErrorCode, storageHttpStatus, toBlobError } from './s3-errors.js'
 import { s3ObjectUrl } from './s3-object-url.js'
+import { quietSdkNodeWarning } from './sdk-node-warning.js'
 import { MAX_PRESIGN_SECONDS, presignS3Get, type SigningCredentials } from './sigv4-presign.js'
 import { systemClock, type Clock } from 'botshelf/api'
 
@@ -275,6 +276,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
   const blobsPrefix = `${prefix}blobs/`
   const account: PartBufferAccount = { bufferedBytes: 0, peakBufferedBytes: 0, partsUploaded: 0, multipartUploads: 0 }
 
+  quietSdkNodeWarning()
   const client = new S3Client({
     region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs the end-to-end folders (on both engines) and the packaging test on each Node.js version of
+# .ci/node-versions (decision 1451), after `bash scripts/node-versions.sh install` made them ready. The running
+# Node (the one npm runs on) runs everything in `npm test`; this covers the others. Each version's vitest runs with
+# that version's bin/ first on PATH, so the processes the tests start (the CLI, `npm`, `node`) run on it too.
+#
+#   bash scripts/test-node-versions.sh          # every version of .ci/node-versions, one after the other
+#   bash scripts/test-node-versions.sh 24       # one version
+#   bash scripts/test-node-versions.sh 22 24 -- test/files/expiry.test.ts   # only these files (vitest filters)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+# What runs on every supported version: the folders that go through the real service over sockets, on SQLite and
+# PostgreSQL (vitest.config.ts's `endToEnd`), and the export-map test of the built packages.
+folders=(test/files test/admin test/tables test/client test/server test/testing test/packaging)
+
+majors=()
+while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do majors+=("$1"); shift; done
+if [ "${1:-}" = "--" ]; then shift; folders=("$@"); fi
+if [ "${#majors[@]}" = 0 ]; then mapfile -t majors < <(grep -v '^\s*#' .ci/node-versions | grep -v '^\s*$'); fi
+
+for major in "${majors[@]}"; do
+  bin="$(bash scripts/node-versions.sh bin "$major")"
+  [ -x "$bin/node" ] || { echo "test-node-versions: Node $major is not installed: run bash scripts/node-versions.sh install" >&2; exit 1; }
+  echo "test-node-versions: the end-to-end folders and packaging on Node $("$bin/node" --version)"
+  # End-to-end files start their own service and database, so they share a worker's module graph (decision 1452).
+  PATH="$bin:$PATH" "$bin/node" node_modules/vitest/vitest.mjs run --no-isolate "${folders[@]}"
+done
