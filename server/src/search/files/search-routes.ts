@@ -12,6 +12,7 @@ import { canUseFiles, listScopeFor } from '../../files/permissions.js'
 import { toWirePassage } from './passage-view.js'
 import { embedQuery } from '../embedding/index.js'
 import { shapeResults } from './search-results.js'
+import { DEFAULT_RELEVANCE_FLOOR } from '../ranking/index.js'
 
 /**
  * Registers `searchFiles`, `listFilePassages` and `setFilePassages` on the files router (before `/v1/files/{id}`).
@@ -40,6 +41,7 @@ export function registerSearchRoutes(router: Hono<AppEnv>, indexing: IndexingOpt
         text: query.query,
         ...(vector ? { vector } : {}),
         limit: query.limit ?? filesLimits.searchResultsDefault,
+        minScore: indexing.minScore ?? DEFAULT_RELEVANCE_FLOOR,
       })
       const files = new Map<string, FileRecord>()
       for (const fileId of new Set(hits.map((hit) => hit.passage.fileId))) {
