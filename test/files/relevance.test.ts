@@ -56,7 +56,7 @@ describe('the relevance score and floor of searchFiles', () => {
       }
       for (let i = 1; i < passages.length; i++) expect(passages[i - 1]!.score).toBeGreaterThanOrEqual(passages[i]!.score)
     }
-    const [refund] = await search('how long until my refund arrives?')
+    const [refund] = await search('how long do refunds take?')
     expect(refund?.file.key).toBe('refunds.md')
   })
 

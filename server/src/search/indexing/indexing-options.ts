@@ -36,7 +36,7 @@ export interface IndexingOptions {
    */
   embedBatchSize?: number
   /**
-   * The relevance floor of `searchFiles`, 0 to 1 (default `DEFAULT_RELEVANCE_FLOOR`, 0.1): passages scoring under it
+   * The relevance floor of `searchFiles`, 0 to 1 (default `DEFAULT_RELEVANCE_FLOOR`, 0.05): passages scoring under it
    * are not returned, so a query with nothing related answers an empty list (decision 1432).
    *
    * @example

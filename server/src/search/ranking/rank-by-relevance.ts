@@ -5,6 +5,19 @@ import { candidateCoverages, contentStems } from './query-terms.js'
 /** How many of the fused candidates are scored (twice the largest `limit`): the rest rank too low to matter. */
 export const RESCORED_CANDIDATES = 100
 
+/**
+ * The text a passage's term coverage is read from: its headings, then its content (a passage under "Refunds" is
+ * about refunds even when its sentences do not say the word), as the quality set indexes its passages.
+ *
+ * @example
+ * ```ts
+ * evidenceText({ breadcrumb: ['Refunds'], content: 'Orders are paid back in 14 days.' }) // 'Refunds\nOrders are paid back in 14 days.'
+ * ```
+ */
+export function evidenceText(passage: { breadcrumb: readonly string[]; content: string }): string {
+  return passage.breadcrumb.length > 0 ? `${passage.breadcrumb.join('\n')}\n${passage.content}` : passage.content
+}
+
 /** A fused candidate, in fusion order: its text and its vector's cosine with the query (`null`: no comparable vector). */
 export interface RelevanceCandidate<T> {
   item: T

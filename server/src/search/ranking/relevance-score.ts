@@ -15,7 +15,11 @@ export interface RelevanceEvidence {
   coverage: number
 }
 
-/** What the query's candidates show together: a passage far behind the best one is less likely the answer. */
+/**
+ * What the query's candidates show together: a passage holding far fewer of the query's terms than the best one is
+ * less likely the answer. (A gap in cosine was measured too and left out: heading passages, short and close to any
+ * short query, would push the passages under them out.)
+ */
 export interface BestEvidence {
   /** The best cosine among the candidates (`null`: none has a comparable vector). */
   cosine: number | null
@@ -31,10 +35,10 @@ export const RARE_MATCHES = 3
 /**
  * Logistic model of "this passage answers the query" over the evidence, fitted on the labelled question set plus the
  * exact rare-term probes (`npm run bench:calibration`, decision 1431). Order: bias, cosine, coverage,
- * cosine × coverage, cosine − best cosine, coverage − best coverage, full coverage (1 when every term is held), rare
+ * cosine × coverage, coverage − best coverage, full coverage (1 when every term is held), rare
  * exact match (full coverage held by at most {@link RARE_MATCHES} candidates).
  */
-export const HYBRID_WEIGHTS: readonly number[] = [-4.553, 5.31, 5.714, -6.902, 10.418, 3.8, -1.389, 3.757]
+export const HYBRID_WEIGHTS: readonly number[] = [-7.266, 9.502, 5.592, -8.533, 4.93, -0.761, 4.067]
 
 /** The same model for a passage without a comparable vector (lexical index, another embedder): bias, coverage, gap, full, rare. */
 export const LEXICAL_WEIGHTS: readonly number[] = [-4.311, 3.629, 3.788, -1.346, 3.985]
@@ -47,7 +51,7 @@ export const FULL_COVERAGE = 0.999
  *
  * @example
  * ```ts
- * relevanceFeatures({ cosine: 0.6, coverage: 1 }, { cosine: 0.6, coverage: 1, fullMatches: 1 }) // [1, 0.6, 1, 0.6, 0, 0, 1, 1]
+ * relevanceFeatures({ cosine: 0.6, coverage: 1 }, { cosine: 0.6, coverage: 1, fullMatches: 1 }) // [1, 0.6, 1, 0.6, 0, 1, 1]
  * ```
  */
 export function relevanceFeatures(evidence: RelevanceEvidence, best: BestEvidence): number[] {
@@ -56,7 +60,7 @@ export function relevanceFeatures(evidence: RelevanceEvidence, best: BestEvidenc
   const coverageGap = evidence.coverage - best.coverage
   if (evidence.cosine === null || best.cosine === null) return [1, evidence.coverage, coverageGap, full, rare]
   const cosine = evidence.cosine
-  return [1, cosine, evidence.coverage, cosine * evidence.coverage, cosine - best.cosine, coverageGap, full, rare]
+  return [1, cosine, evidence.coverage, cosine * evidence.coverage, coverageGap, full, rare]
 }
 
 /**

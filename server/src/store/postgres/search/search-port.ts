@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { passageRowToRecord, type PassageRow } from '../../search/passage-row.js'
 import type postgres from 'postgres'
-import { fuseByReciprocalRank, keepLexicalTop, rankByRelevance, RESCORED_CANDIDATES, RRF_K } from '../../../search/ranking/index.js'
+import { evidenceText, fuseByReciprocalRank, keepLexicalTop, rankByRelevance, RESCORED_CANDIDATES, RRF_K } from '../../../search/ranking/index.js'
 import { dot } from '../../../search/embedding/vector-math.js'
 import type { Clock } from '../../clock.js'
 import type { SearchIndexPort } from '../../search/search-port.js'
@@ -153,9 +153,10 @@ class PostgresSearchPort implements SearchIndexPort {
       const row = bySeq.get(entry.id)
       if (!row) return []
       const cosine = row.cosine !== null ? Number(row.cosine) : row.embedding && query.vector ? dot(query.vector.values, float32FromBytes(row.embedding)) : null
-      return [{ item: row, content: row.content, cosine, lexicalTop: entry.id === lexical[0] }]
+      const passage = passageRowToRecord(row)
+      return [{ item: passage, content: evidenceText(passage), cosine, lexicalTop: entry.id === lexical[0] }]
     })
-    return rankByRelevance(query.text, candidates, { floor: query.minScore ?? 0, limit: query.limit }).map((hit) => ({ passage: passageRowToRecord(hit.item), score: hit.score }))
+    return rankByRelevance(query.text, candidates, { floor: query.minScore ?? 0, limit: query.limit }).map((hit) => ({ passage: hit.item, score: hit.score }))
   }
 
   /**

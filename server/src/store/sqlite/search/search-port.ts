@@ -14,7 +14,7 @@ import type {
 } from '../../search/types.js'
 import type { Sqlite } from '../connect.js'
 import { StatementCache } from '../tables/statements.js'
-import { fuseByReciprocalRank, keepLexicalTop, rankByRelevance, RESCORED_CANDIDATES, RRF_K, STOP_WORDS } from '../../../search/ranking/index.js'
+import { evidenceText, fuseByReciprocalRank, keepLexicalTop, rankByRelevance, RESCORED_CANDIDATES, RRF_K, STOP_WORDS } from '../../../search/ranking/index.js'
 import { dot } from '../../../search/embedding/vector-math.js'
 import { tagConditionsSql } from '../tag-sql.js'
 import { SqliteVectorLists } from './vector-lists.js'
@@ -164,9 +164,11 @@ export class SqliteSearchStore {
     const byRowid = new Map(rows.map((row) => [String(row.rowid), row]))
     const candidates = fused.flatMap((entry) => {
       const row = byRowid.get(entry.id)
-      return row ? [{ item: row, content: row.content, cosine: cosineWith(query.vector, row.embedder_id, row.embedding), lexicalTop: entry.id === lexical[0] }] : []
+      if (!row) return []
+      const passage = passageRowToRecord(row)
+      return [{ item: passage, content: evidenceText(passage), cosine: cosineWith(query.vector, row.embedder_id, row.embedding), lexicalTop: entry.id === lexical[0] }]
     })
-    return rankByRelevance(query.text, candidates, { floor: query.minScore ?? 0, limit: query.limit }).map((hit) => ({ passage: passageRowToRecord(hit.item), score: hit.score }))
+    return rankByRelevance(query.text, candidates, { floor: query.minScore ?? 0, limit: query.limit }).map((hit) => ({ passage: hit.item, score: hit.score }))
   }
 
   /**
