@@ -7,9 +7,10 @@
  *   npm run bench:quality [-- --sweep]
  */
 import { cpus } from 'node:os'
-import { createOfflineEmbedder, createOpenAiCompatibleEmbedder, embedderOptionsFromEnv, fuseByReciprocalRank, RRF_K, STOP_WORDS, wordsOf, type Embedder, type OfflineEmbedderOptions } from '../../server/src/search/embedding/index.js'
+import { createOfflineEmbedder, createOpenAiCompatibleEmbedder, embedderOptionsFromEnv, fuseByReciprocalRank, RRF_K, type Embedder, type OfflineEmbedderOptions } from '../../server/src/search/embedding/index.js'
 import { indexedText, loadCorpus, loadQuestions, type Question } from './corpus.js'
-import { Bm25Index, fts5Stems } from './fts5.js'
+import { Bm25Index } from './fts5.js'
+import { rareTermProbes } from './rare-terms.js'
 import { mean, ndcgAt, recallAt } from './metrics.js'
 import { ExactVectorIndex } from './vector-index.js'
 
@@ -69,22 +70,8 @@ function hybrid(vector: string[][], k = RRF_K, weights?: [number, number]): Rank
   return (_, i) => fuseByReciprocalRank([fusedLexical[i]!, vector[i]!], { k, ...(weights ? { weights } : {}), limit: CUT }).map((r) => r.id)
 }
 
-/** Probes for "an exact rare-term match is not buried by vectors": a word found in one passage only, asked alone. */
-function rareTermProbes(): { passage: string; word: string }[] {
-  // Unique by FTS5 stem, not by spelling: "configured" is not rare when another passage says "configuration".
-  const stemFrequency = new Map<string, number>()
-  for (const stems of fts5Stems(documents.map((d) => d.text))) for (const stem of stems) stemFrequency.set(stem, (stemFrequency.get(stem) ?? 0) + 1)
-  const wordsByPassage = documents.map((d) => [...new Set(wordsOf(d.text).filter((w) => w.length >= 6 && /^\p{L}+$/u.test(w) && !STOP_WORDS.has(w)))].sort())
-  const candidates = [...new Set(wordsByPassage.flat())]
-  const stemOf = new Map(fts5Stems(candidates).map((stems, i) => [candidates[i]!, [...stems][0] ?? '']))
-  return documents.flatMap((d, i) => {
-    const unique = wordsByPassage[i]!.filter((w) => stemFrequency.get(stemOf.get(w)!) === 1)
-    return unique.length ? [{ passage: d.id, word: unique[Math.floor(unique.length / 2)]! }] : []
-  })
-}
-
 async function rareTermCheck(embedder: Embedder): Promise<void> {
-  const probes = rareTermProbes()
+  const probes = rareTermProbes(documents)
   const vectors = await embedder.embed(probes.map((p) => p.word), { purpose: 'query' })
   const passageVectors = await embedder.embed(documents.map((d) => d.text), { purpose: 'passage' })
   const index = new ExactVectorIndex(documents.map((d) => d.id), passageVectors)

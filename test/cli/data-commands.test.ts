@@ -107,6 +107,10 @@ describe('botshelf files', () => {
   })
 
   it('search finds a passage of a file put with --index, and passages lists them in order', async () => {
+    // Files put without --index: an empty answer says there is nothing indexed, not nothing relevant.
+    const none = await cli(['files', 'search', 'refund'])
+    expect(none.code).toBe(0)
+    expect(none.stdout).toBe('no indexed files\n')
     const doc = join(work, 'refunds.md')
     await writeFile(doc, '# Refunds\n\nOrders are refunded within fourteen days of the return reaching the warehouse.\n')
     const put = await cli(['files', 'put', doc, '--key', 'policies/refunds.md', '--index'])
@@ -120,6 +124,8 @@ describe('botshelf files', () => {
     const search = await cli(['files', 'search', 'how long until my refund', '--json'])
     expect(search.code).toBe(0)
     expect(search.stdout).toContain('fourteen days')
+    const nonsense = await cli(['files', 'search', 'zzzqqq xylophone'])
+    expect(nonsense.stdout).toBe('no relevant passage\n')
     const passages = await cli(['files', 'passages', 'policies/refunds.md', '--json'])
     expect(passages.code).toBe(0)
     expect(passages.stdout.indexOf('Refunds')).toBeLessThan(passages.stdout.indexOf('fourteen days'))

@@ -179,12 +179,12 @@ describe('web console in Chromium against botshelf serve', () => {
     expect(await page.locator('.results b').count()).toBe(0)
     await shoot(page, 'search')
 
-    // A tag filter no file has: the service filters before ranking, and the page says nothing matched.
+    // A tag filter no file has: the service filters before ranking, and the page says no passage is relevant.
     await page.getByRole('textbox', { name: 'Tag', exact: true }).fill('team')
     await page.getByLabel('Tag values (comma separated)').fill('nobody')
     await page.getByRole('button', { name: 'Filter' }).click()
     await page.getByRole('button', { name: 'Search', exact: true }).click()
-    await page.getByText('No passage matches.').waitFor()
+    await page.getByText('No relevant passage.').waitFor()
     await page.getByRole('button', { name: 'Remove the tag filter team' }).click()
 
     // Over 1024 bytes (600 two-byte letters): the page says so, sends it anyway, and shows the service's refusal.

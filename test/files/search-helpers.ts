@@ -13,14 +13,15 @@ export interface SearchTestService extends TestService {
 
 /**
  * Starts the real service with indexing: the Markdown test extractor (extraction of keys containing `gated` waits
- * for `gate.release()`), the hashed test embedder (or none), and a fast job poll.
+ * for `gate.release()`), the hashed test embedder (or none), a fast job poll, and the server's relevance floor unless
+ * `minScore` says otherwise.
  *
  * @example
  * ```ts
  * const service = await startSearchService()
  * ```
  */
-export async function startSearchService(options: TestServiceOptions & { withEmbedder?: boolean; extractor?: DocumentExtractor } = {}): Promise<SearchTestService> {
+export async function startSearchService(options: TestServiceOptions & { withEmbedder?: boolean; extractor?: DocumentExtractor; minScore?: number } = {}): Promise<SearchTestService> {
   const embedder = hashedTestEmbedder(64)
   let open!: () => void
   let gateOpen = new Promise<void>((resolve) => (open = resolve))
@@ -33,11 +34,11 @@ export async function startSearchService(options: TestServiceOptions & { withEmb
     if (doc.key.includes('gated')) await gateOpen
     return base(doc, extractOptions)
   }
-  const { withEmbedder = true, extractor: _extractor, ...serviceOptions } = options
+  const { withEmbedder = true, extractor: _extractor, minScore, ...serviceOptions } = options
   const service = await startTestService({
     jobs: { pollMs: 50 },
     ...serviceOptions,
-    features: [createFilesFeature({ indexing: { extractor, ...(withEmbedder ? { embedder } : {}) } })],
+    features: [createFilesFeature({ indexing: { extractor, ...(withEmbedder ? { embedder } : {}), ...(minScore !== undefined ? { minScore } : {}) } })],
   })
   return Object.assign(service, { embedder, gate })
 }

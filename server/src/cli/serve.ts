@@ -82,7 +82,7 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
   let server: RunningServer
   try {
     server = await createServer({
-      indexing: { embedder: search.embedder },
+      indexing: { embedder: search.embedder, ...(settings.searchMinScore !== undefined ? { minScore: settings.searchMinScore } : {}) },
       languageModel: languageModel ?? unconfiguredLanguageModel,
       port,
       host,

@@ -5,6 +5,7 @@ import { connectionHelp } from './connection-help.js'
 import { connectionOptions } from './connection.js'
 import { parseIntegerOption, parseTagOptions } from './json-input.js'
 import { runDataCommand } from './run-data-command.js'
+import { emptySearchMessage } from '../../search/files/empty-search-message.js'
 
 /**
  * `botshelf files search <query> [--tag k=v]... [--limit N] [--json]`: semantic search over indexed files,
@@ -18,8 +19,9 @@ import { runDataCommand } from './run-data-command.js'
 export const filesSearch: Subcommand = {
   name: 'search',
   usage: 'botshelf files search <query> [--tag KEY=VALUE]... [--limit N] [--json]',
-  help: `Searches the indexed files for passages matching the query (searchFiles): score, file key, passage.
-Only files uploaded with --index (index: true) are indexed and searched; see "botshelf files put --help".
+  help: `Searches the indexed files for passages matching the query (searchFiles): score (relevance, 0 to 1), file
+key, passage. Prints "no indexed files" when the bot has no file to index (upload with --index), and "no relevant
+passage" when no passage scored above the server's relevance floor.
 
 Options:
   --tag <key=value>   only files with this tag (repeatable)
@@ -45,6 +47,11 @@ ${connectionHelp}`,
       )
       if (values.json) {
         io.stdout.write(`${JSON.stringify(passages, null, 2)}\n`)
+        return 0
+      }
+      if (passages.length === 0) {
+        // An empty table says nothing: say whether there is nothing indexed or nothing relevant.
+        io.stdout.write(`${await emptySearchMessage(client, { signal })}\n`)
         return 0
       }
       const rows = passages.map((p) => [p.score.toFixed(3), p.file.key, p.content.length > 100 ? `${p.content.slice(0, 97)}...` : p.content])

@@ -8,6 +8,7 @@ import type { EmbedderFlagName } from '../embedder-options.js'
 import { UsageError, type CliStream } from '../io.js'
 import { parseHostPolicy, parseRetrySchedule } from '../../webhooks/index.js'
 import { parseQuotaFlags } from '../quota-flags.js'
+import { parseSearchMinScore } from '../search-min-score.js'
 import { serveLogger, type LogFormat } from '../serve-logging.js'
 import { resolveStorage, type StorageSettings } from '../storage-options.js'
 import type { LogThreshold } from '../../http/log-level.js'
@@ -42,6 +43,8 @@ export interface ServeSettings {
   storage: StorageSettings
   publicUrl?: string
   corsOrigins: string[]
+  /** The relevance floor of file search (`--search-min-score`); absent: the server's default. */
+  searchMinScore?: number
   /** The embeddings flags given; the embedder is made from them and `env` (`embedderFromCli`). */
   embeddings: Partial<Record<EmbedderFlagName, string>>
   /** The language model's options (`--llm-*` over `BOTSHELF_LLM_*`); `undefined`: none configured. */
@@ -120,6 +123,7 @@ export function readServeSettings(values: ServeFlagValues, env: SettingsEnv, std
       throw new UsageError(`--cors-origin must be an origin like http://localhost:5173 (no path) or "*", received ${JSON.stringify(origin)}`)
     }
   }
+  const searchMinScore = parseSearchMinScore(values, env)
   const embeddings = Object.fromEntries(Object.entries(values).filter(([flag, value]) => flag.startsWith('embeddings-') && typeof value === 'string')) as Partial<
     Record<EmbedderFlagName, string>
   >
@@ -141,6 +145,7 @@ export function readServeSettings(values: ServeFlagValues, env: SettingsEnv, std
     storage,
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     corsOrigins,
+    ...(searchMinScore !== undefined ? { searchMinScore } : {}),
     embeddings,
     ...(languageModel ? { languageModel } : {}),
   }

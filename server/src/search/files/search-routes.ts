@@ -12,6 +12,7 @@ import { canUseFiles, listScopeFor } from '../../files/permissions.js'
 import { toWirePassage } from './passage-view.js'
 import { embedQuery } from '../embedding/index.js'
 import { shapeResults } from './search-results.js'
+import { DEFAULT_RELEVANCE_FLOOR } from '../ranking/index.js'
 
 /**
  * Registers `searchFiles`, `listFilePassages` and `setFilePassages` on the files router (before `/v1/files/{id}`).
@@ -29,9 +30,6 @@ export function registerSearchRoutes(router: Hono<AppEnv>, indexing: IndexingOpt
     handle: async ({ input, principal, services }) => {
       if (!canUseFiles(principal)) throw new ServiceError('Forbidden', 'This role (billing_manager) has no access to files')
       const query = input.query
-      if (query.consolidate && query.withContext) {
-        throw new ServiceError('InvalidPayload', 'withContext: expected false or absent with consolidate (consolidated results carry no context), received true')
-      }
       const vector = await embedQuery(indexing.embedder, query.query, services.logger)
       const hits = await services.backend.search.search({
         botId: principal.botId,
@@ -40,6 +38,7 @@ export function registerSearchRoutes(router: Hono<AppEnv>, indexing: IndexingOpt
         text: query.query,
         ...(vector ? { vector } : {}),
         limit: query.limit ?? filesLimits.searchResultsDefault,
+        minScore: indexing.minScore ?? DEFAULT_RELEVANCE_FLOOR,
       })
       const files = new Map<string, FileRecord>()
       for (const fileId of new Set(hits.map((hit) => hit.passage.fileId))) {
@@ -51,7 +50,8 @@ export function registerSearchRoutes(router: Hono<AppEnv>, indexing: IndexingOpt
         files,
         {
           contextDepth: query.contextDepth ?? filesLimits.searchContextDepthDefault,
-          withContext: query.withContext ?? false,
+          // With consolidate, the merged passages are the context: withContext is accepted and adds nothing.
+          withContext: (query.withContext ?? false) && !(query.consolidate ?? false),
           includeBreadcrumb: query.includeBreadcrumb ?? false,
           consolidate: query.consolidate ?? false,
         },

@@ -35,4 +35,14 @@ export interface IndexingOptions {
    * ```
    */
   embedBatchSize?: number
+  /**
+   * The relevance floor of `searchFiles`, 0 to 1 (default `DEFAULT_RELEVANCE_FLOOR`, 0.05): passages scoring under it
+   * are not returned, so a query with nothing related answers an empty list (decision 1432).
+   *
+   * @example
+   * ```ts
+   * createFilesFeature({ indexing: { minScore: 0.3 } })
+   * ```
+   */
+  minScore?: number
 }

@@ -1,3 +1,8 @@
 export { fuseByReciprocalRank, RRF_K, type FuseOptions, type FusedResult } from './fuse-by-reciprocal-rank.js'
 export { keepLexicalTop, LEXICAL_TOP_RANK } from './keep-lexical-top.js'
 export { STOP_WORDS } from './stop-words.js'
+export { lightStem } from './light-stem.js'
+export { contentStems, candidateCoverages } from './query-terms.js'
+export { relevanceScore, relevanceFeatures, HYBRID_WEIGHTS, LEXICAL_WEIGHTS, RARE_MATCHES, FULL_COVERAGE, type RelevanceEvidence, type BestEvidence } from './relevance-score.js'
+export { rankByRelevance, evidenceText, RESCORED_CANDIDATES, type RankOptions, type RelevanceCandidate } from './rank-by-relevance.js'
+export { DEFAULT_RELEVANCE_FLOOR } from './relevance-floor.js'

@@ -47,9 +47,14 @@ export interface SearchQuery {
   vector?: { embedderId: string; values: Float32Array }
   /** Most hits returned. */
   limit: number
+  /** The relevance floor: hits scoring under it are left out (default 0: every candidate), e.g. `0.15`. */
+  minScore?: number
 }
 
-/** One ranked passage; `score` is higher for closer matches, and hits come in descending score. */
+/**
+ * One ranked passage; `score` is its relevance in [0, 1] (the calibrated probability that it answers the query,
+ * decision 1431), and hits come in descending score.
+ */
 export interface SearchHit {
   passage: PassageRecord
   score: number

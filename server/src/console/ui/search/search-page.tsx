@@ -6,11 +6,14 @@ import { EmptyState } from '../components/empty-state.js'
 import { TagFilterEditor } from '../files/tag-filter-editor.js'
 import { RESULT_LIMIT, querySizeOf, searchInputOf, type SearchForm } from './search-request.js'
 import { SearchResult } from './search-result.js'
+import { emptySearchMessage, type EmptySearchMessage } from '../../../search/files/empty-search-message.js'
 
 /** The answer on screen and the form it answers (the form may have changed since). */
 interface Answer {
   form: SearchForm
   passages: SearchPassage[]
+  /** Why the answer is empty, when it is. */
+  empty?: EmptySearchMessage
 }
 
 /**
@@ -40,7 +43,10 @@ export function SearchPage() {
     setError(undefined)
     api.client
       .searchFiles(searchInputOf(asked))
-      .then(({ passages }) => ticket === latest.current && setAnswer({ form: asked, passages }))
+      .then(async ({ passages }) => {
+        const empty = passages.length === 0 ? await emptySearchMessage(api.client) : undefined
+        if (ticket === latest.current) setAnswer({ form: asked, passages, ...(empty ? { empty } : {}) })
+      })
       .catch((reason: unknown) => ticket === latest.current && (setError(reason), setAnswer(undefined)))
       .finally(() => ticket === latest.current && setLoading(false))
   }
@@ -124,13 +130,22 @@ function Results({ answer, loading }: { answer: Answer | undefined; loading: boo
     <>
       <p role="status" class="result-count">
         {answer.passages.length === 0
-          ? 'No passage matches.'
+          ? answer.empty === 'no indexed files'
+            ? 'No indexed files.'
+            : 'No relevant passage.'
           : `${answer.passages.length} passage${answer.passages.length === 1 ? '' : 's'}, best first.`}
       </p>
       {answer.passages.length === 0 ? (
-        <EmptyState title="Nothing found.">
-          Try other words, fewer tag filters, or check on the Files page that the documents finished indexing.
-        </EmptyState>
+        answer.empty === 'no indexed files' ? (
+          <EmptyState title="No indexed files.">
+            This bot has no file to search: upload documents with "Index for search" (<code>index: true</code>).
+          </EmptyState>
+        ) : (
+          <EmptyState title="No relevant passage.">
+            No passage scored above the server's relevance floor. Try other words, fewer tag filters, or check on the
+            Files page that the documents finished indexing.
+          </EmptyState>
+        )
       ) : (
         <ol class="results" aria-label="Search results">
           {answer.passages.map((passage, index) => (

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { passageRowToRecord, type PassageRow } from '../../search/passage-row.js'
 import type postgres from 'postgres'
-import { fuseByReciprocalRank, keepLexicalTop, RRF_K } from '../../../search/ranking/index.js'
+import { evidenceText, fuseByReciprocalRank, keepLexicalTop, rankByRelevance, RESCORED_CANDIDATES, RRF_K } from '../../../search/ranking/index.js'
+import { dot } from '../../../search/embedding/vector-math.js'
 import type { Clock } from '../../clock.js'
 import type { SearchIndexPort } from '../../search/search-port.js'
 import type {
@@ -141,16 +142,33 @@ class PostgresSearchPort implements SearchIndexPort {
   async search(query: SearchQuery): Promise<SearchHit[]> {
     const lexical = await this.lexicalRanking(query)
     const vector = query.vector ? await this.vectorRanking(query, query.vector) : []
-    const fused = keepLexicalTop(fuseByReciprocalRank(vector.length > 0 ? [lexical, vector] : [lexical], { k: RRF_K }), lexical[0]).slice(0, query.limit)
+    const fused = keepLexicalTop(fuseByReciprocalRank(vector.length > 0 ? [lexical, vector] : [lexical], { k: RRF_K }), lexical[0]).slice(0, RESCORED_CANDIDATES)
     if (fused.length === 0) return []
     const rows = (await this.sql`
-      SELECT seq::text AS seq, ${this.sql.unsafe(PASSAGE_COLUMNS)} FROM search_passages
-      WHERE seq = ANY(${fused.map((entry) => entry.id)}::bigint[])`) as unknown as Array<PassageRow & { seq: string }>
+      SELECT seq::text AS seq, ${this.sql.unsafe(PASSAGE_COLUMNS)}, ${this.candidateCosine(query.vector)} AS cosine, ${this.comparableBytes(query.vector)} AS embedding
+      FROM search_passages
+      WHERE seq = ANY(${fused.map((entry) => entry.id)}::bigint[])`) as unknown as Array<PassageRow & { seq: string; cosine: number | null; embedding?: Uint8Array | null }>
     const bySeq = new Map(rows.map((row) => [row.seq, row]))
-    return fused.flatMap((entry) => {
+    const candidates = fused.flatMap((entry) => {
       const row = bySeq.get(entry.id)
-      return row ? [{ passage: passageRowToRecord(row), score: entry.score }] : []
+      if (!row) return []
+      const cosine = row.cosine !== null ? Number(row.cosine) : row.embedding && query.vector ? dot(query.vector.values, float32FromBytes(row.embedding)) : null
+      const passage = passageRowToRecord(row)
+      return [{ item: passage, content: evidenceText(passage), cosine, lexicalTop: entry.id === lexical[0] }]
     })
+    return rankByRelevance(query.text, candidates, { floor: query.minScore ?? 0, limit: query.limit }).map((hit) => ({ passage: hit.item, score: hit.score }))
+  }
+
+  /**
+   * The cosine of a candidate with the query, for the relevance score: computed by pgvector in the statement; with
+   * float32 bytes, `null` here and computed in the process from the `embedding` read beside it (only a vector of the
+   * query's embedder and length is compared).
+   */
+  private candidateCosine(vector: SearchQuery['vector']): Fragment {
+    if (!vector || this.vectors !== 'pgvector') return this.sql`NULL::float8`
+    const n = vector.values.length
+    return this.sql`CASE WHEN embedder_id = ${vector.embedderId} AND vector_dimensions = ${n}
+      THEN (1 - (embedding::vector(${this.sql.unsafe(String(n))}) <=> ${pgvectorLiteral(vector.values)}::vector(${this.sql.unsafe(String(n))})))::float8 END`
   }
 
   async listPassages(query: PassageListQuery): Promise<{ items: PassageRecord[]; nextPosition?: number }> {
@@ -253,6 +271,12 @@ class PostgresSearchPort implements SearchIndexPort {
       return { seq: String(row['seq']), distance: denominator === 0 ? 1 : 1 - dot / denominator }
     })
     return scored.sort((a, b) => a.distance - b.distance || Number(BigInt(a.seq) - BigInt(b.seq))).slice(0, CANDIDATES)
+  }
+
+  /** With float32 bytes, a candidate's vector when it is comparable with the query's (same embedder and length). */
+  private comparableBytes(vector: SearchQuery['vector']): Fragment {
+    if (!vector || this.vectors === 'pgvector') return this.sql`NULL::bytea`
+    return this.sql`CASE WHEN embedder_id = ${vector.embedderId} AND vector_dimensions = ${vector.values.length} THEN embedding END`
   }
 
   private filterOn(tx: PgSql, query: SearchQuery): Fragment {

@@ -14,7 +14,8 @@ import type {
 } from '../../search/types.js'
 import type { Sqlite } from '../connect.js'
 import { StatementCache } from '../tables/statements.js'
-import { fuseByReciprocalRank, keepLexicalTop, RRF_K, STOP_WORDS } from '../../../search/ranking/index.js'
+import { evidenceText, fuseByReciprocalRank, keepLexicalTop, rankByRelevance, RESCORED_CANDIDATES, RRF_K, STOP_WORDS } from '../../../search/ranking/index.js'
+import { dot } from '../../../search/embedding/vector-math.js'
 import { tagConditionsSql } from '../tag-sql.js'
 import { SqliteVectorLists } from './vector-lists.js'
 import { systemClock, type Clock } from '../../clock.js'
@@ -26,6 +27,14 @@ const CANDIDATES = 100
 
 function vectorBytes(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)
+}
+
+/** The cosine of the query's vector and a stored one of the same embedder and length; `null` when not comparable. */
+function cosineWith(query: SearchQuery['vector'], embedderId: string | null, embedding: Buffer | null): number | null {
+  if (!query || embedderId !== query.embedderId || !embedding || embedding.byteLength !== query.values.byteLength) return null
+  // Both are unit vectors (the embedder's contract): the dot product is the cosine.
+  const aligned = embedding.byteOffset % 4 === 0 ? embedding : new Uint8Array(embedding)
+  return dot(query.values, new Float32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 4))
 }
 
 /**
@@ -147,16 +156,19 @@ export class SqliteSearchStore {
     const filter = this.filterSql(query)
     const lexical = this.lexicalRanking(query.text, filter)
     const vector = query.vector ? this.vectorRanking(query.botId, query.vector, filter) : []
-    const fused = keepLexicalTop(fuseByReciprocalRank(vector.length > 0 ? [lexical, vector] : [lexical], { k: RRF_K }), lexical[0]).slice(0, query.limit)
+    const fused = keepLexicalTop(fuseByReciprocalRank(vector.length > 0 ? [lexical, vector] : [lexical], { k: RRF_K }), lexical[0]).slice(0, RESCORED_CANDIDATES)
     if (fused.length === 0) return []
     const rows = this.db
       .prepare(`SELECT * FROM search_passages WHERE rowid IN (${fused.map(() => '?').join(', ')})`)
-      .all(...fused.map((entry) => Number(entry.id))) as PassageRow[]
+      .all(...fused.map((entry) => Number(entry.id))) as Array<PassageRow & { embedder_id: string | null; embedding: Buffer | null }>
     const byRowid = new Map(rows.map((row) => [String(row.rowid), row]))
-    return fused.flatMap((entry) => {
+    const candidates = fused.flatMap((entry) => {
       const row = byRowid.get(entry.id)
-      return row ? [{ passage: passageRowToRecord(row), score: entry.score }] : []
+      if (!row) return []
+      const passage = passageRowToRecord(row)
+      return [{ item: passage, content: evidenceText(passage), cosine: cosineWith(query.vector, row.embedder_id, row.embedding), lexicalTop: entry.id === lexical[0] }]
     })
+    return rankByRelevance(query.text, candidates, { floor: query.minScore ?? 0, limit: query.limit }).map((hit) => ({ passage: hit.item, score: hit.score }))
   }
 
   /**
