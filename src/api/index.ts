@@ -6,6 +6,7 @@ export { inputBounds } from './input-bounds.js'
 export { defineOperation, type Operation, type HttpMethod } from './operation.js'
 export * from './files/index.js'
 export * from './tables/index.js'
+export * from './webhooks/index.js'
 export { memberRoles, tokenRoles, type MemberRole, type Principal, type TokenRole } from './principal.js'
 // The readable-issue helpers the service formats its refusals with.
 export { toReadableIssues, formatIssues, formatPath, describeValue, shortPath, type ReadableIssue } from '../issues/index.js'

@@ -3,11 +3,11 @@ import { uploadFile, type UploadFileInput, type UploadFileOutput } from './files
 import type { CallOptions } from './http/call-options.js'
 import { createListCollections, type ListCollections } from './list-collections.js'
 import type { ClientOptions } from './options.js'
-import { TablesClient } from './tables/tables-client.js'
+import { WebhooksClient } from './webhooks/webhooks-client.js'
 
 /**
  * The botshelf storage client: every Files and Tables operation with the method names and shapes of
- * `@botpress/client`, plus `uploadFile`, `downloadFile` and the `list` collections.
+ * `@botpress/client`, the Webhooks API of storage events, plus `uploadFile`, `downloadFile` and the `list` collections.
  *
  * @example
  * ```ts
@@ -19,7 +19,7 @@ import { TablesClient } from './tables/tables-client.js'
  * for await (const f of client.list.files({ tags: { kind: 'invoice' } })) console.log(f.key)
  * ```
  */
-export class Client extends TablesClient {
+export class Client extends WebhooksClient {
   /**
    * Every cursor-paginated list as a lazy collection: `files`, `filePassages`, `fileTags`,
    * `fileTagValues`, `knowledgeBases` and `tables`.

@@ -89,3 +89,5 @@ export {
   getText,
   getExtraFields,
 } from './accessors.js'
+// The storage event types (file.*, table.*) register as built-ins when this module loads.
+export { storageEventTypes, type StorageEventRegistry } from './storage-event-types.js'

@@ -19,6 +19,14 @@ export function isBuiltInType(type: string): boolean {
   return builtInNames.has(type)
 }
 
+/** Adds built-in types (the storage events): registered like the message types, never redefinable. */
+export function storeBuiltInPayloadSchemas(schemas: Readonly<Record<string, PayloadSchema>>): void {
+  for (const [type, schema] of Object.entries(schemas)) {
+    storePayloadSchema(type, schema)
+    builtInNames.add(type)
+  }
+}
+
 /** The schema registered for a type, or `undefined`. */
 export function lookupPayloadSchema(type: string): PayloadSchema | undefined {
   return registry.get(type)

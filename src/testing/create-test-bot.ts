@@ -1,4 +1,6 @@
 import { Client } from '../client/index.js'
+import { isStorageEventType } from '../api/webhooks/storage-events.js'
+import { IN_PROCESS_EVENTS_URL, storageEventBridge, type ReceivedStorageEvent } from './storage-event-delivery.js'
 import type { BotEvent } from '../event/index.js'
 import {
   createMemoryStateStore,
@@ -67,6 +69,13 @@ export interface TestBotOptions<A extends readonly AnyAction[]> {
    * @example `now: clock.now`
    */
   now?: Clock
+  /**
+   * Which of the in-process service's storage events of the test bot reach the hooks (delivered signed, after
+   * the commit, without HTTP): `'all'`, a list of types, or `[]` for none. Default: the storage event types the
+   * hooks name in their `types`, so hooks written before storage events see none they did not ask for.
+   * @example `storageEvents: ['file.indexed']`
+   */
+  storageEvents?: 'all' | readonly string[]
 }
 
 /** One write request a test bot's client sent: the method and the decoded path, for the bot it was made for. */
@@ -107,6 +116,11 @@ export interface TestBot<A extends readonly AnyAction[] = readonly AnyAction[]> 
   readonly stateStore: StateStore | MemoryStateStore
   /** The in-process service, for tests that want to send raw requests (`bot.app.fetch(request)`). */
   readonly app: InProcessService
+  /**
+   * Resolves once the test bot's hooks have handled the next storage event of a type (`file.indexed`, ...): the
+   * in-process service delivers the test bot's events to its hooks, signed and after the commit, without HTTP.
+   */
+  waitForEvent(type: string): Promise<ReceivedStorageEvent>
   /** Stops the service and removes its temporary store. */
   close(): Promise<void>
 }
@@ -130,6 +144,7 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
 ): Promise<TestBot<A>> {
   const botId = options.botId ?? TEST_BOT_ID
   const service = await loadInProcessService()
+  const events = storageEventBridge((event) => runtime.dispatch(event))
   const app = await service.createApp({
     memory: true,
     publicUrl: IN_PROCESS_ORIGIN,
@@ -138,6 +153,8 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
     // the service's rate limit would never refill (docs/decisions/0702-rate-limits-and-timeouts.md).
     rateLimit: false,
     ...(options.now ? { now: options.now } : {}),
+    // Storage events reach the hooks through this bridge, never a socket.
+    webhooks: { fetch: (url, init) => events.fetch(url, init), pollMs: 20 },
   })
   const clients = new Map<string, Client>()
   const writes: StorageWrite[] = []
@@ -183,6 +200,8 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
     ? options.bot.createRuntime(runtimeOptions)
     : createRuntime<A>({ ...runtimeOptions, ...(options.actions ? { actions: options.actions } : {}) })
   const client = clientFor(botId)
+  const wanted = options.storageEvents ?? [...new Set((options.hooks ?? []).flatMap((hook) => (hook.types ?? []).filter(isStorageEventType)))]
+  if (wanted === 'all' || wanted.length > 0) await subscribeToStorageEvents(app, botId, clientFor, wanted === 'all' ? [] : wanted)
   let closed = false
 
   const defaultActionEvent = (): Record<string, unknown> => ({
@@ -213,10 +232,26 @@ export async function createTestBot<const A extends readonly AnyAction[] = reado
     writes,
     stateStore,
     app,
+    waitForEvent: (type) => events.waitForEvent(type),
     async close() {
       if (closed) return
       closed = true
       await app.close()
     },
   }
+}
+
+/** Subscribes the test bot to storage events (`types` empty: every one), delivered to {@link IN_PROCESS_EVENTS_URL} (the bridge). */
+async function subscribeToStorageEvents(app: InProcessService, botId: string, clientFor: (id: string) => Client, types: readonly string[]): Promise<void> {
+  // The first request makes the bot (clientFor creates it on first use); then a token of its own subscribes.
+  await clientFor(botId).listFiles({})
+  const token = (await app.admin.createToken({ botId, role: 'bot', label: 'createTestBot events' })).token
+  const response = await app.fetch(
+    new Request('http://botshelf.test/v1/webhooks', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'x-bot-id': botId, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: IN_PROCESS_EVENTS_URL, types, description: 'createTestBot' }),
+    }),
+  )
+  if (response.status !== 200) throw new Error(`createTestBot could not subscribe to storage events: ${response.status} ${await response.text()}`)
 }

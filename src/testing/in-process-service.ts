@@ -23,7 +23,14 @@ export interface InProcessService {
 
 /** What `createTestBot` needs of the `botshelf-server` module. */
 export interface InProcessServiceModule {
-  createApp(options: { memory: true; publicUrl: string; logger: unknown; rateLimit: false; now?: Clock }): Promise<InProcessService>
+  createApp(options: {
+    memory: true
+    publicUrl: string
+    logger: unknown
+    rateLimit: false
+    now?: Clock
+    webhooks?: { fetch: (url: string, init: { body: string }) => Promise<unknown>; pollMs?: number }
+  }): Promise<InProcessService>
   silentLogger: unknown
 }
 

@@ -73,7 +73,7 @@ export interface TestService {
 }
 
 /** Options of `startTestService`. */
-export interface TestServiceOptions extends Pick<AppOptions, 'now' | 'publicUrl' | 'features' | 'jobs' | 'rateLimit' | 'bodyTimeoutMs' | 'quotas' | 'languageModel'> {
+export interface TestServiceOptions extends Pick<AppOptions, 'now' | 'publicUrl' | 'features' | 'jobs' | 'rateLimit' | 'bodyTimeoutMs' | 'quotas' | 'languageModel' | 'webhooks'> {
   /**
    * The backend to run on (default: the run's, `BOTSHELF_TEST_BACKEND`, else file-backed SQLite). A test that
    * reopens its data folder (`dataDir`) always runs on file-backed SQLite.
@@ -117,6 +117,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
     ...(options.quotas ? { quotas: options.quotas } : {}),
     ...(options.languageModel ? { languageModel: options.languageModel } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   }
   let server: RunningServer | undefined
   let app: BotshelfApp

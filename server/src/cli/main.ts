@@ -9,7 +9,7 @@ import { importCommand } from './import.js'
 import { backupCommand } from './backup.js'
 import { restoreCommand } from './restore.js'
 import { UsageError, type CliIo } from './io.js'
-import { filesCommand, loginCommand, logoutCommand, tablesCommand } from './data/index.js'
+import { filesCommand, loginCommand, logoutCommand, tablesCommand, webhooksCommand } from './data/index.js'
 import { describeFailure } from './failure.js'
 
 /**
@@ -35,10 +35,11 @@ Commands:
 
   files    ls, put, get, rm, cp, tag, search, passages: the files of a bot (botshelf files --help)
   tables   ls, create, describe, find, insert, import, export, rm (botshelf tables --help)
+  webhooks add, ls, rm, deliveries, retry: storage event subscriptions (botshelf webhooks --help)
   login    check and save a connection (--url, --token, --bot) as a profile; logout removes it
   usage    file and vector storage per bot (botshelf usage --help)
 
-The data commands (files, tables) talk to any botshelf or compatible service: --url, --token, --bot, or
+The data commands (files, tables, webhooks) talk to any botshelf or compatible service: --url, --token, --bot, or
 BP_API_URL, BP_TOKEN, BP_BOT_ID, or the profile saved by "botshelf login".
 
 Options:
@@ -90,6 +91,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await filesCommand(rest, io)
       case 'tables':
         return await tablesCommand(rest, io)
+      case 'webhooks':
+        return await webhooksCommand(rest, io)
       case 'login':
         return await loginCommand(rest, io)
       case 'logout':
@@ -107,7 +110,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'restore':
         return await restoreCommand(rest, io)
       default:
-        throw new UsageError(`Unknown command "${command}"; expected serve, token, bot, migrate, reindex, export, import, backup, restore, files, tables, login, logout or usage.\nRun "botshelf --help" for usage.`)
+        throw new UsageError(`Unknown command "${command}"; expected serve, token, bot, migrate, reindex, export, import, backup, restore, files, tables, webhooks, login, logout or usage.\nRun "botshelf --help" for usage.`)
     }
   } catch (error) {
     const { code, message } = describeFailure(error)

@@ -16,7 +16,7 @@ import { readServeSettings, renderSettingsHelp, serveSettings, settingArgOptions
  * process.stdout.write(serveHelp)
  * ```
  */
-export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--database URL] [--blobs URL] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--job-lease 30] [--expiry-sweep 60] [--rate-limit SPEC] [--log-level LEVEL] [--log-format pretty|json] [--metrics-port N] [--embeddings-url URL --embeddings-model NAME] [--llm-url URL --llm-model NAME]
+export const serveHelp = `Usage: botshelf serve [--port 3000] [--host 127.0.0.1] [--data ./.botshelf] [--database URL] [--blobs URL] [--public-url URL] [--cors-origin ORIGIN]... [--shutdown-grace 10] [--job-lease 30] [--expiry-sweep 60] [--webhook-retries 5s,30s,...] [--webhook-hosts HOSTS] [--rate-limit SPEC] [--log-level LEVEL] [--log-format pretty|json] [--metrics-port N] [--embeddings-url URL --embeddings-model NAME] [--llm-url URL --llm-model NAME]
 
 Runs the Files and Tables service on the embedded store (SQLite + a content folder in --data), or on
 PostgreSQL (--database), which any number of servers can share.
@@ -93,6 +93,8 @@ export async function serveCommand(args: string[], io: CliIo, handleSignals = tr
       ...(quotas ? { quotas } : {}),
       ...(jobLeaseMs !== undefined ? { jobs: { leaseMs: jobLeaseMs } } : {}),
       ...(expirySweepIntervalMs !== undefined ? { expirySweepIntervalMs } : {}),
+      // Delivery jobs are taken over after a crash on the same lease as every other job.
+      webhooks: { ...settings.webhooks, ...(jobLeaseMs !== undefined ? { leaseMs: jobLeaseMs } : {}) },
     })
   } catch (error) {
     // A failed start leaves no trace: a database opened for it is closed, a data folder made for it removed.

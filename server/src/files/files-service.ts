@@ -3,6 +3,23 @@ import type { Backend, ExistingFileCheck, FileOwnerRef, FileRecord, UpsertFileIn
 import type { Logger } from '../http/logger.js'
 import { ServiceError } from '../http/service-error.js'
 import { indexAfterContentCommit } from '../search/indexing/enqueue-indexing.js'
+import type { BackendPorts } from '../store/index.js'
+import type { StorageEventDraft } from '../webhooks/storage-event.js'
+
+/**
+ * Where the files workflow records storage events (`file.created`, ...): inside the transaction of each change,
+ * then a wake once it committed (decision 1411). Without one, no event is recorded.
+ *
+ * @example
+ * ```ts
+ * const outbox: FilesOutbox = { fileEvent: (type, file) => fileEvent(services, type, file), record: (tx, drafts) => webhooks.record(tx, drafts), committed: (n) => webhooks.committed(n) }
+ * ```
+ */
+export interface FilesOutbox {
+  fileEvent(type: 'file.created' | 'file.updated' | 'file.deleted', file: FileRecord): StorageEventDraft
+  record(tx: BackendPorts, drafts: ReadonlyArray<StorageEventDraft>): Promise<number>
+  committed(queued: number): void
+}
 
 /**
  * What happened to a file, after the change committed. `content-committed`: new content became readable (an
@@ -41,7 +58,13 @@ export class FilesService {
   constructor(
     private readonly backend: Backend,
     private readonly logger: Logger,
+    private readonly outbox?: FilesOutbox,
   ) {}
+
+  private async recordEvents(tx: BackendPorts, events: ReadonlyArray<readonly ['file.created' | 'file.updated' | 'file.deleted', FileRecord]>): Promise<number> {
+    if (!this.outbox) return 0
+    return this.outbox.record(tx, events.map(([type, file]) => this.outbox!.fileEvent(type, file)))
+  }
 
   /**
    * Subscribes to file events; returns the unsubscribe function.
@@ -95,12 +118,15 @@ export class FilesService {
     const commit = this.backend.transaction(async (tx) => {
       const committed = await tx.files.completeUpload(file.id, version, written)
       await indexAfterContentCommit(tx, committed.file)
-      return committed
+      // The key's first content is `file.created`; content replacing earlier content is `file.updated`.
+      const queued = await this.recordEvents(tx, [[previousBlobId ? 'file.updated' : 'file.created', committed.file]])
+      return { ...committed, queued }
     })
     const result = await commit.catch(async (error: unknown) => {
       await this.releaseBlobs([written.blobId])
       throw error
     })
+    this.outbox?.committed(result.queued)
     await this.releaseBlobs(result.unreferencedBlobId ? [result.unreferencedBlobId] : [])
     await this.emit({ type: 'content-committed', file: result.file, via: 'upload' })
     if (previousBlobId) await this.emit({ type: 'version-replaced', file: result.file, previousBlobId })
@@ -130,18 +156,21 @@ export class FilesService {
    */
   async createWithContent(input: Omit<UpsertFileInput, 'size'>, content: AsyncIterable<Uint8Array>): Promise<FileRecord> {
     const written = await this.backend.blobs.write(content, { maxBytes: filesLimits.fileMaxBytes })
-    let outcome: { file: FileRecord; unreferencedBlobIds: string[] }
+    let outcome: { file: FileRecord; unreferencedBlobIds: string[]; queued: number }
     try {
       outcome = await this.backend.transaction(async (tx) => {
         const { file, unreferencedBlobIds } = await tx.files.upsert({ ...input, size: written.size })
+        const hadContent = file.blobId !== null
         const committed = await tx.files.completeUpload(file.id, file.version, written)
         await indexAfterContentCommit(tx, committed.file)
-        return { file: committed.file, unreferencedBlobIds: [...unreferencedBlobIds, ...(committed.unreferencedBlobId ? [committed.unreferencedBlobId] : [])] }
+        const queued = await this.recordEvents(tx, [[hadContent || committed.unreferencedBlobId ? 'file.updated' : 'file.created', committed.file]])
+        return { file: committed.file, unreferencedBlobIds: [...unreferencedBlobIds, ...(committed.unreferencedBlobId ? [committed.unreferencedBlobId] : [])], queued }
       })
     } catch (error) {
       await this.releaseBlobs([written.blobId])
       throw error
     }
+    this.outbox?.committed(outcome.queued)
     await this.releaseBlobs(outcome.unreferencedBlobIds)
     await this.emit({ type: 'content-committed', file: outcome.file, via: 'export' })
     return outcome.file
@@ -162,8 +191,10 @@ export class FilesService {
       check(existing)
       const copied = await tx.files.copy(source, destination, existing)
       if (copied.file.status === 'indexing_pending') await indexAfterContentCommit(tx, copied.file)
-      return { ...copied, replaced: existing }
+      const queued = await this.recordEvents(tx, [...(existing ? [['file.deleted', existing] as const] : []), ...(copied.file.blobId ? [['file.created', copied.file] as const] : [])])
+      return { ...copied, replaced: existing, queued }
     })
+    this.outbox?.committed(result.queued)
     await this.releaseBlobs(result.unreferencedBlobIds)
     if (result.replaced) await this.emit({ type: 'file-deleted', file: result.replaced })
     if (result.file.blobId) await this.emit({ type: 'content-committed', file: result.file, via: 'copy' })
@@ -179,6 +210,13 @@ export class FilesService {
    * ```
    */
   async delete(file: FileRecord): Promise<void> {
+    if (this.outbox) {
+      const { released, queued } = await this.backend.transaction(async (tx) => ({ released: await tx.files.delete(file.id), queued: await this.recordEvents(tx, [['file.deleted', file]]) }))
+      this.outbox.committed(queued)
+      await this.releaseBlobs(released)
+      await this.emit({ type: 'file-deleted', file })
+      return
+    }
     await this.releaseBlobs(await this.backend.files.delete(file.id))
     await this.emit({ type: 'file-deleted', file })
   }
@@ -192,7 +230,12 @@ export class FilesService {
    * ```
    */
   async deleteExpired(): Promise<number> {
-    const { deleted, unreferencedBlobIds } = await this.backend.files.deleteExpired()
+    // Expiry is a deletion too: each expired file is a `file.deleted` event, recorded with the deletion.
+    const { deleted, unreferencedBlobIds, queued } = await this.backend.transaction(async (tx) => {
+      const result = await tx.files.deleteExpired()
+      return { ...result, queued: await this.recordEvents(tx, result.files.map((file) => ['file.deleted', file] as const)) }
+    })
+    this.outbox?.committed(queued)
     await this.releaseBlobs(unreferencedBlobIds)
     return deleted
   }

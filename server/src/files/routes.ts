@@ -29,6 +29,7 @@ import { WireFileMemo } from './wire-file-memo.js'
 import type { IndexingOptions } from '../search/indexing/indexing-options.js'
 import { registerKnowledgeBaseRoutes } from './knowledge-base-routes.js'
 import { registerSearchRoutes } from '../search/files/search-routes.js'
+import { fileEvent } from '../webhooks/event-drafts.js'
 import { canAccessFile, canCreateFile, canUseFiles, listScopeFor, ownerFor } from './permissions.js'
 
 /** Options of {@link filesRoutes}. */
@@ -224,7 +225,7 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
       const { expiresAt, ...rest } = input.body
       const checkedExpiry = expiresAt === undefined ? {} : { expiresAt: expiresAt === null ? null : checkExpiresAt(expiresAt, now) }
       // The merged tag count is checked and written in one transaction: two concurrent patches cannot pass 50 together.
-      const updated = await services.backend.transaction(async (tx) => {
+      const updated = await services.webhooks.transaction(async (tx) => {
         const file = await resolveFile(tx.files, principal, input.params.id, 'update')
         const tagCount = Object.keys(mergePatch(file.tags, rest.tags)).length
         if (tagCount > filesLimits.tagsMaxCount) {
@@ -234,7 +235,8 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
         if (mergedBytes > filesLimits.metadataMaxBytes) {
           throw new ServiceError('InvalidPayload', `metadata: expected at most ${filesLimits.metadataMaxBytes} bytes of metadata as JSON after the merge, received ${mergedBytes}`)
         }
-        return tx.files.updateMetadata(file.id, { ...rest, ...checkedExpiry })
+        const result = await tx.files.updateMetadata(file.id, { ...rest, ...checkedExpiry })
+        return { result, events: [fileEvent(services, 'file.updated', result, publicBaseUrl(c))] }
       })
       return { file: toWireFile(updated, view(c, services)) }
     },

@@ -3,6 +3,7 @@ import { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import { dataFolder, readLegacySigningKey } from '../platform/index.js'
 import { JobRunner } from '../jobs/index.js'
+import { fileEvent, WebhookDelivery, webhooksRoutes, type WebhookOptions } from '../webhooks/index.js'
 import type { Backend, BotRecord, CreateTokenInput, CreatedToken, TokenRecord } from '../store/index.js'
 import { openBackend } from '../store/open-backend.js'
 import { authMiddleware } from './auth/middleware.js'
@@ -211,6 +212,17 @@ export interface AppOptions {
    * ```
    */
   jobs?: { concurrency?: number; pollMs?: number; leaseMs?: number }
+  /**
+   * Storage event delivery (docs/storage-events.md): the retry schedule, the hosts subscriptions may call, the
+   * endpoint timeout, how many deliveries run at once. Defaults: `5s,30s,2m,10m,30m,1h,3h,6h,12h,24h`, any host,
+   * 10 s, 16.
+   *
+   * @example
+   * ```ts
+   * await createApp({ memory: true, webhooks: { retries: [10, 10], pollMs: 50 } })
+   * ```
+   */
+  webhooks?: WebhookOptions
   /**
    * Rate limits (docs/server.md, "Rate limiting"): a token bucket per token on the authenticated `/v1` routes
    * (default 100 requests a second, bursts of 500) and per client IP address on the routes without a token
@@ -485,20 +497,33 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
       pollMs: options.jobs?.pollMs ?? 1000,
       ...(options.jobs?.leaseMs !== undefined ? { leaseMs: options.jobs.leaseMs } : {}),
     })
+    const metrics = options.metrics !== false ? new ServiceMetrics({ jobs: backend.jobs }) : undefined
+    const publicUrl = options.publicUrl !== undefined ? options.publicUrl.replace(/\/+$/, '') : undefined
+    const webhooks = new WebhookDelivery(backend, {
+      ...options.webhooks,
+      logger,
+      ...(metrics ? { registry: metrics.registry } : {}),
+      ...(publicUrl !== undefined ? { publicUrl } : {}),
+    })
     services = {
       backend,
-      files: new FilesService(backend, logger),
+      files: new FilesService(backend, logger, {
+        fileEvent: (type, file) => fileEvent(services, type, file),
+        record: (tx, drafts) => webhooks.record(tx, drafts),
+        committed: (queued) => webhooks.committed(queued),
+      }),
       jobs,
       dataDir,
       now: backend.now,
       signingKey,
-      ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl.replace(/\/+$/, '') } : {}),
+      ...(publicUrl !== undefined ? { publicUrl } : {}),
       logger,
       checkResponses: options.checkResponses ?? false,
-      ...(options.metrics !== false ? { metrics: new ServiceMetrics({ jobs: backend.jobs }) } : {}),
+      ...(metrics ? { metrics } : {}),
       ...(options.slowRequestMs !== undefined ? { slowRequestMs: checkSlowRequestMs(options.slowRequestMs) } : {}),
       ...(options.quotas ? { quotas: options.quotas } : {}),
       languageModel: options.languageModel ?? languageModelFromEnv(),
+      webhooks,
     }
   } catch (error) {
     if (ownsBackend) await backend.close()
@@ -542,7 +567,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     ...features.flatMap((feature) => (feature.publicRoutes ? [feature.publicRoutes] : [])),
   ]
   const openApi = openApiRoutes(
-    () => features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : [])),
+    () => [...features.flatMap((feature) => (feature.routes ? registeredOperations(feature.routes) : [])), ...registeredOperations(webhooksRouter)],
     () => [...publicRouters(), ...ownRouters].flatMap(describedRawRoutes),
   )
   // The routes without a token (signed content URLs, `/`, `/health`, the OpenAPI document), as their RawRoute
@@ -560,6 +585,8 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
   hono.use('/v1/*', authMiddleware(backend.auth))
   if (limiter) hono.use('/v1/*', limiter.byToken)
   for (const feature of features) if (feature.routes) hono.route('/', feature.routes)
+  const webhooksRouter = webhooksRoutes()
+  hono.route('/', webhooksRouter)
 
   // The direct lane calls the same pipeline steps (http/pipeline/) as the middlewares above for the operations it
   // answers: a step added above, as a middleware, must be called by the lane too (http/direct-lane.ts).
@@ -577,6 +604,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
 
   const stops: Array<() => void | Promise<void>> = []
   services.jobs.start()
+  services.webhooks.start()
   for (const feature of features) {
     const started = await feature.start?.(services)
     if (started) stops.push(() => started.stop())
@@ -613,6 +641,7 @@ export async function createApp(options: AppOptions = {}): Promise<BotshelfApp> 
     close() {
       closed ??= (async () => {
         await services.jobs.stop()
+        await services.webhooks.stop()
         for (const stop of stops) await stop()
         if (ownsBackend) await backend.close()
       })()

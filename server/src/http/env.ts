@@ -7,6 +7,7 @@ import type { FilesService } from '../files/files-service.js'
 import type { Principal } from './principal.js'
 import type { Logger } from './logger.js'
 import type { ServiceMetrics } from '../metrics/service-metrics.js'
+import type { WebhookDelivery } from '../webhooks/webhook-delivery.js'
 
 /**
  * The services every route reads from the Hono context (`c.get('services')`). Built once per app by
@@ -42,6 +43,8 @@ export interface AppServices {
   readonly metrics?: ServiceMetrics
   /** A request taking at least this many ms is logged at `warn` (0: never). Default 1000. */
   readonly slowRequestMs?: number
+  /** Storage event delivery: records events in a change's transaction and sends them after the commit. */
+  readonly webhooks: WebhookDelivery
   /** Storage limits of the workspace, when set (`createApp({ quotas })`). */
   readonly quotas?: StorageQuotas
   /** The language model (AI columns); without a configured one, calls fail at once naming `--llm-url`. */

@@ -7,6 +7,7 @@ import type { FilesPort, KnowledgeBasesPort } from './files/index.js'
 import type { JobQueue } from './jobs/index.js'
 import type { SearchIndexPort } from './search/index.js'
 import type { TablesPort } from './tables/index.js'
+import type { WebhooksPort } from './webhooks/index.js'
 
 /**
  * The metadata ports of a backend. Inside `backend.transaction(fn)`, `fn` receives the same ports bound to the
@@ -23,6 +24,8 @@ export interface BackendPorts {
   readonly search: SearchIndexPort
   /** Every record as stored, for `botshelf export` / `botshelf import` only. */
   readonly dataset: DatasetPort
+  /** Storage event subscriptions and their deliveries (the outbox, decision 1411). */
+  readonly webhooks: WebhooksPort
 }
 
 /**

@@ -1,4 +1,5 @@
 export type { Backend, BackendPorts } from './backend.js'
+export { wantsType, type DeliveryRecord, type DeliveryStatus, type WebhookRecord, type WebhooksPort } from './webhooks/index.js'
 export { systemClock, type Clock } from './clock.js'
 export type { PagePosition } from './page.js'
 export { AuthStoreError } from './auth/index.js'

@@ -5,6 +5,7 @@ import type { FilesPort, KnowledgeBasesPort } from './files/files-port.js'
 import type { JobQueue } from './jobs/job-queue.js'
 import type { SearchIndexPort } from './search/search-port.js'
 import type { TablesPort } from './tables/tables-port.js'
+import type { WebhooksPort } from './webhooks/webhooks-port.js'
 
 /**
  * The methods of each port, by name: what an adapter wraps (SQLite's `asyncPort`, PostgreSQL's `guardedPort`).
@@ -41,6 +42,19 @@ export const portMethods = {
   computed: ['resetCells', 'claimCells', 'settleCell', 'releaseCell', 'cellsOf', 'countStaleRows', 'hasDueCells', 'tablesWithDueCells', 'deleteCells'] as const satisfies ReadonlyArray<keyof ComputedCellsPort>,
   jobs: ['enqueue', 'claim', 'heartbeat', 'complete', 'fail', 'get', 'list', 'nextDueAt'] as const satisfies ReadonlyArray<keyof JobQueue>,
   dataset: ['readPage', 'count', 'writeRecords', 'isEmpty'] as const satisfies ReadonlyArray<keyof DatasetPort>,
+  webhooks: [
+    'createWebhook',
+    'getWebhook',
+    'listWebhooks',
+    'countWebhooks',
+    'updateWebhook',
+    'deleteWebhook',
+    'subscribers',
+    'addDelivery',
+    'getDelivery',
+    'updateDelivery',
+    'listDeliveries',
+  ] as const satisfies ReadonlyArray<keyof WebhooksPort>,
   search: [
     'replacePassages',
     'deleteFilePassages',
@@ -102,6 +116,7 @@ export const readOnlyPortMethods = {
   jobs: ['get', 'list', 'nextDueAt'],
   search: ['search', 'listPassages', 'passagesAround', 'usage', 'staleFiles', 'countStale'],
   dataset: ['readPage', 'count', 'isEmpty'],
+  webhooks: ['getWebhook', 'listWebhooks', 'countWebhooks', 'subscribers', 'getDelivery', 'listDeliveries'],
 } as const satisfies { [Port in keyof typeof portMethods]: ReadonlyArray<(typeof portMethods)[Port][number]> }
 
 // Fails to compile when a port gains a method its list does not name.
@@ -115,4 +130,5 @@ export type UnlistedPortMethods = OnlyNever<
   | Exclude<keyof DatasetPort, (typeof portMethods.dataset)[number]>
   | Exclude<keyof SearchIndexPort, (typeof portMethods.search)[number]>
   | Exclude<keyof TablesPort, (typeof portMethods.tables)[number]>
+  | Exclude<keyof WebhooksPort, (typeof portMethods.webhooks)[number]>
 >

@@ -1,4 +1,5 @@
 import { tablesLimits } from 'botshelf/api'
+import { finishTableJob } from './finish-table-job.js'
 import type { FileOwner } from 'botshelf/api'
 import { z } from 'zod'
 import type { AppServices } from '../http/env.js'
@@ -83,7 +84,7 @@ export const exportTableJob = defineJob<ExportTablePayload, AppServices>({
         },
         encodeExport(rows(), { format, compress, columns: columnsOf(record), tableName: table.name, schema: record.schema }),
       )
-      await tables.updateJob(tableJob.id, { status: 'completed', progress: 1, outputFileId: file.id })
+      await finishTableJob(context.services, tableJob.id, { status: 'completed', progress: 1, outputFileId: file.id })
     } catch (error) {
       await failTableJob(context, tableJob.id, error)
     }

@@ -1,4 +1,5 @@
 import { enqueueRowEmbedding } from '../search/rows/index.js'
+import { finishTableJob } from './finish-table-job.js'
 import { defineJob, PermanentJobError } from '../jobs/index.js'
 import type { TableJobRecord } from '../store/index.js'
 import { z } from 'zod'
@@ -44,7 +45,7 @@ export const importTableJob = defineJob<ImportTablePayload, AppServices>({
     if (!tableJob || tableJob.status === 'completed' || tableJob.status === 'failed') return
     try {
       await importRowsOf(context, payload, tableJob)
-      await tables.updateJob(tableJob.id, { status: 'completed', progress: 1 })
+      await finishTableJob(context.services, tableJob.id, { status: 'completed', progress: 1 })
       // The imported rows are stale: embed them now rather than at the next sweep (a no-op without an embedder).
       await enqueueRowEmbedding(context.services, { botId: payload.botId, tableId: payload.tableId })
     } catch (error) {

@@ -16,6 +16,18 @@ import type { AppServices } from '../http/env.js'
 import { embedQuery } from '../search/embedding/index.js'
 import { enqueueRowEmbedding, type TableSearchOptions } from '../search/rows/index.js'
 import { answerRows, applyComputedSchemaChange, commitRowWrite, loadComputedView, withComputedState, computedColumnsOf, type ResolvedComputeOptions, resolveComputeOptions } from './computed/index.js'
+import { rowsEvents, tableEvent } from '../webhooks/event-drafts.js'
+
+/** The ids of the rows a delete will remove, read inside its transaction (for `table.rows.deleted`). */
+async function idsToDelete(tx: TablesPort, botId: string, ref: string, input: { ids?: number[]; filter?: Record<string, unknown>; deleteAllRows?: boolean }): Promise<number[]> {
+  if (input.ids) return [...new Set(input.ids)]
+  const ids: number[] = []
+  for (let offset = 0; ; offset += 1000) {
+    const page = await tx.findRows(botId, ref, { ...(input.filter ? { filter: input.filter } : {}), limit: 1000, offset })
+    ids.push(...page.rows.map((row) => row.id))
+    if (page.rows.length < 1000) return ids
+  }
+}
 
 type TablesHandler<Op extends Operation> = (context: OperationContext<Op>, store: TablesPort) => ReturnType<OperationHandler<Op>>
 
@@ -88,12 +100,13 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
     return { tables: page.tables, meta: page.next ? { nextToken: encodeCursor(services.signingKey, fingerprint, page.next) } : {} }
   })
 
-  // A new table's computed columns are checked in the transaction that creates it: a cycle leaves no table behind.
+  // Every write below records its storage events in its own transaction (decision 1411); a new table's computed
+  // columns are checked in the transaction that creates it: a cycle leaves no table behind.
   register(ops.createTable, async ({ input, principal, services }) => ({
-    table: await services.backend.transaction(async (tx) => {
+    table: await services.webhooks.transaction(async (tx) => {
       const table = await tx.tables.createTable(principal.botId, input.body)
       await applyComputedSchemaChange(tx, undefined, table)
-      return table
+      return { result: table, events: [tableEvent('table.created', principal.botId, table)] }
     }),
   }))
 
@@ -102,19 +115,19 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
   )
 
   register(ops.getOrCreateTable, async ({ input, principal, services }) => {
-    const result = await services.backend.transaction(async (tx) => {
+    const result = await services.webhooks.transaction(async (tx) => {
       const got = await tx.tables.getOrCreateTable(principal.botId, input.params.table, input.body)
       if (got.created) await applyComputedSchemaChange(tx, undefined, got.table)
-      return got
+      return { result: got, events: got.created ? [tableEvent('table.created', principal.botId, got.table)] : [] }
     })
     return withComputedCounts(services, await withRowVectorCounts(search, services.backend.tables, principal.botId, result))
   })
 
   register(ops.updateTable, async ({ input, principal, services }, store) => {
     const before = await store.loadTable(principal.botId, input.params.table)
-    const { result, staleColumns } = await services.backend.transaction(async (tx) => {
+    const { result, staleColumns } = await services.webhooks.transaction(async (tx) => {
       const updated = await tx.tables.updateTable(principal.botId, input.params.table, input.body)
-      return { result: updated, staleColumns: await applyComputedSchemaChange(tx, before, updated.table) }
+      return { result: { result: updated, staleColumns: await applyComputedSchemaChange(tx, before, updated.table) }, events: [tableEvent('table.updated', principal.botId, updated.table)] }
     })
     services.jobs.wake()
     // A schema change can make every row stale (another searchable text).
@@ -123,23 +136,30 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
     return computes ? { ...result, staleColumns } : result
   })
 
-  register(ops.deleteTable, async ({ input, principal, services }, store) => {
-    const table = await store.loadTable(principal.botId, input.params.table)
-    await services.backend.transaction(async (tx) => {
+  register(ops.deleteTable, async ({ input, principal, services }) => {
+    await services.webhooks.transaction(async (tx) => {
+      const { table } = await tx.tables.getTable(principal.botId, input.params.table)
       await tx.tables.deleteTable(principal.botId, table.id)
       await tx.computed.deleteCells(table.id)
+      return { result: undefined, events: [tableEvent('table.deleted', principal.botId, table)] }
     })
     return {}
   })
 
   register(ops.duplicateTable, async ({ input, principal, services }, store) => {
-    const result = await store.duplicateTable(principal.botId, input.params.sourceTableId, input.body)
+    const result = await services.webhooks.transaction(async (tx) => {
+      const result = await tx.tables.duplicateTable(principal.botId, input.params.sourceTableId, input.body)
+      return { result, events: [tableEvent('table.created', principal.botId, result.table)] }
+    })
     if (result.rows > 0) await embedAfterWrite(services, search, store, principal.botId, result.table.id)
     return result
   })
 
-  register(ops.renameTableColumn, async ({ input, principal }, store) => ({
-    table: await store.renameColumn(principal.botId, input.params.table, input.body.name, input.body.newName),
+  register(ops.renameTableColumn, async ({ input, principal, services }) => ({
+    table: await services.webhooks.transaction(async (tx) => {
+      const table = await tx.tables.renameColumn(principal.botId, input.params.table, input.body.name, input.body.newName)
+      return { result: table, events: [tableEvent('table.updated', principal.botId, table)] }
+    }),
   }))
 
   register(ops.getTableRow, async ({ input, principal, services }, store) => {
@@ -166,6 +186,7 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
       view,
       (tx) => tx.tables.createRows(principal.botId, view.table.id, input.body.rows),
       (r) => r.rows.map((row) => ({ id: row.id, created: true as const })),
+      (r) => rowsEvents('table.rows.created', principal.botId, view.table.name, r.rows),
     )
     const result = withWarnings({ ...written, rows: await answerRows(services, view, written.rows, input.body.waitComputed === true, compute.waitComputedMs) })
     await embedAfterWrite(services, search, store, principal.botId, input.params.table)
@@ -180,6 +201,7 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
       view,
       (tx) => tx.tables.updateRows(principal.botId, view.table.id, rows),
       () => rows.map((row) => ({ id: row.id, created: false as const, columns: Object.keys(row).filter((name) => name !== 'id') })),
+      (r) => rowsEvents('table.rows.updated', principal.botId, view.table.name, r.rows),
     )
     const result = withWarnings({ ...written, rows: await answerRows(services, view, written.rows, input.body.waitComputed === true, compute.waitComputedMs) })
     await embedAfterWrite(services, search, store, principal.botId, input.params.table)
@@ -206,6 +228,7 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
           ...r.updated.map((row) => ({ id: row.id, created: false as const, columns: given.get(row.id) ?? view.columns.flatMap((column) => column.dependencies) })),
         ]
       },
+      (r) => [...rowsEvents('table.rows.created', principal.botId, view.table.name, r.inserted), ...rowsEvents('table.rows.updated', principal.botId, view.table.name, r.updated)],
     )
     const wait = input.body.waitComputed === true
     const result = withWarnings({
@@ -217,14 +240,19 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
     return result
   })
 
-  register(ops.deleteTableRows, async ({ input, principal, services }, store) => {
-    const table = await store.loadTable(principal.botId, input.params.table)
-    const result = await store.deleteRows(principal.botId, table.id, input.body)
-    // Cells of rows deleted by a filter are dropped by the computation that finds their row gone.
-    if (input.body.ids) await services.backend.computed.deleteCells(table.id, { rowIds: input.body.ids })
-    else if (input.body.deleteAllRows) await services.backend.computed.deleteCells(table.id)
-    return result
-  })
+  register(ops.deleteTableRows, ({ input, principal, services }) =>
+    services.webhooks.transaction(async (tx) => {
+      const table = await tx.tables.loadTable(principal.botId, input.params.table)
+      // Ids are read first only when someone listens: a bot without subscriptions pays nothing more.
+      const listening = (await tx.webhooks.subscribers(principal.botId, 'table.rows.deleted')).length > 0
+      const ids = listening ? await idsToDelete(tx.tables, principal.botId, table.id, input.body) : []
+      const result = await tx.tables.deleteRows(principal.botId, table.id, input.body)
+      // Cells of rows deleted by a filter are dropped by the computation that finds their row gone.
+      if (input.body.ids) await tx.computed.deleteCells(table.id, { rowIds: input.body.ids })
+      else if (input.body.deleteAllRows) await tx.computed.deleteCells(table.id)
+      return { result, events: rowsEvents('table.rows.deleted', principal.botId, table.name, ids.map((id) => ({ id }))) }
+    }),
+  )
 
   register(ops.getTableJobs, async ({ input, principal }, store) => ({ jobs: await store.listJobs(principal.botId, input.params.table) }))
 

@@ -1,6 +1,7 @@
 import { PermanentJobError } from '../jobs/index.js'
 import { TablesStoreError } from '../store/tables/index.js'
 import type { ServiceJobContext } from '../http/env.js'
+import { finishTableJob } from './finish-table-job.js'
 import { TransferError } from '../transfer/index.js'
 
 /**
@@ -17,7 +18,7 @@ export async function failTableJob(context: ServiceJobContext, tableJobId: strin
   const lastAttempt = context.job.attempts >= context.job.maxAttempts
   if (permanent || lastAttempt) {
     const reason = error instanceof Error ? error.message : String(error)
-    await context.services.backend.tables.updateJob(tableJobId, { status: 'failed', error: reason }).catch(() => undefined)
+    await finishTableJob(context.services, tableJobId, { status: 'failed', error: reason }).catch(() => undefined)
     throw error instanceof PermanentJobError ? error : new PermanentJobError(reason)
   }
   throw error

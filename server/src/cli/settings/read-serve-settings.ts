@@ -5,6 +5,7 @@ import { parsePort, parseRateLimit, parseShutdownGrace } from '../args.js'
 import { backgroundOptions } from '../background-options.js'
 import type { EmbedderFlagName } from '../embedder-options.js'
 import { UsageError, type CliStream } from '../io.js'
+import { parseHostPolicy, parseRetrySchedule } from '../../webhooks/index.js'
 import { parseQuotaFlags } from '../quota-flags.js'
 import { serveLogger, type LogFormat } from '../serve-logging.js'
 import { resolveStorage, type StorageSettings } from '../storage-options.js'
@@ -32,6 +33,8 @@ export interface ServeSettings {
   rateLimit?: RateLimitOptions | false
   jobLeaseMs?: number
   expirySweepIntervalMs?: number
+  /** `--webhook-retries` / `--webhook-hosts`, read. */
+  webhooks: { retries?: number[]; allowedHosts?: string[] }
   quotas?: StorageQuotas
   storage: StorageSettings
   publicUrl?: string
@@ -74,6 +77,14 @@ export function readServeSettings(values: ServeFlagValues, env: SettingsEnv, std
     ...(text('quota-vector-storage') !== undefined ? { 'quota-vector-storage': text('quota-vector-storage') } : {}),
   })
   const host = text('host') ?? '127.0.0.1'
+  const retriesText = text('webhook-retries') ?? env['BOTSHELF_WEBHOOK_RETRIES']
+  let retries: number[] | undefined
+  try {
+    retries = retriesText !== undefined ? parseRetrySchedule(retriesText) : undefined
+  } catch (error) {
+    throw new UsageError(`--webhook-retries (or BOTSHELF_WEBHOOK_RETRIES): ${(error as Error).message.replace(/^webhook retries: /, '')}`)
+  }
+  const allowedHosts = parseHostPolicy(text('webhook-hosts') ?? env['BOTSHELF_WEBHOOK_HOSTS'])
   const storage = resolveStorage(
     {
       ...(text('data') !== undefined ? { data: text('data') } : {}),
@@ -107,6 +118,7 @@ export function readServeSettings(values: ServeFlagValues, env: SettingsEnv, std
     ...(rateLimit !== undefined ? { rateLimit } : {}),
     ...(jobLeaseMs !== undefined ? { jobLeaseMs } : {}),
     ...(expirySweepIntervalMs !== undefined ? { expirySweepIntervalMs } : {}),
+    webhooks: { ...(retries ? { retries } : {}), ...(allowedHosts ? { allowedHosts: [...allowedHosts] } : {}) },
     ...(quotas ? { quotas } : {}),
     storage,
     ...(publicUrl !== undefined ? { publicUrl } : {}),

@@ -177,6 +177,32 @@ export const serveSettings = [
     section: 'options',
   },
   {
+    flag: 'webhook-retries',
+    value: '<delays>',
+    variable: 'BOTSHELF_WEBHOOK_RETRIES',
+    default: '`5s,30s,2m,10m,30m,1h,3h,6h,12h,24h`',
+    help: [
+      'waits before each retry of a storage event delivery, comma-separated (units ms, s, m,',
+      'h, d; default 5s,30s,2m,10m,30m,1h,3h,6h,12h,24h; or BOTSHELF_WEBHOOK_RETRIES);',
+      'after the last a delivery is failed and kept for replay',
+    ],
+    docs: 'the waits before each retry of a storage event delivery (docs/storage-events.md), comma-separated delays with a unit (`ms`, `s`, `m`, `h`, `d`); after the last one a delivery is `failed` and kept for replay; an empty value means no retry',
+    section: 'options',
+  },
+  {
+    flag: 'webhook-hosts',
+    value: '<hosts>',
+    variable: 'BOTSHELF_WEBHOOK_HOSTS',
+    default: 'any host',
+    help: [
+      'hosts webhook subscriptions may call, comma-separated (a.example.com, *.example.com,',
+      'IP literals; default any, loopback included; or BOTSHELF_WEBHOOK_HOSTS): set it on',
+      'multi-tenant deployments (docs/security.md)',
+    ],
+    docs: 'the hosts storage event subscriptions may call, comma-separated: host names, `*.example.com` for sub-hosts, IP literals; default any host, loopback included. Set it on multi-tenant deployments (docs/security.md, server-side request forgery)',
+    section: 'options',
+  },
+  {
     flag: 'rate-limit',
     value: '<spec>',
     default: '`token=off,ip=200/s,ip-burst=1000`',

@@ -1,4 +1,5 @@
 import { vectorStorageQuotaExceeded } from '../../usage/index.js'
+import { fileEvent } from '../../webhooks/event-drafts.js'
 import { filesLimits } from 'botshelf/api'
 import { BotshelfError } from 'botshelf/api'
 import { EmbedderUnavailableError, type Embedder } from '../embedding/index.js'
@@ -114,7 +115,11 @@ export function indexFileJob(options: IndexingOptions = {}): ServiceJob<IndexFil
       // Deleted, re-upserted or asked again meanwhile: a later request (or none) owns the file now.
       if (!file || file.indexGeneration !== payload.generation || file.status !== 'indexing_pending') return
       const fail = async (reason: string) => {
-        await backend.files.finishIndexing(file.id, payload.generation, { status: 'indexing_failed', reason })
+        // The status change and its `file.indexing_failed` event commit together.
+        await services.webhooks.transaction(async (tx) => {
+          const failed = await tx.files.finishIndexing(file.id, payload.generation, { status: 'indexing_failed', reason })
+          return { result: undefined, events: failed ? [fileEvent(services, 'file.indexing_failed', failed)] : [] }
+        })
         services.logger.log('warn', 'indexing failed', { fileId: file.id, reason })
       }
       try {
@@ -123,11 +128,13 @@ export function indexFileJob(options: IndexingOptions = {}): ServiceJob<IndexFil
         const passages: PassageInput[] = prepared.map((passage, index) => ({ ...passage, vector: vectors[index] ?? null }))
         const overQuota = await vectorStorageQuotaExceeded(backend, services.quotas, file.id, passages)
         if (overQuota) return fail(overQuota)
-        await backend.transaction(async (tx) => {
+        // The passages, the status and the `file.indexed` event commit together: the file is searchable when it arrives.
+        await services.webhooks.transaction(async (tx) => {
           const current = await tx.files.getAnyById(file.id)
-          if (!current || current.indexGeneration !== payload.generation || current.status !== 'indexing_pending') return
+          if (!current || current.indexGeneration !== payload.generation || current.status !== 'indexing_pending') return { result: undefined, events: [] }
           await tx.search.replacePassages({ fileId: file.id, botId: file.botId, embedderId: options.embedder?.id ?? null, passages })
-          await tx.files.finishIndexing(file.id, payload.generation, { status: 'indexing_completed' })
+          const indexed = await tx.files.finishIndexing(file.id, payload.generation, { status: 'indexing_completed' })
+          return { result: undefined, events: indexed ? [fileEvent(services, 'file.indexed', indexed)] : [] }
         })
       } catch (error) {
         if (signal.aborted) throw error

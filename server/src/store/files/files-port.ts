@@ -68,8 +68,8 @@ export interface FilesPort {
   copy(source: FileRecord, destination: FileOwnerRef, replace: FileRecord | undefined): Promise<{ file: FileRecord; unreferencedBlobIds: string[] }>
   /** Deletes a file; returns the blobs no row references any more. */
   delete(fileId: string): Promise<string[]>
-  /** Deletes every expired file; returns how many and the blobs to delete. */
-  deleteExpired(): Promise<{ deleted: number; unreferencedBlobIds: string[] }>
+  /** Deletes every expired file; returns how many, the files as they were (for `file.deleted` events) and the blobs to delete. */
+  deleteExpired(): Promise<{ deleted: number; files: FileRecord[]; unreferencedBlobIds: string[] }>
   /** Whether any row references a blob (the blob sweep keeps those). */
   blobInUse(blobId: string): Promise<boolean>
   /**

@@ -24,6 +24,7 @@ import { createPostgresSearchPort, postgresSearchMigrations, type VectorMode, ve
 import { createPostgresTablesPort, postgresTablesMigrations } from './tables/index.js'
 import { explainUnstorableText } from './text-limits.js'
 import { TransactionGuard } from './transaction-guard.js'
+import { PgWebhooksPort, postgresWebhooksMigrations } from './webhooks/index.js'
 
 /**
  * A tables port for PostgreSQL and its migrations, plugged into {@link openPostgresBackend}.
@@ -152,7 +153,7 @@ export interface PostgresBackend extends Backend {
 }
 
 /** The migrations of every port but tables, in order. */
-const coreMigrations: ReadonlyArray<PgMigration> = [...postgresAuthMigrations, ...postgresFilesMigrations, ...postgresJobsMigrations, ...postgresComputedMigrations]
+const coreMigrations: ReadonlyArray<PgMigration> = [...postgresAuthMigrations, ...postgresFilesMigrations, ...postgresJobsMigrations, ...postgresComputedMigrations, ...postgresWebhooksMigrations]
 
 /**
  * The migrations of the PostgreSQL backend with its built-in tables port, in order (another tables adapter's
@@ -235,6 +236,7 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     computed: guardedPort(new PgComputedCells(scope, now), portMethods.computed, 'backend.computed', guard),
     search: guardedSearch(createPostgresSearchPort(tablesSql, { now, vectors }), guard),
     dataset: guardedPort(new PgDatasetPort(tablesSql, vectors), portMethods.dataset, 'backend.dataset', guard),
+    webhooks: guardedPort(new PgWebhooksPort(scope, now), portMethods.webhooks, 'backend.webhooks', guard),
   })
 
   const rootPorts = portsOn(rootScope(sql), sql, {

@@ -14,4 +14,5 @@ export const readOnlyMethods: ReadonlySet<string> = new Set<string>([
   ...readOnlyPortMethods.files,
   ...readOnlyPortMethods.knowledgeBases,
   ...readOnlyPortMethods.jobs,
+  ...readOnlyPortMethods.webhooks,
 ])

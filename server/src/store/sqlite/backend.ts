@@ -18,6 +18,7 @@ import { openDatabase, type Sqlite } from './connect.js'
 import { portMethods, readOnlyPortMethods } from '../port-methods.js'
 import { SqliteTablesStore, tablesMigrations } from './tables/index.js'
 import { TransactionGate } from './transaction-guard.js'
+import { SqliteWebhooksStore, webhooksMigrations } from './webhooks/index.js'
 import { GroupFsync } from '../../platform/index.js'
 
 /** Options of {@link openSqliteBackend} that both forms share. */
@@ -167,7 +168,7 @@ export interface SqliteBackend extends Backend {
  * runMigrations(sqlite, sqliteMigrations)
  * ```
  */
-export const sqliteMigrations = [...authMigrations, ...filesMigrations, ...tablesMigrations, ...jobsMigrations, ...searchMigrations, ...computedMigrations]
+export const sqliteMigrations = [...authMigrations, ...filesMigrations, ...tablesMigrations, ...jobsMigrations, ...searchMigrations, ...computedMigrations, ...webhooksMigrations]
 
 /**
  * Opens the embedded backend: SQLite (WAL, `synchronous = FULL`) and a content folder, migrated and ready.
@@ -222,6 +223,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     vectorLists = new SqliteVectorLists(sqlite, options.vectorLists, idle)
     const search = new SqliteSearchStore(sqlite, now, vectorLists)
     const dataset = new SqliteDatasetStore(sqlite)
+    const webhooks = new SqliteWebhooksStore(sqlite, now)
     // Root ports answer a write once it is durable; inside a transaction, the transaction's end waits instead.
     const root = walSync !== undefined
     const totalChanges = sqlite.prepare('SELECT total_changes()').pluck()
@@ -236,6 +238,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
       computed: asyncPort(computed, portMethods.computed, idle, durability(readOnlyPortMethods.computed)),
       search: asyncPort(search, portMethods.search, idle, durability(readOnlyPortMethods.search)),
       dataset: asyncPort(dataset, portMethods.dataset, idle, durability(readOnlyPortMethods.dataset)),
+      webhooks: asyncPort(webhooks, portMethods.webhooks, idle, durability(readOnlyPortMethods.webhooks)),
     }
     txPorts = {
       auth: asyncPort(auth, portMethods.auth),
@@ -246,6 +249,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
       computed: asyncPort(computed, portMethods.computed),
       search: asyncPort(search, portMethods.search),
       dataset: asyncPort(dataset, portMethods.dataset),
+      webhooks: asyncPort(webhooks, portMethods.webhooks),
     }
   } catch (error) {
     // Nothing half-open is left behind: not the database, not the folder lock, not the temporary content folder.

@@ -7,6 +7,7 @@ import { computedColumnsOf, type ComputedColumn } from './computed-column.js'
 import { enqueueComputation } from './enqueue-computation.js'
 import { withComputedState } from './row-computed-state.js'
 import { waitComputed } from './wait-computed.js'
+import type { StorageEventDraft } from '../../webhooks/storage-event.js'
 
 /** A table and its computed columns, as a request about its rows needs them. */
 export interface ComputedTableView {
@@ -29,31 +30,34 @@ export async function loadComputedView(tables: Pick<TablesPort, 'loadTable'>, bo
 }
 
 /**
- * Runs a write of rows and, in the same transaction, resets the cells it made due and queues the table's
- * computation: an acknowledged write always has its computation queued. A table without computed columns writes
- * as before, outside a transaction.
+ * Runs a write of rows and, in the same transaction, records its storage events (decision 1411), resets the cells
+ * it made due and queues the table's computation: an acknowledged write always has its events and its computation
+ * queued.
  *
  * @example
  * ```ts
- * const result = await commitRowWrite(services, view, (tx) => tx.tables.createRows(botId, ref, rows), (r) => r.rows.map((row) => ({ id: row.id, created: true })))
+ * const result = await commitRowWrite(services, view, (tx) => tx.tables.createRows(botId, ref, rows), (r) => r.rows.map((row) => ({ id: row.id, created: true })), (r) => rowsEvents('table.rows.created', botId, view.table.name, r.rows))
  * ```
  */
 export async function commitRowWrite<T>(
   services: AppServices,
   view: ComputedTableView,
-  write: (ports: Pick<BackendPorts, 'tables'>) => Promise<T>,
+  write: (ports: BackendPorts) => Promise<T>,
   written: (result: T) => WrittenRow[],
+  events: (result: T) => StorageEventDraft[] = () => [],
 ): Promise<T> {
-  const { backend } = services
-  if (view.columns.length === 0) return write(backend)
-  const result = await backend.transaction(async (tx) => {
+  let computes = false
+  const result = await services.webhooks.transaction(async (tx) => {
     const outcome = await write(tx)
-    const resets = cellResetsAfterWrite(view.table, view.columns, written(outcome))
-    await tx.computed.resetCells(view.table.botId, view.table.id, resets)
-    if (resets.some((reset) => reset.stale)) await enqueueComputation(tx.jobs, { botId: view.table.botId, tableId: view.table.id })
-    return outcome
+    if (view.columns.length > 0) {
+      const resets = cellResetsAfterWrite(view.table, view.columns, written(outcome))
+      await tx.computed.resetCells(view.table.botId, view.table.id, resets)
+      computes = resets.some((reset) => reset.stale)
+      if (computes) await enqueueComputation(tx.jobs, { botId: view.table.botId, tableId: view.table.id })
+    }
+    return { result: outcome, events: events(outcome) }
   })
-  services.jobs.wake()
+  if (computes) services.jobs.wake()
   return result
 }
 

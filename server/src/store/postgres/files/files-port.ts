@@ -322,14 +322,14 @@ export class PgFilesPort implements FilesPort {
    * const { deleted } = await files.deleteExpired()
    * ```
    */
-  async deleteExpired(): Promise<{ deleted: number; unreferencedBlobIds: string[] }> {
+  async deleteExpired(): Promise<{ deleted: number; files: FileRecord[]; unreferencedBlobIds: string[] }> {
     return this.scope.atomic(async (sql) => {
-      const gone = await sql<Array<{ blob_id: string | null }>>`
-        DELETE FROM files WHERE expires_at IS NOT NULL AND expires_at <= ${this.now().toISOString()} RETURNING blob_id`
+      const gone = await sql<FileRow[]>`
+        DELETE FROM files WHERE expires_at IS NOT NULL AND expires_at <= ${this.now().toISOString()} RETURNING *`
       const candidates = [...new Set(gone.map((row) => row.blob_id).filter((id): id is string => id !== null))]
       const unreferencedBlobIds: string[] = []
       for (const blobId of candidates) if (!(await blobReferenced(sql, blobId))) unreferencedBlobIds.push(blobId)
-      return { deleted: gone.length, unreferencedBlobIds }
+      return { deleted: gone.length, files: gone.map(fileRowToRecord), unreferencedBlobIds }
     })
   }
 

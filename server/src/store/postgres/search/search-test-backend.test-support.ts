@@ -112,7 +112,7 @@ function minimalFilesPort(sql: PgSql, now: Clock): FilesPort {
     },
     async deleteExpired() {
       const result = await sql`DELETE FROM files WHERE expires_at IS NOT NULL AND expires_at <= ${now().toISOString()}`
-      return { deleted: result.count, unreferencedBlobIds: [] }
+      return { deleted: result.count, files: [], unreferencedBlobIds: [] }
     },
   }
   return only(methods as FilesPort, 'files.')

@@ -402,15 +402,12 @@ export class FilesRepository {
    * const { deleted, unreferencedBlobIds } = files.deleteExpired()
    * ```
    */
-  deleteExpired(): { deleted: number; unreferencedBlobIds: string[] } {
+  deleteExpired(): { deleted: number; files: FileRecord[]; unreferencedBlobIds: string[] } {
     const now = this.now()
     return this.db.transaction(() => {
-      const ids = this
-        .statement('SELECT id FROM files WHERE expires_at IS NOT NULL AND expires_at <= ?')
-        .pluck()
-        .all(now.toISOString()) as string[]
-      const unreferencedBlobIds = ids.flatMap((id) => this.deleteRow(id))
-      return { deleted: ids.length, unreferencedBlobIds }
+      const rows = this.statement('SELECT * FROM files WHERE expires_at IS NOT NULL AND expires_at <= ?').all(now.toISOString()) as FileRow[]
+      const unreferencedBlobIds = rows.flatMap((row) => this.deleteRow(row.id))
+      return { deleted: rows.length, files: rows.map(fileRowToRecord), unreferencedBlobIds }
     })()
   }
 
