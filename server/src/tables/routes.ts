@@ -15,7 +15,7 @@ import { tableColumns } from '../store/tables/index.js'
 import type { AppServices } from '../http/env.js'
 import { embedQuery } from '../search/embedding/index.js'
 import { enqueueRowEmbedding, type TableSearchOptions } from '../search/rows/index.js'
-import { answerRows, applyComputedSchemaChange, commitRowWrite, loadComputedView, withComputedState, computedColumnsOf, type ResolvedComputeOptions, resolveComputeOptions } from './computed/index.js'
+import { workflowAnswers, answerRows, applyComputedSchemaChange, commitRowWrite, loadComputedView, withComputedState, computedColumnsOf, type ResolvedComputeOptions, resolveComputeOptions } from './computed/index.js'
 import { rowsEvents, tableEvent } from '../webhooks/event-drafts.js'
 
 /** The ids of the rows a delete will remove, read inside its transaction (for `table.rows.deleted`). */
@@ -202,6 +202,7 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
       (tx) => tx.tables.updateRows(principal.botId, view.table.id, rows),
       () => rows.map((row) => ({ id: row.id, created: false as const, columns: Object.keys(row).filter((name) => name !== 'id') })),
       (r) => rowsEvents('table.rows.updated', principal.botId, view.table.name, r.rows),
+      workflowAnswers(view.columns, rows),
     )
     const result = withWarnings({ ...written, rows: await answerRows(services, view, written.rows, input.body.waitComputed === true, compute.waitComputedMs) })
     await embedAfterWrite(services, search, store, principal.botId, input.params.table)

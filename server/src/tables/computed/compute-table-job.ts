@@ -13,7 +13,7 @@ import { computedColumnsOf, type ComputedColumn } from './computed-column.js'
 import type { ResolvedComputeOptions } from './compute-options.js'
 import { computeSignals } from './compute-signals.js'
 import { computeTableSpec, type ComputeTablePayload } from './enqueue-computation.js'
-import { computeWithWorkflow } from './workflow-computation.js'
+import { askWorkflow } from './workflow-computation.js'
 
 /** Cells claimed per round. */
 const CLAIM_BATCH = 64
@@ -120,6 +120,13 @@ class TableComputation {
         await giveBack(cell, MIN_RETRY_MS)
         continue
       }
+      if (column.action === 'workflow') {
+        // The bot computes it: the cell waits for its answer, and what reads it waits too.
+        const asked = await askWorkflow(this.services, table, column, row, cell, this.token, this.options.workflowAnswerMs)
+        if (asked.kind === 'asked') waiting.add(cell.column)
+        else await this.settle(table, cell, asked)
+        continue
+      }
       const outcome = await this.compute(column, row)
       if (outcome.kind === 'unavailable') {
         this.modelDown = true
@@ -137,8 +144,7 @@ class TableComputation {
     const inputs: Record<string, unknown> = {}
     for (const name of column.dependencies) inputs[name] = Object.hasOwn(row, name) ? row[name] : null
     if (column.action === 'ai') return computeWithModel(this.services.languageModel, column, { ...row, ...inputs })
-    if (column.action === 'code') return computeWithCode(this.codeSandbox.get(), column, inputs)
-    return computeWithWorkflow(column.workflowId ?? '')
+    return computeWithCode(this.codeSandbox.get(), column, inputs)
   }
 
   /** Writes a value and settles its cell in one transaction; a failure only settles. Returns the value written, if any. */

@@ -8,6 +8,7 @@ import { enqueueComputation } from './enqueue-computation.js'
 import { withComputedState } from './row-computed-state.js'
 import { waitComputed } from './wait-computed.js'
 import type { StorageEventDraft } from '../../webhooks/storage-event.js'
+import type { WorkflowAnswer } from './workflow-answers.js'
 
 /** A table and its computed columns, as a request about its rows needs them. */
 export interface ComputedTableView {
@@ -32,7 +33,7 @@ export async function loadComputedView(tables: Pick<TablesPort, 'loadTable'>, bo
 /**
  * Runs a write of rows and, in the same transaction, records its storage events (decision 1411), resets the cells
  * it made due and queues the table's computation: an acknowledged write always has its events and its computation
- * queued.
+ * queued. `answers` are the workflow cells the write answers (see `workflowAnswers`).
  *
  * @example
  * ```ts
@@ -45,6 +46,7 @@ export async function commitRowWrite<T>(
   write: (ports: BackendPorts) => Promise<T>,
   written: (result: T) => WrittenRow[],
   events: (result: T) => StorageEventDraft[] = () => [],
+  answers: readonly WorkflowAnswer[] = [],
 ): Promise<T> {
   let computes = false
   const result = await services.webhooks.transaction(async (tx) => {
@@ -54,6 +56,8 @@ export async function commitRowWrite<T>(
       await tx.computed.resetCells(view.table.botId, view.table.id, resets)
       computes = resets.some((reset) => reset.stale)
       if (computes) await enqueueComputation(tx.jobs, { botId: view.table.botId, tableId: view.table.id })
+      // A bot's answer to `table.row.compute` settles its cell with the write (decision 1424).
+      if (answers.length > 0) await tx.computed.settleAnswered(view.table.id, answers)
     }
     return { result: outcome, events: events(outcome) }
   })
