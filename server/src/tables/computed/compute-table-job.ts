@@ -102,6 +102,8 @@ class TableComputation {
     }
     // Columns of this row left pending in this run: what reads them waits for them.
     const waiting = new Set<string>()
+    // Cells of this row still stale but not claimed here (a workflow waiting for its bot): what reads them waits too.
+    const pendingElsewhere = await this.pendingElsewhere(table, columns, rowId, cells)
     const giveBack = async (cell: ClaimedCell, waitMs: number) => {
       waiting.add(cell.column)
       await backend.computed.releaseCell(table.id, this.token, cell, new Date(this.services.now().getTime() + waitMs))
@@ -114,6 +116,12 @@ class TableComputation {
       }
       if (!table.isComputeEnabled || !column.enabled) {
         await backend.computed.resetCells(table.botId, table.id, [{ rowId, column: cell.column, stale: false }])
+        continue
+      }
+      const blocking = column.dependencies.find((name) => pendingElsewhere.has(name))
+      if (blocking !== undefined) {
+        // A bot's answer resets this cell with its write (decision 1424); the wait only bounds a lost answer.
+        await giveBack(cell, columns.get(blocking)?.action === 'workflow' ? this.options.workflowAnswerMs : MIN_RETRY_MS)
         continue
       }
       if ((this.modelDown && column.action !== 'workflow') || column.dependencies.some((name) => waiting.has(name))) {
@@ -138,6 +146,14 @@ class TableComputation {
       const written = await this.settle(table, cell, outcome)
       if (written) row = { ...row, [cell.column]: written.value }
     }
+  }
+
+  /** The computed columns of a row whose cells are stale but not in this claim (only read for tables with workflow columns). */
+  private async pendingElsewhere(table: TableRecord, columns: ReadonlyMap<string, ComputedColumn>, rowId: number, cells: readonly ClaimedCell[]): Promise<Set<string>> {
+    if (![...columns.values()].some((column) => column.action === 'workflow')) return new Set()
+    const claimedHere = new Set(cells.map((cell) => cell.column))
+    const states = await this.services.backend.computed.cellsOf(table.id, [rowId])
+    return new Set(states.filter((state) => state.stale && !claimedHere.has(state.column)).map((state) => state.column))
   }
 
   private async compute(column: ComputedColumn, row: Row): Promise<Computation> {

@@ -27,8 +27,7 @@ export async function askWorkflow(services: AppServices, table: TableRecord, col
   const queued = await services.backend.transaction(async (tx) => {
     const listeners = await tx.webhooks.subscribers(table.botId, ROW_COMPUTE_EVENT)
     if (listeners.length === 0) return 0
-    const { computed: _computed, stale: _stale, ...values } = row as Row & { computed?: unknown; stale?: unknown }
-    const draft = storageEventDraft(ROW_COMPUTE_EVENT, table.botId, { table: table.name, row: values as Row, column: column.name, workflowId }, `compute ${table.name} row ${row.id} column ${column.name} with workflow ${workflowId}`)
+    const draft = storageEventDraft(ROW_COMPUTE_EVENT, table.botId, { table: table.name, row, column: column.name, workflowId }, `compute ${table.name} row ${row.id} column ${column.name} with workflow ${workflowId}`)
     const recorded = await services.webhooks.record(tx, [draft])
     await tx.computed.releaseCell(table.id, token, cell, new Date(services.now().getTime() + answerMs))
     return recorded
