@@ -18,6 +18,7 @@ import { createTestDatabase as createTablesTestDatabase } from './postgres/table
 import { describeSearchPortContract } from './search/search-port.contract.js'
 import { describeTablesPortContract } from './tables/tables-port.contract.js'
 import { describeTablesDifferential } from './tables/tables-port.oracle.js'
+import { describeWebhooksPortContract } from './webhooks/webhooks-port.contract.js'
 import type { TablesPort } from './tables/tables-port.js'
 
 // The one runner of the port contracts: every contract runs, unchanged, against every backend of the list below.
@@ -45,6 +46,7 @@ const backendContracts: ReadonlyArray<Contract<Backend>> = [
   describeDatasetPortContract,
   describeSearchPortContract,
   describeComputedCellsContract,
+  describeWebhooksPortContract,
   (name, open) => describeJobQueueContract(name, async (now) => queueOf(await open(now))),
 ]
 

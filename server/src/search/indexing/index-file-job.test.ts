@@ -4,6 +4,7 @@ import { openSqliteBackend } from '../../store/sqlite/backend.js'
 import type { AppServices } from '../../http/env.js'
 import { INDEX_FILE_JOB, enqueueIndexing } from './enqueue-indexing.js'
 import { failDeadIndexingJobs, indexFileJob } from './index-file-job.js'
+import { WebhookDelivery } from '../../webhooks/index.js'
 
 let backend: Backend
 let services: AppServices
@@ -12,7 +13,9 @@ const logs: Array<{ level: string; message: string }> = []
 beforeEach(async () => {
   backend = await openSqliteBackend({ memory: true })
   logs.length = 0
-  services = { backend, now: () => new Date(), logger: { log: (level: string, message: string) => logs.push({ level, message }) } } as unknown as AppServices
+  const logger = { log: (level: string, message: string) => void logs.push({ level, message }) }
+  // The real outbox: indexing outcomes record their storage events through it (none here: no subscription).
+  services = { backend, now: () => new Date(), logger, signingKey: Buffer.alloc(32, 1), webhooks: new WebhookDelivery(backend, { logger }) } as unknown as AppServices
 })
 afterEach(async () => {
   await backend.close()

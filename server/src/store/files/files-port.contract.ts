@@ -469,7 +469,7 @@ export function describeFilesPortContract(name: string, open: (now: Clock) => Pr
         expect(kept.expiresAt).toBeNull()
         advance(5_000)
         expect(await files.getById(BOT, file.id)).toEqual(kept)
-        expect(await files.deleteExpired()).toEqual({ deleted: 0, unreferencedBlobIds: [] })
+        expect(await files.deleteExpired()).toEqual({ deleted: 0, files: [], unreferencedBlobIds: [] })
       })
     })
 
@@ -611,17 +611,19 @@ export function describeFilesPortContract(name: string, open: (now: Clock) => Pr
         const sharing = (await files.getByKey(BOT, 'shares.txt'))[0]!
         await files.updateMetadata(sharing.id, { expiresAt: iso(START + 1_000) })
 
-        expect(await files.deleteExpired()).toEqual({ deleted: 0, unreferencedBlobIds: [] })
+        expect(await files.deleteExpired()).toEqual({ deleted: 0, files: [], unreferencedBlobIds: [] })
         advance(1_000)
         const swept = await files.deleteExpired()
         expect(swept.deleted).toBe(4)
+        // The expired files as they were, for their `file.deleted` events.
+        expect(swept.files.map((file) => file.key).sort()).toEqual(['gone.txt', 'gone.txt', 'pending.txt', 'shares.txt'])
         expect(swept.unreferencedBlobIds).toEqual(['blob_gone'])
         expect(await files.blobInUse('blob_gone')).toBe(false)
         expect(await files.blobInUse('blob_forever')).toBe(true)
         expect(await files.getById(BOT, gone.id)).toBeUndefined()
         expect(await files.getByKey(OTHER_BOT, 'gone.txt')).toEqual([])
         expect(await files.getById(BOT, later.id)).toEqual(later)
-        expect(await files.deleteExpired()).toEqual({ deleted: 0, unreferencedBlobIds: [] })
+        expect(await files.deleteExpired()).toEqual({ deleted: 0, files: [], unreferencedBlobIds: [] })
         expect((await listAll({ botId: BOT, scope: ALL, sortField: 'key', sortDirection: 'asc' })).map((f) => f.key)).toEqual(['forever.txt', 'later.txt'])
       })
 
