@@ -21,6 +21,7 @@ export {
   type ActionCall,
 } from './create-runtime.js'
 export { defineBot, type Bot, type BotSpec } from './define-bot.js'
+export { workflowColumnsHook, type WorkflowColumnsHookOptions } from './workflow-columns.js'
 export {
   StateConflictError,
   createMemoryStateStore,

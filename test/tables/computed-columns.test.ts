@@ -4,7 +4,8 @@
  * without `waitComputed`, dependencies recompute after updates down their chains, `staleColumns` and `stale` counts,
  * a model outage leaves cells pending then computed, compute switched off gives `disabled`, a cycle is refused, and
  * code columns derive values and fail hostile code with a reason, two servers on one database compute each cell
- * once, workflow columns fail with a reason (not available yet), and column schemas keep every field.
+ * once, workflow columns fail with a reason when the bot has no subscription (test/tables/workflow-columns.test.ts
+ * computes them end to end), and column schemas keep every field.
  */
 import type { Client } from '@botpress/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -252,7 +253,7 @@ describe('AI columns through @botpress/client', () => {
     expect((await fetch(`${service.url}/health`)).status).toBe(200)
   })
 
-  it('fails a workflow column with a reason while storage events are not there yet', async () => {
+  it('fails a workflow column with a reason naming the subscription when the bot does not listen to table.row.compute', async () => {
     await client.createTable({
       name: 'notYetTable',
       isComputeEnabled: true,
@@ -262,7 +263,7 @@ describe('AI columns through @botpress/client', () => {
       },
     } as never)
     const { rows } = await client.createTableRows({ table: 'notYetTable', rows: [{ a: 2 }], waitComputed: true })
-    expect(rows[0]!.computed.viaBot).toMatchObject({ status: 'failed', error: expect.stringMatching(/workflow columns are not available yet/) })
+    expect(rows[0]!.computed.viaBot).toMatchObject({ status: 'failed', error: expect.stringMatching(/no webhook subscription to "table\.row\.compute"/) })
   })
 })
 

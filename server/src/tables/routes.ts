@@ -15,7 +15,7 @@ import { tableColumns } from '../store/tables/index.js'
 import type { AppServices } from '../http/env.js'
 import { embedQuery } from '../search/embedding/index.js'
 import { enqueueRowEmbedding, type TableSearchOptions } from '../search/rows/index.js'
-import { answerRows, applyComputedSchemaChange, commitRowWrite, loadComputedView, withComputedState, computedColumnsOf, type ResolvedComputeOptions, resolveComputeOptions } from './computed/index.js'
+import { workflowAnswers, answerRows, applyComputedSchemaChange, commitRowWrite, loadComputedView, withComputedState, computedColumnsOf, type ResolvedComputeOptions, resolveComputeOptions } from './computed/index.js'
 import { rowsEvents, tableEvent } from '../webhooks/event-drafts.js'
 
 /** The ids of the rows a delete will remove, read inside its transaction (for `table.rows.deleted`). */
@@ -102,14 +102,13 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
 
   // Every write below records its storage events in its own transaction (decision 1411); a new table's computed
   // columns are checked in the transaction that creates it: a cycle leaves no table behind.
-  register(ops.createTable, async ({ input, principal, services }) => {
-    const table = await services.webhooks.transaction(async (tx) => {
+  register(ops.createTable, async ({ input, principal, services }) => ({
+    table: await services.webhooks.transaction(async (tx) => {
       const table = await tx.tables.createTable(principal.botId, input.body)
       await applyComputedSchemaChange(tx, undefined, table)
       return { result: table, events: [tableEvent('table.created', principal.botId, table)] }
-    })
-    return { table }
-  })
+    }),
+  }))
 
   register(ops.getTable, async ({ input, principal, services }, store) =>
     withComputedCounts(services, await withRowVectorCounts(search, store, principal.botId, await store.getTable(principal.botId, input.params.table))),
@@ -128,8 +127,7 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
     const before = await store.loadTable(principal.botId, input.params.table)
     const { result, staleColumns } = await services.webhooks.transaction(async (tx) => {
       const updated = await tx.tables.updateTable(principal.botId, input.params.table, input.body)
-      const staleColumns = await applyComputedSchemaChange(tx, before, updated.table)
-      return { result: { result: updated, staleColumns }, events: [tableEvent('table.updated', principal.botId, updated.table)] }
+      return { result: { result: updated, staleColumns: await applyComputedSchemaChange(tx, before, updated.table) }, events: [tableEvent('table.updated', principal.botId, updated.table)] }
     })
     services.jobs.wake()
     // A schema change can make every row stale (another searchable text).
@@ -204,6 +202,7 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
       (tx) => tx.tables.updateRows(principal.botId, view.table.id, rows),
       () => rows.map((row) => ({ id: row.id, created: false as const, columns: Object.keys(row).filter((name) => name !== 'id') })),
       (r) => rowsEvents('table.rows.updated', principal.botId, view.table.name, r.rows),
+      workflowAnswers(view.columns, rows),
     )
     const result = withWarnings({ ...written, rows: await answerRows(services, view, written.rows, input.body.waitComputed === true, compute.waitComputedMs) })
     await embedAfterWrite(services, search, store, principal.botId, input.params.table)

@@ -12,6 +12,8 @@ const tablePayload = z.object({ table: TableSchema })
 const rowsPayload = z.object({ table: z.string(), rows: z.array(RowSchema).min(1).max(ROWS_PER_EVENT) })
 const deletedRowsPayload = z.object({ table: z.string(), rows: z.array(z.object({ id: z.number().int() })).min(1).max(ROWS_PER_EVENT) })
 const jobPayload = z.object({ job: TableJobSchema })
+/** A workflow column's cell to compute (issue 25, decision 1424): the bot runs action `workflowId` with the row. */
+const rowComputePayload = z.object({ table: z.string(), row: RowSchema, column: z.string(), workflowId: z.string() })
 
 /**
  * Every storage event type and the schema of its payload: the one definition the service emits from and the
@@ -38,6 +40,7 @@ export const storageEventPayloads = {
   'table.import.failed': jobPayload,
   'table.export.completed': jobPayload,
   'table.export.failed': jobPayload,
+  'table.row.compute': rowComputePayload,
 } as const
 
 /** A storage event type: `file.created`, `table.rows.updated`, ... */

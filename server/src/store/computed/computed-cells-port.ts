@@ -67,6 +67,11 @@ export interface ComputedCellsPort {
    * Returns false otherwise (a write reset it meanwhile: its new computation is still to come).
    */
   settleCell(tableId: string, token: string, outcome: CellOutcome): Promise<boolean>
+  /**
+   * Settles cells whatever their claim (a bot wrote a workflow column's answer, decision 1424): no longer stale, the
+   * claim cleared. Only cells that are still stale change: a cell a newer write already settled keeps its state.
+   */
+  settleAnswered(tableId: string, outcomes: ReadonlyArray<Omit<CellOutcome, 'generation'>>): Promise<void>
   /** Gives a claimed cell back, still stale, not to be claimed again before `notBefore` (an unreachable model). */
   releaseCell(tableId: string, token: string, cell: ClaimedCell, notBefore: Date): Promise<void>
   /** The cells of some rows (every computed column they have a record for). */

@@ -79,6 +79,21 @@ export function describeComputedCellsContract(name: string, open: (now: Clock) =
       expect(await cells.claimCells(TABLE, { limit: 1, leaseMs: 1_000, token: 'c' })).toEqual([{ rowId: 1, column: 'label', generation: 1 }])
     })
 
+    it('settles answered cells whatever their claim, leaving cells that are no longer stale alone', async () => {
+      await cells.resetCells('bot_1', TABLE, [1, 2].map((rowId) => ({ rowId, column: 'label', stale: true })))
+      const claimed = await cells.claimCells(TABLE, { limit: 1, leaseMs: 60_000, token: 'a' })
+      await cells.releaseCell(TABLE, 'a', claimed[0]!, new Date(current + 60_000))
+      await cells.settleAnswered(TABLE, [
+        { rowId: 1, column: 'label', status: 'computed', updatedBy: 'workflow:label' },
+        { rowId: 2, column: 'label', status: 'failed', error: 'no answer', updatedBy: 'workflow:label' },
+      ])
+      await cells.settleAnswered(TABLE, [{ rowId: 1, column: 'label', status: 'failed', error: 'late', updatedBy: 'workflow:label' }])
+      const byRow = new Map((await cells.cellsOf(TABLE, [1, 2])).map((c) => [c.rowId, c]))
+      expect(byRow.get(1)).toMatchObject({ status: 'computed', stale: false, updatedBy: 'workflow:label', error: null })
+      expect(byRow.get(2)).toMatchObject({ status: 'failed', stale: false, error: 'no answer' })
+      expect(await cells.countStaleRows(TABLE)).toBe(0)
+    })
+
     it('deletes the cells of rows, of columns, or of the whole table', async () => {
       await cells.resetCells('bot_1', TABLE, [1, 2, 3].flatMap((rowId) => ['a', 'b'].map((column) => ({ rowId, column, stale: true }))))
       await cells.deleteCells(TABLE, { rowIds: [1] })

@@ -21,6 +21,12 @@ export interface ComputeOptions {
   codeTimeLimitMs?: number
   /** Memory limit of one code computation (default 64 MB). */
   codeMemoryLimitBytes?: number
+  /**
+   * How long a workflow cell waits for the bot's answer after its `table.row.compute` event (decision 1424) before
+   * the event is emitted again (default 600 000 ms). The delivery's own retries cover an unreachable bot.
+   * @example `workflowAnswerMs: 60_000`
+   */
+  workflowAnswerMs?: number
   /** The code sandbox (default `createCodeSandbox` of `./sandbox/`, started on the first code computation; `null`: none, code columns fail saying so). */
   sandbox?: CodeSandboxFactory | null
 }
@@ -48,6 +54,7 @@ export function resolveComputeOptions(options: ComputeOptions = {}): ResolvedCom
     waitComputedMs: positive('waitComputedMs', options.waitComputedMs ?? 30_000),
     codeTimeLimitMs: positive('codeTimeLimitMs', options.codeTimeLimitMs ?? 1_000),
     codeMemoryLimitBytes: positive('codeMemoryLimitBytes', options.codeMemoryLimitBytes ?? 64 * 1024 * 1024),
+    workflowAnswerMs: positive('workflowAnswerMs', options.workflowAnswerMs ?? 600_000),
     ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
   }
 }

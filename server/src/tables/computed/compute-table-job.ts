@@ -13,7 +13,7 @@ import { computedColumnsOf, type ComputedColumn } from './computed-column.js'
 import type { ResolvedComputeOptions } from './compute-options.js'
 import { computeSignals } from './compute-signals.js'
 import { computeTableSpec, type ComputeTablePayload } from './enqueue-computation.js'
-import { computeWithWorkflow } from './workflow-computation.js'
+import { askWorkflow } from './workflow-computation.js'
 
 /** Cells claimed per round. */
 const CLAIM_BATCH = 64
@@ -102,6 +102,8 @@ class TableComputation {
     }
     // Columns of this row left pending in this run: what reads them waits for them.
     const waiting = new Set<string>()
+    // Cells of this row still stale but not claimed here (a workflow waiting for its bot): what reads them waits too.
+    const pendingElsewhere = await this.pendingElsewhere(table, columns, rowId, cells)
     const giveBack = async (cell: ClaimedCell, waitMs: number) => {
       waiting.add(cell.column)
       await backend.computed.releaseCell(table.id, this.token, cell, new Date(this.services.now().getTime() + waitMs))
@@ -116,8 +118,21 @@ class TableComputation {
         await backend.computed.resetCells(table.botId, table.id, [{ rowId, column: cell.column, stale: false }])
         continue
       }
+      const blocking = column.dependencies.find((name) => pendingElsewhere.has(name))
+      if (blocking !== undefined) {
+        // A bot's answer resets this cell with its write (decision 1424); the wait only bounds a lost answer.
+        await giveBack(cell, columns.get(blocking)?.action === 'workflow' ? this.options.workflowAnswerMs : MIN_RETRY_MS)
+        continue
+      }
       if ((this.modelDown && column.action !== 'workflow') || column.dependencies.some((name) => waiting.has(name))) {
         await giveBack(cell, MIN_RETRY_MS)
+        continue
+      }
+      if (column.action === 'workflow') {
+        // The bot computes it: the cell waits for its answer, and what reads it waits too.
+        const asked = await askWorkflow(this.services, table, column, row, cell, this.token, this.options.workflowAnswerMs)
+        if (asked.kind === 'asked') waiting.add(cell.column)
+        else await this.settle(table, cell, asked)
         continue
       }
       const outcome = await this.compute(column, row)
@@ -133,12 +148,19 @@ class TableComputation {
     }
   }
 
+  /** The computed columns of a row whose cells are stale but not in this claim (only read for tables with workflow columns). */
+  private async pendingElsewhere(table: TableRecord, columns: ReadonlyMap<string, ComputedColumn>, rowId: number, cells: readonly ClaimedCell[]): Promise<Set<string>> {
+    if (![...columns.values()].some((column) => column.action === 'workflow')) return new Set()
+    const claimedHere = new Set(cells.map((cell) => cell.column))
+    const states = await this.services.backend.computed.cellsOf(table.id, [rowId])
+    return new Set(states.filter((state) => state.stale && !claimedHere.has(state.column)).map((state) => state.column))
+  }
+
   private async compute(column: ComputedColumn, row: Row): Promise<Computation> {
     const inputs: Record<string, unknown> = {}
     for (const name of column.dependencies) inputs[name] = Object.hasOwn(row, name) ? row[name] : null
     if (column.action === 'ai') return computeWithModel(this.services.languageModel, column, { ...row, ...inputs })
-    if (column.action === 'code') return computeWithCode(this.codeSandbox.get(), column, inputs)
-    return computeWithWorkflow(column.workflowId ?? '')
+    return computeWithCode(this.codeSandbox.get(), column, inputs)
   }
 
   /** Writes a value and settles its cell in one transaction; a failure only settles. Returns the value written, if any. */

@@ -7,7 +7,8 @@ import { computedColumnsOf, type ComputedColumn } from './computed-column.js'
 import { enqueueComputation } from './enqueue-computation.js'
 import { withComputedState } from './row-computed-state.js'
 import { waitComputed } from './wait-computed.js'
-import type { StorageEventDraft } from '../../webhooks/index.js'
+import type { StorageEventDraft } from '../../webhooks/storage-event.js'
+import type { WorkflowAnswer } from './workflow-answers.js'
 
 /** A table and its computed columns, as a request about its rows needs them. */
 export interface ComputedTableView {
@@ -30,9 +31,9 @@ export async function loadComputedView(tables: Pick<TablesPort, 'loadTable'>, bo
 }
 
 /**
- * Runs a write of rows and, in the same transaction, resets the cells it made due, queues the table's computation
- * and records the write's storage events (the outbox, decision 1411): an acknowledged write always has its
- * computation and its events queued.
+ * Runs a write of rows and, in the same transaction, records its storage events (decision 1411), resets the cells
+ * it made due and queues the table's computation: an acknowledged write always has its events and its computation
+ * queued. `answers` are the workflow cells the write answers (see `workflowAnswers`).
  *
  * @example
  * ```ts
@@ -42,17 +43,21 @@ export async function loadComputedView(tables: Pick<TablesPort, 'loadTable'>, bo
 export async function commitRowWrite<T>(
   services: AppServices,
   view: ComputedTableView,
-  write: (ports: Pick<BackendPorts, 'tables'>) => Promise<T>,
+  write: (ports: BackendPorts) => Promise<T>,
   written: (result: T) => WrittenRow[],
-  events: (result: T) => ReadonlyArray<StorageEventDraft> = () => [],
+  events: (result: T) => StorageEventDraft[] = () => [],
+  answers: readonly WorkflowAnswer[] = [],
 ): Promise<T> {
-  const computes = view.columns.length > 0
+  let computes = false
   const result = await services.webhooks.transaction(async (tx) => {
     const outcome = await write(tx)
-    if (computes) {
+    if (view.columns.length > 0) {
       const resets = cellResetsAfterWrite(view.table, view.columns, written(outcome))
       await tx.computed.resetCells(view.table.botId, view.table.id, resets)
-      if (resets.some((reset) => reset.stale)) await enqueueComputation(tx.jobs, { botId: view.table.botId, tableId: view.table.id })
+      computes = resets.some((reset) => reset.stale)
+      if (computes) await enqueueComputation(tx.jobs, { botId: view.table.botId, tableId: view.table.id })
+      // A bot's answer to `table.row.compute` settles its cell with the write (decision 1424).
+      if (answers.length > 0) await tx.computed.settleAnswered(view.table.id, answers)
     }
     return { result: outcome, events: events(outcome) }
   })

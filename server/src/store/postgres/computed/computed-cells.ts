@@ -81,6 +81,17 @@ export class PgComputedCells implements ComputedCellsPort {
     return result.count === 1
   }
 
+  /** See `ComputedCellsPort.settleAnswered`. @example `await cells.settleAnswered(tableId, [{ rowId: 1, column: 'label', status: 'computed', updatedBy: 'workflow:label' }])` */
+  async settleAnswered(tableId: string, outcomes: ReadonlyArray<Omit<CellOutcome, 'generation'>>): Promise<void> {
+    const at = this.now().toISOString()
+    for (const outcome of outcomes) {
+      await this.scope.sql`
+        UPDATE computed_cells SET status = ${outcome.status}, error = ${outcome.error ?? null}, updated_by = ${outcome.updatedBy},
+          updated_at = ${at}, stale = false, claim_token = NULL, claimed_until = NULL
+        WHERE table_id = ${tableId} AND row_id = ${outcome.rowId} AND column_name = ${outcome.column} AND stale`
+    }
+  }
+
   /** See `ComputedCellsPort.releaseCell`. @example `await cells.releaseCell(tableId, 'w1', claimed, new Date(Date.now() + 5_000))` */
   async releaseCell(tableId: string, token: string, cell: ClaimedCell, notBefore: Date): Promise<void> {
     await this.scope.sql`

@@ -73,6 +73,16 @@ export class SqliteComputedCells {
     return result.changes === 1
   }
 
+  /** See `ComputedCellsPort.settleAnswered`. @example `cells.settleAnswered(tableId, [{ rowId: 1, column: 'label', status: 'computed', updatedBy: 'workflow:label' }])` */
+  settleAnswered(tableId: string, outcomes: ReadonlyArray<Omit<CellOutcome, 'generation'>>): void {
+    const statement = this.db.prepare(
+      `UPDATE computed_cells SET status = ?, error = ?, updated_by = ?, updated_at = ?, stale = 0, claim_token = NULL, claimed_until = NULL
+       WHERE table_id = ? AND row_id = ? AND column_name = ? AND stale = 1`,
+    )
+    const at = this.now().toISOString()
+    for (const outcome of outcomes) statement.run(outcome.status, outcome.error ?? null, outcome.updatedBy, at, tableId, outcome.rowId, outcome.column)
+  }
+
   /** See `ComputedCellsPort.releaseCell`. @example `cells.releaseCell(tableId, 'w1', claimed, new Date(Date.now() + 5_000))` */
   releaseCell(tableId: string, token: string, cell: ClaimedCell, notBefore: Date): void {
     this.db
