@@ -45,11 +45,11 @@ describe('toReadableIssues with a schema\'s own words', () => {
   })
 
   it('gives a custom "expected X" rule the received value, and strips the word from `expected`', async () => {
-    const { FileKeySchema } = await import('../api/files/file.js')
+    const { TagValueSchema } = await import('../api/files/file.js')
     const input = 'a\u0001b'
-    const [issue] = toReadableIssues(FileKeySchema.safeParse(input).error!.issues, input)
-    expect(issue!.expected).toBe('no control characters (U+0000 to U+001F, U+007F)')
-    expect(issue!.message).toBe('(root): expected no control characters (U+0000 to U+001F, U+007F), received "a\\u0001b"')
+    const [issue] = toReadableIssues(TagValueSchema.safeParse(input).error!.issues, input)
+    expect(issue!.expected).toBe('no control characters (U+0000 to U+001F, U+007F to U+009F)')
+    expect(issue!.message).toBe('(root): expected no control characters (U+0000 to U+001F, U+007F to U+009F), received "a\\u0001b"')
     expect(issue!.message).not.toContain('expected expected')
   })
 
