@@ -1,4 +1,4 @@
-import type { DeliveryRecord, DeliveryStatus, WebhookRecord } from './types.js'
+import type { DeliveryPatch, DeliveryRecord, DeliveryStatus, WebhookPatch, WebhookRecord } from './types.js'
 
 /** A `webhooks` row as both engines return it. */
 export interface WebhookRow {
@@ -106,4 +106,24 @@ export function idPage<T extends { id: string }>(items: T[], pageSize: number): 
   if (items.length <= pageSize) return { items }
   const kept = items.slice(0, pageSize)
   return { items: kept, next: kept[kept.length - 1]!.id }
+}
+
+/** The stored column of each field a subscription patch may change (both engines name them alike). */
+export const webhookColumns: Record<keyof WebhookPatch, string> = {
+  url: 'url',
+  types: 'types_json',
+  description: 'description',
+  disabled: 'disabled',
+  secret: 'secret',
+  previousSecret: 'previous_secret',
+  previousSecretUntil: 'previous_secret_until',
+}
+
+/** The stored column of each field a delivery patch may change. */
+export const deliveryColumns: Record<keyof DeliveryPatch, string> = {
+  status: 'status',
+  attempts: 'attempts',
+  lastStatusCode: 'last_status_code',
+  lastError: 'last_error',
+  nextAttemptAt: 'next_attempt_at',
 }

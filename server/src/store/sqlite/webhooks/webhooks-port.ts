@@ -1,26 +1,8 @@
 import type { Clock } from '../../clock.js'
 import { newDeliveryId, newWebhookId } from '../../webhooks/ids.js'
 import type { AddDeliveryInput, CreateWebhookInput, DeliveryPatch, DeliveryRecord, IdPage, IdPageQuery, WebhookPatch, WebhookRecord } from '../../webhooks/types.js'
-import { deliveryRowToRecord, idPage, wantsType, webhookRowToRecord, type DeliveryRow, type WebhookRow } from '../../webhooks/webhook-row.js'
+import { deliveryColumns, deliveryRowToRecord, idPage, wantsType, webhookColumns, webhookRowToRecord, type DeliveryRow, type WebhookRow } from '../../webhooks/webhook-row.js'
 import type { Sqlite } from '../connect.js'
-
-const webhookColumns: Record<keyof WebhookPatch, string> = {
-  url: 'url',
-  types: 'types_json',
-  description: 'description',
-  disabled: 'disabled',
-  secret: 'secret',
-  previousSecret: 'previous_secret',
-  previousSecretUntil: 'previous_secret_until',
-}
-
-const deliveryColumns: Record<keyof DeliveryPatch, string> = {
-  status: 'status',
-  attempts: 'attempts',
-  lastStatusCode: 'last_status_code',
-  lastError: 'last_error',
-  nextAttemptAt: 'next_attempt_at',
-}
 
 function sqlValue(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0
