@@ -1,4 +1,4 @@
-import type { Client } from 'botshelf/client'
+import type { Client } from '../client.js'
 
 /** What an empty `searchFiles` answer means, as the CLI and the console say it. */
 export type EmptySearchMessage = 'no indexed files' | 'no relevant passage'

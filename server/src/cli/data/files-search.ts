@@ -5,7 +5,7 @@ import { connectionHelp } from './connection-help.js'
 import { connectionOptions } from './connection.js'
 import { parseIntegerOption, parseTagOptions } from './json-input.js'
 import { runDataCommand } from './run-data-command.js'
-import { emptySearchMessage } from '../../search/files/empty-search-message.js'
+import { emptySearchMessage } from 'botshelf/client'
 
 /**
  * `botshelf files search <query> [--tag k=v]... [--limit N] [--json]`: semantic search over indexed files,

@@ -1,4 +1,3 @@
 export { registerSearchRoutes } from './search-routes.js'
 export { shapeResults, resultFile, type PassagesAround, type ResultShape } from './search-results.js'
 export { passageMeta, toWirePassage } from './passage-view.js'
-export { emptySearchMessage, type EmptySearchMessage } from './empty-search-message.js'

@@ -6,7 +6,7 @@ import { EmptyState } from '../components/empty-state.js'
 import { TagFilterEditor } from '../files/tag-filter-editor.js'
 import { RESULT_LIMIT, querySizeOf, searchInputOf, type SearchForm } from './search-request.js'
 import { SearchResult } from './search-result.js'
-import { emptySearchMessage, type EmptySearchMessage } from '../../../search/files/empty-search-message.js'
+import { emptySearchMessage, type EmptySearchMessage } from 'botshelf/client'
 
 /** The answer on screen and the form it answers (the form may have changed since). */
 interface Answer {
@@ -130,9 +130,7 @@ function Results({ answer, loading }: { answer: Answer | undefined; loading: boo
     <>
       <p role="status" class="result-count">
         {answer.passages.length === 0
-          ? answer.empty === 'no indexed files'
-            ? 'No indexed files.'
-            : 'No relevant passage.'
+          ? '0 passages.'
           : `${answer.passages.length} passage${answer.passages.length === 1 ? '' : 's'}, best first.`}
       </p>
       {answer.passages.length === 0 ? (
