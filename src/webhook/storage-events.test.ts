@@ -19,6 +19,7 @@ function payloadOf(type: StorageEventType): Record<string, unknown> {
   if (type === 'table.rows.deleted') return { table: 'ordersTable', rows: [{ id: 1 }] }
   if (type.startsWith('table.rows.')) return { table: 'ordersTable', rows: [{ id: 1, total: 2, computed: {}, createdAt: at, updatedAt: at }] }
   if (type.startsWith('table.import.') || type.startsWith('table.export.')) return { job: { ...job, type: type.split('.')[1] } }
+  if (type === 'table.row.compute') return { table: 'ordersTable', row: { id: 1, total: 2, computed: {}, createdAt: at, updatedAt: at }, column: 'label', workflowId: 'labelOrder' }
   return { table }
 }
 

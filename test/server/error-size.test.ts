@@ -43,7 +43,7 @@ describe('bounds on what one file or table carries', () => {
   })
   afterAll(async () => service?.close())
 
-  it('accepts a 1 MB files payload within the spec\'s limit; bounds merged metadata by the same 1 MiB', async () => {
+  it('accepts a 1 MB files payload within the wire\'s limit; bounds merged metadata by the same 1 MiB', async () => {
     // Decision 1441: whatever metadata fits a valid 1 MB request is accepted (it was capped at 64 KB).
     const near = { text: 'x'.repeat(1_000_000) }
     const body = JSON.stringify({ key: 'meta.txt', size: 1, metadata: near })

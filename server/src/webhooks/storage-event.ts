@@ -23,7 +23,7 @@ export function storageEventDraft<T extends StorageEventType>(type: T, botId: st
 }
 
 /**
- * The bot event object of a draft (spec §2.3): a new stable id (`evt_` + ULID, also the `webhook-id`),
+ * The bot event object of a draft (docs/wire-format.md §18): a new stable id (`evt_` + ULID, also the `webhook-id`),
  * `direction: 'incoming'`, `state: {}`.
  *
  * @example

@@ -68,7 +68,7 @@ export function isStorageEventType(value: unknown): value is StorageEventType {
 export const StorageEventTypeSchema = z.enum(Object.keys(storageEventPayloads) as [StorageEventType, ...StorageEventType[]])
 
 /**
- * The body of one delivery: a bot event object (spec §2.3) whose payload is the type's.
+ * The body of one delivery: a bot event object (docs/wire-format.md §18) whose payload is the type's.
  *
  * @example
  * ```ts

@@ -102,7 +102,7 @@ class TableComputation {
     }
     // Columns of this row left pending in this run: what reads them waits for them.
     const waiting = new Set<string>()
-    // Cells of this row still stale but not claimed here (a workflow waiting for its bot): what reads them waits too.
+    // Cells of this row still stale but not claimed here: what reads them waits too.
     const pendingElsewhere = await this.pendingElsewhere(table, columns, rowId, cells)
     const giveBack = async (cell: ClaimedCell, waitMs: number) => {
       waiting.add(cell.column)
@@ -148,9 +148,13 @@ class TableComputation {
     }
   }
 
-  /** The computed columns of a row whose cells are stale but not in this claim (only read for tables with workflow columns). */
+  /**
+   * The computed columns of a row whose cells are stale but not in this claim: a workflow waiting for its bot, or a
+   * cell given back earlier (a model outage) and due again later than the cells that read it. What reads them waits,
+   * so a chain never computes from a value about to change.
+   */
   private async pendingElsewhere(table: TableRecord, columns: ReadonlyMap<string, ComputedColumn>, rowId: number, cells: readonly ClaimedCell[]): Promise<Set<string>> {
-    if (![...columns.values()].some((column) => column.action === 'workflow')) return new Set()
+    if (![...columns.values()].some((column) => column.dependencies.some((name) => columns.has(name)))) return new Set()
     const claimedHere = new Set(cells.map((cell) => cell.column))
     const states = await this.services.backend.computed.cellsOf(table.id, [rowId])
     return new Set(states.filter((state) => state.stale && !claimedHere.has(state.column)).map((state) => state.column))

@@ -80,7 +80,7 @@ describe('SqliteJobQueue', () => {
     queue.claim({ workerId: 'w', leaseMs: 1_000 })
     const pick = prepare.mock.calls.map(([sql]) => sql).find((sql) => sql.includes('UNION ALL') && sql.includes('run_at <= @now'))
     expect(pick).toBeDefined()
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${pick}`).all({ now: '2026-01-01T00:00:00.000Z', kinds: null }) as Array<{ detail: string }>)
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${pick}`).all({ now: '2026-01-01T00:00:00.000Z', kinds: null, skipBots: null }) as Array<{ detail: string }>)
       .map((row) => row.detail)
       .join('\n')
     // Each half is a range search on its own index, not a scan of every job ever queued.
