@@ -155,10 +155,12 @@ describe('failures of the code', () => {
 })
 
 describe('the workers', () => {
-  it('terminates a worker whose engine does not stop by itself, and replaces it', async () => {
-    // One native call that QuickJS does not interrupt: filling a large array of a slow kind.
+  it('stops code stuck in a native call (the engine itself, or its worker terminated and replaced) and keeps serving', async () => {
+    // One native call that QuickJS does not interrupt: filling a large array of a slow kind. On a quiet machine the
+    // engine may still stop between two fills on its own (no replacement needed); the watchdog's own rules are
+    // tested with stand-in workers below.
     expect(await reasonOf('const a = []; for (;;) a.push(new Array(1e6).fill(1))', {}, hurried)).toMatch(
-      /^(time limit: the code ran longer than 100 ms, the most one computation may take, and did not stop \(its worker was replaced\)|memory limit: )/,
+      /^(time limit: the code ran longer than 100 ms, the most one computation may take(, and did not stop \(its worker was replaced\))?$|memory limit: )/,
     )
     expect(await hurried.run('return "after"', {})).toEqual({ ok: true, value: 'after' })
   })
