@@ -176,20 +176,7 @@ describe('imports are bounded: decompression ratio, rows per table and per bot',
       await post('/v1/tables', { name: 'otherTable', schema: { type: 'object', properties: { name: { type: 'string' } } } })
       await post('/v1/tables/quotaTable/rows', { rows: [{ name: 'a' }, { name: 'b' }] })
       await post('/v1/tables/otherTable/rows', { rows: [{ name: 'c' }, { name: 'd' }, { name: 'e' }, { name: 'f' }] })
-      const runImport = async (table: string, rows: number): Promise<Record<string, any>> => {
-        const bytes = Buffer.from(`name\n${'row\n'.repeat(rows)}`)
-        const upsert = await small.request('PUT', '/v1/files', { body: { key: `rows-${table}-${rows}.csv`, size: bytes.byteLength } })
-        const url = new URL(upsert.body.file.uploadUrl)
-        expect((await small.app.fetch(new Request(`http://botshelf.test${url.pathname}${url.search}`, { method: 'PUT', body: bytes }))).status).toBe(200)
-        const started = await post(`/v1/tables/${table}/import`, { fileId: upsert.body.file.id })
-        const deadline = Date.now() + 10_000
-        for (;;) {
-          const job = (await small.request('GET', `/v1/tables/${table}/jobs`)).body.jobs.find((j: { id: string }) => j.id === started.body.job.id)
-          if (job.status === 'completed' || job.status === 'failed') return job
-          if (Date.now() > deadline) throw new Error(`import still ${job.status}`)
-          await new Promise((resolve) => setTimeout(resolve, 20))
-        }
-      }
+      const runImport = (table: string, rows: number) => importNames(small, table, Array.from({ length: rows }, () => 'row'))
       const tooMany = await runImport('quotaTable', 4)
       expect(tooMany).toMatchObject({ status: 'failed' })
       expect(tooMany['error']).toBe('fileId: the import would take table "quotaTable" past its quota of 5 rows (it holds 2 and the file has at least 4); no row was imported (botshelf serve --import-table-rows)')
@@ -202,4 +189,51 @@ describe('imports are bounded: decompression ratio, rows per table and per bot',
       await small.close()
     }
   })
+
+  it('refuses an import that would take a table or the bot past its byte quota, before any row is written', async () => {
+    const small = await startTestService({ importLimits: { tableBytes: 40, botBytes: 60 } })
+    try {
+      const post = (path: string, body: unknown) => small.request('POST', path, { body })
+      await post('/v1/tables', { name: 'quotaTable', schema: { type: 'object', properties: { name: { type: 'string' } } } })
+      await post('/v1/tables', { name: 'otherTable', schema: { type: 'object', properties: { name: { type: 'string' } } } })
+      await post('/v1/tables/quotaTable/rows', { rows: [{ name: 'a' }, { name: 'b' }] })
+      await post('/v1/tables/otherTable/rows', { rows: Array.from({ length: 4 }, () => ({ name: 'c'.repeat(10) })) })
+      // The bot stores 2 + 40 bytes: ten rows of "abcd" take the table to 42 (> 40), seven of "abc" the bot to 63 (> 60).
+      const pastTable = await importNames(small, 'quotaTable', Array.from({ length: 10 }, () => 'abcd'))
+      expect(pastTable).toMatchObject({ status: 'failed' })
+      expect(pastTable['error']).toBe(
+        'fileId: the import would take table "quotaTable" past its quota of 40 stored bytes (it stores 2, the file brings at least 40: 42 in all); no row was imported (botshelf serve --import-table-bytes)',
+      )
+      const pastBot = await importNames(small, 'quotaTable', Array.from({ length: 7 }, () => 'abc'))
+      expect(pastBot['error']).toBe(
+        "fileId: the import would take the bot's tables past their quota of 60 stored bytes (they store 42, the file brings at least 21: 63 in all); no row was imported (botshelf serve --import-bot-bytes)",
+      )
+      expect((await small.request('GET', '/v1/tables/quotaTable')).body.rows).toBe(2)
+      // Exactly at the quotas (table 20 of 40, bot 60 of 60) is allowed.
+      expect(await importNames(small, 'quotaTable', Array.from({ length: 6 }, () => 'abc'))).toMatchObject({ status: 'completed' })
+      expect((await small.request('GET', '/v1/tables/quotaTable')).body.rows).toBe(8)
+      expect(await small.backend.tables.storedBytes(small.botId, 'quotaTable')).toBe(20)
+      // Full now: one more byte anywhere in the bot fails.
+      const full = await importNames(small, 'quotaTable', ['z'])
+      expect(full['error']).toContain("past their quota of 60 stored bytes (they store 60, the file brings at least 1: 61 in all)")
+    } finally {
+      await small.close()
+    }
+  })
 })
+
+/** Imports a one-column CSV (`name`, one value per row) into `table` on `on` and waits for its job to settle. */
+async function importNames(on: TestService, table: string, names: readonly string[]): Promise<Record<string, any>> {
+  const bytes = Buffer.from(`name\n${names.map((name) => `${name}\n`).join('')}`)
+  const upsert = await on.request('PUT', '/v1/files', { body: { key: `rows-${table}-${names.length}-${names[0]}.csv`, size: bytes.byteLength } })
+  const url = new URL(upsert.body.file.uploadUrl)
+  expect((await on.app.fetch(new Request(`http://botshelf.test${url.pathname}${url.search}`, { method: 'PUT', body: bytes }))).status).toBe(200)
+  const started = await on.request('POST', `/v1/tables/${table}/import`, { body: { fileId: upsert.body.file.id } })
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const job = (await on.request('GET', `/v1/tables/${table}/jobs`)).body.jobs.find((j: { id: string }) => j.id === started.body.job.id)
+    if (job.status === 'completed' || job.status === 'failed') return job
+    if (Date.now() > deadline) throw new Error(`import still ${job.status}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}

@@ -205,8 +205,9 @@ export interface AppOptions {
   /**
    * The bounds of a table import (decision 1463): `maxRatio` (decompressed bytes per gzip byte, default 100),
    * `maxBytes` (file and decompressed content, default 4 GiB), `tableRows` (rows a table may hold after an import,
-   * default 1,000,000) and `botRows` (rows all of a bot's tables may hold, default 5,000,000). An import past one
-   * fails, naming the limit, before any row is written.
+   * default 1,000,000), `botRows` (rows all of a bot's tables may hold, default 5,000,000), `tableBytes` (bytes a
+   * table's rows may store, default 1 GiB) and `botBytes` (bytes all of a bot's tables may store, default 5 GiB). An
+   * import past one fails, naming the limit, before any row is written.
    *
    * @example
    * ```ts

@@ -71,6 +71,7 @@ export const portMethods = {
     'listTables',
     'createTable',
     'getTable',
+    'storedBytes',
     'getOrCreateTable',
     'deleteTable',
     'duplicateTable',

@@ -1,7 +1,7 @@
 /**
  * The bounds of a table import (decision 1463): a gzip file may expand at most `maxRatio` times, its decompressed
  * content is at most `maxBytes`, and the rows it brings may take a table past `tableRows` rows nor a bot (all its
- * tables) past `botRows` rows.
+ * tables) past `botRows` rows, nor take a table past `tableBytes` stored bytes nor a bot past `botBytes`.
  */
 export interface ImportLimits {
   /** Most decompressed bytes per gzip byte (past the first MiB). Default 100, e.g. `{ maxRatio: 50 }`. */
@@ -12,6 +12,13 @@ export interface ImportLimits {
   tableRows: number
   /** Most rows all the tables of one bot may hold after an import. Default 5,000,000, e.g. `{ botRows: 1_000_000 }`. */
   botRows: number
+  /**
+   * Most bytes a table's rows may store after an import (the text form of every value, as `storedBytes` measures).
+   * Default 1 GiB, e.g. `{ tableBytes: 64 * 1024 ** 2 }`.
+   */
+  tableBytes: number
+  /** Most bytes all the tables of one bot may store after an import. Default 5 GiB, e.g. `{ botBytes: 1024 ** 3 }`. */
+  botBytes: number
 }
 
 /**
@@ -27,6 +34,8 @@ export const defaultImportLimits: Readonly<ImportLimits> = Object.freeze({
   maxBytes: 4 * 1024 * 1024 * 1024,
   tableRows: 1_000_000,
   botRows: 5_000_000,
+  tableBytes: 1024 ** 3,
+  botBytes: 5 * 1024 ** 3,
 })
 
 /**
@@ -34,7 +43,7 @@ export const defaultImportLimits: Readonly<ImportLimits> = Object.freeze({
  *
  * @example
  * ```ts
- * importLimitsOf({ tableRows: 10_000 }) // { maxRatio: 100, maxBytes: 4294967296, tableRows: 10000, botRows: 5000000 }
+ * importLimitsOf({ tableRows: 10_000 }) // { maxRatio: 100, maxBytes: 4294967296, tableRows: 10000, botRows: 5000000, tableBytes: 1073741824, botBytes: 5368709120 }
  * ```
  */
 export function importLimitsOf(given: Partial<ImportLimits> = {}): ImportLimits {

@@ -7,6 +7,7 @@ import type { AppServices, ServiceJobContext } from '../http/env.js'
 import { throttledProgress } from './job-progress.js'
 import { failTableJob } from './table-job-failure.js'
 import { columnsOf } from './table-columns.js'
+import { rowBytes } from './row-bytes.js'
 import { decodeImport } from '../transfer/index.js'
 
 /**
@@ -89,13 +90,16 @@ async function importRowsOf(context: ServiceJobContext, payload: ImportTablePayl
   if (resumeAt === 0) {
     let checked = 0
     const ignored = new Set<string>()
-    const quota = await rowQuotaOf(services, payload.botId, record.id, record.name)
+    const quota = await quotaOf(services, payload.botId, record.id, record.name)
+    const userColumns = new Set(Object.keys(record.physicalMap))
+    let bytes = 0
     try {
       for await (const batch of rowsOf(0.5, 0)) {
         for (const warning of (await backend.tables.checkRows(payload.botId, record.id, batch, checked)).warnings) ignored.add(warning)
         checked += batch.length
+        for (const row of batch) bytes += rowBytes(row, userColumns)
         // Counted while checking: a file past a quota stops here, before any row is written (decision 1463).
-        quota.check(checked)
+        quota.check(checked, bytes)
       }
     } catch (error) {
       // Nothing is written before every row passed: say so in the file's terms.
@@ -131,29 +135,39 @@ async function importRowsOf(context: ServiceJobContext, payload: ImportTablePayl
   await progress.report(1, true)
 }
 
-/** The row quotas of an import: what the table and the bot hold already, and a check of the rows counted so far. */
-async function rowQuotaOf(services: AppServices, botId: string, tableId: string, tableName: string): Promise<{ check(rows: number): void }> {
+/**
+ * The row and byte quotas of an import: what the table and the bot hold already (rows, and stored bytes as the port's
+ * `storedBytes` measures them), and a check of the rows and bytes counted so far.
+ */
+async function quotaOf(services: AppServices, botId: string, tableId: string, tableName: string): Promise<{ check(rows: number, bytes: number): void }> {
   const { tables } = services.backend
-  const { tableRows, botRows } = services.importLimits
+  const { tableRows, botRows, tableBytes, botBytes } = services.importLimits
   const inTable = (await tables.getTable(botId, tableId)).rows
+  const bytesInTable = await tables.storedBytes(botId, tableId)
   let inBot = 0
+  let bytesInBot = 0
   let after
   do {
     const page = await tables.listTables(botId, { pageSize: 100, ...(after ? { after } : {}) })
-    for (const table of page.tables) inBot += (await tables.getTable(botId, table.id)).rows
+    for (const table of page.tables) {
+      inBot += (await tables.getTable(botId, table.id)).rows
+      bytesInBot += await tables.storedBytes(botId, table.id)
+    }
     after = page.next
   } while (after)
+  const refuse = (message: string, flag: string) => {
+    throw new PermanentJobError(`fileId: the import would take ${message}; no row was imported (botshelf serve --${flag})`)
+  }
   return {
-    check(rows) {
-      if (inTable + rows > tableRows) {
-        throw new PermanentJobError(
-          `fileId: the import would take table ${JSON.stringify(tableName)} past its quota of ${tableRows} rows (it holds ${inTable} and the file has at least ${rows}); no row was imported (botshelf serve --import-table-rows)`,
-        )
+    check(rows, bytes) {
+      const table = `table ${JSON.stringify(tableName)}`
+      if (inTable + rows > tableRows) refuse(`${table} past its quota of ${tableRows} rows (it holds ${inTable} and the file has at least ${rows})`, 'import-table-rows')
+      if (inBot + rows > botRows) refuse(`the bot's tables past their quota of ${botRows} rows (they hold ${inBot} and the file has at least ${rows})`, 'import-bot-rows')
+      if (bytesInTable + bytes > tableBytes) {
+        refuse(`${table} past its quota of ${tableBytes} stored bytes (it stores ${bytesInTable}, the file brings at least ${bytes}: ${bytesInTable + bytes} in all)`, 'import-table-bytes')
       }
-      if (inBot + rows > botRows) {
-        throw new PermanentJobError(
-          `fileId: the import would take the bot's tables past their quota of ${botRows} rows (they hold ${inBot} and the file has at least ${rows}); no row was imported (botshelf serve --import-bot-rows)`,
-        )
+      if (bytesInBot + bytes > botBytes) {
+        refuse(`the bot's tables past their quota of ${botBytes} stored bytes (they store ${bytesInBot}, the file brings at least ${bytes}: ${bytesInBot + bytes} in all)`, 'import-bot-bytes')
       }
     },
   }

@@ -7,7 +7,7 @@ import { backgroundOptions } from '../background-options.js'
 import type { EmbedderFlagName } from '../embedder-options.js'
 import { UsageError, type CliStream } from '../io.js'
 import { parseHostPolicy, parseRetrySchedule } from '../../webhooks/index.js'
-import { parseQuotaFlags } from '../quota-flags.js'
+import { parseByteSize, parseQuotaFlags } from '../quota-flags.js'
 import { parseSearchMinScore } from '../search-min-score.js'
 import { serveLogger, type LogFormat } from '../serve-logging.js'
 import { resolveStorage, type StorageSettings } from '../storage-options.js'
@@ -95,6 +95,20 @@ export function readServeSettings(values: ServeFlagValues, env: SettingsEnv, std
     const source = fromFlag !== undefined ? `--${flag}` : variable
     if (!/^[1-9][0-9]{0,15}$/.test(given.trim()) || !Number.isSafeInteger(Number(given))) throw new UsageError(`${source} must be a positive whole number, received ${JSON.stringify(given)}`)
     importLimits[key] = Number(given)
+  }
+  // Byte quotas take sizes as the storage quotas do (a number of bytes, or 1GB, 512MB).
+  const importByteFlags = [
+    ['import-table-bytes', 'BOTSHELF_IMPORT_TABLE_BYTES', 'tableBytes'],
+    ['import-bot-bytes', 'BOTSHELF_IMPORT_BOT_BYTES', 'botBytes'],
+  ] as const
+  for (const [flag, variable, key] of importByteFlags) {
+    const fromFlag = text(flag)
+    const given = fromFlag ?? env[variable]
+    if (given === undefined) continue
+    const source = fromFlag !== undefined ? `--${flag}` : variable
+    const bytes = parseByteSize(given, source)
+    if (bytes < 1 || !Number.isSafeInteger(bytes)) throw new UsageError(`${source} must be at least 1 byte, received ${JSON.stringify(given)}`)
+    importLimits[key] = bytes
   }
   const host = text('host') ?? '127.0.0.1'
   const retriesText = text('webhook-retries') ?? env['BOTSHELF_WEBHOOK_RETRIES']

@@ -310,4 +310,22 @@ export const serveSettings = [
     docs: "most rows all of a bot's tables may hold after an import; a file that would pass it fails before any row is written",
     section: 'quotas',
   },
+  {
+    flag: 'import-table-bytes',
+    value: '<size>',
+    variable: 'BOTSHELF_IMPORT_TABLE_BYTES',
+    default: '1GB',
+    help: ["most bytes a table's rows may store after an import, e.g. 256MB; a file that", 'would pass it fails before any row is written (default: 1GB)'],
+    docs: "most bytes a table's rows may store after an import (the text of every value), e.g. `256MB`; a file that would pass it fails before any row is written",
+    section: 'quotas',
+  },
+  {
+    flag: 'import-bot-bytes',
+    value: '<size>',
+    variable: 'BOTSHELF_IMPORT_BOT_BYTES',
+    default: '5GB',
+    help: ["most bytes all of a bot's tables may store after an import (default: 5GB)"],
+    docs: "most bytes all of a bot's tables may store after an import (the text of every value), e.g. `2GB`; a file that would pass it fails before any row is written",
+    section: 'quotas',
+  },
 ] as const satisfies readonly Setting[]

@@ -664,6 +664,46 @@ export function describeTablesPortContract(name: string, open: (now: Clock) => P
       })
     })
 
+    describe('storedBytes', () => {
+      const notes = { type: 'object', properties: { name: { type: 'string' }, note: { type: 'string' } } } as const
+
+      it('sums the UTF-8 bytes of the stored values, following writes, updates, deletes and renames', async () => {
+        await tables.createTable(BOT, { name: 'notesTable', schema: notes })
+        expect(await tables.storedBytes(BOT, 'notesTable')).toBe(0)
+        await tables.createRows(BOT, 'notesTable', [{ name: 'café', note: 'ab' }, { name: 'x' }])
+        // "café" is 5 bytes in UTF-8; a missing value counts nothing; ids and times are not counted.
+        expect(await tables.storedBytes(BOT, 'notesTable')).toBe(8)
+        await tables.updateRows(BOT, 'notesTable', [{ id: 2, note: 'hello' }])
+        expect(await tables.storedBytes(BOT, 'notesTable')).toBe(13)
+        await tables.deleteRows(BOT, 'notesTable', { ids: [1] })
+        expect(await tables.storedBytes(BOT, 'notesTable')).toBe(6)
+        await tables.renameColumn(BOT, 'notesTable', 'note', 'remark')
+        expect(await tables.storedBytes(BOT, 'notesTable')).toBe(6)
+        await tables.importRows(BOT, 'notesTable', [{ name: 'y'.repeat(1_000) }], 0)
+        expect(await tables.storedBytes(BOT, 'notesTable')).toBe(1_006)
+      })
+
+      it("measures one bot's table only, and a missing table is ResourceNotFound", async () => {
+        const table = await tables.createTable(BOT, { name: 'notesTable', schema: notes })
+        await tables.createTable(OTHER_BOT, { name: 'notesTable', schema: notes })
+        await tables.createRows(OTHER_BOT, 'notesTable', [{ name: 'other' }])
+        expect(await tables.storedBytes(BOT, table.id)).toBe(0)
+        expect(await tables.storedBytes(OTHER_BOT, 'notesTable')).toBe(5)
+        await tablesError(tables.storedBytes(BOT, 'missingTable'), 'ResourceNotFound', 'TABLE_NOT_FOUND')
+        await tablesError(tables.storedBytes(OTHER_BOT, table.id), 'ResourceNotFound', 'TABLE_NOT_FOUND')
+      })
+
+      it('counts every kind of value (numbers, booleans, objects) as more than nothing', async () => {
+        await tables.createTable(BOT, { name: 'mixedTable', schema: { type: 'object', properties: { total: { type: 'number' }, done: { type: 'boolean' }, meta: { type: 'object' } } } })
+        await tables.createRows(BOT, 'mixedTable', [{ total: 12 }])
+        const number = await tables.storedBytes(BOT, 'mixedTable')
+        expect(number).toBeGreaterThanOrEqual(2)
+        await tables.createRows(BOT, 'mixedTable', [{ done: true, meta: { a: 'b' } }])
+        // Each engine writes booleans and objects as text its own way: at least 1 byte, and the JSON's 9 bytes.
+        expect(await tables.storedBytes(BOT, 'mixedTable')).toBeGreaterThanOrEqual(number + 1 + 9)
+      })
+    })
+
     describe('table jobs', () => {
       let tableId: string
       beforeEach(async () => {

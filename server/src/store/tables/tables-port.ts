@@ -41,6 +41,12 @@ export interface TablesPort {
   createTable(botId: string, input: CreateTableInput): Promise<Table>
   /** A table with its counts. */
   getTable(botId: string, ref: string): Promise<TableWithCounts>
+  /**
+   * The bytes a table's rows store: the UTF-8 length of the text form of every non-null user column value (ids and
+   * times not counted), one aggregate query. Exact for strings on both engines; numbers, booleans and objects count
+   * as each engine writes them as text. What the import byte quotas measure (decision 1463).
+   */
+  storedBytes(botId: string, ref: string): Promise<number>
   /** Returns the table, creating it first when missing. */
   getOrCreateTable(botId: string, name: string, input: Omit<CreateTableInput, 'name'>): Promise<TableWithCounts & { created: boolean }>
   /** Deletes a table, its rows and its jobs. */

@@ -13,6 +13,7 @@ import { upsertRows } from './upsert.js'
 import * as vectors from './row-vectors.js'
 import { atomically } from './context.js'
 import { runtimeOf } from './runtime.js'
+import { storedBytes } from './stored-bytes.js'
 import type { VectorMode } from '../search/vector-mode.js'
 
 /** What the PostgreSQL tables port needs besides its connection. */
@@ -71,6 +72,7 @@ export function createPostgresTablesPort(sql: PgSql, deps: PostgresTablesDeps): 
     listTables: (botId, request) => catalog.listTables(context, botId, request),
     createTable: (botId, input) => catalog.createTable(context, botId, input),
     getTable: (botId, ref) => rereadingStale(context, async () => catalog.withCounts(context, await catalog.loadTable(context, botId, ref))),
+    storedBytes: (botId, ref) => rereadingStale(context, () => storedBytes(context, botId, ref)),
     getOrCreateTable: (botId, name, input) => catalog.getOrCreateTable(context, botId, name, input),
     deleteTable: (botId, ref) => catalog.deleteTable(context, botId, ref),
     duplicateTable: (botId, ref, options) => catalog.duplicateTable(context, botId, ref, options),

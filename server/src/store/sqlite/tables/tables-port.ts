@@ -1,4 +1,5 @@
 import type { Row, Table, TableJob } from 'botshelf/api'
+import { storedBytes } from './stored-bytes.js'
 import type { PagePosition } from '../../page.js'
 import type { TableJobChange, TableJobRecord } from '../../tables/tables-port.js'
 import type { RowSnapshot, TableSnapshot } from '../../tables/table-snapshot.js'
@@ -98,6 +99,18 @@ export class SqliteTablesStore {
    */
   getTable(botId: string, ref: string): TableWithCounts {
     return catalog.withCounts(this.context, catalog.loadTable(this.context, botId, ref))
+  }
+
+  /**
+   * The bytes the table's rows store (the text form of every non-null user column value), one aggregate query.
+   *
+   * @example
+   * ```ts
+   * store.storedBytes('bot_1', 'ordersTable') // 1834
+   * ```
+   */
+  storedBytes(botId: string, ref: string): number {
+    return storedBytes(this.context, botId, ref)
   }
 
   /**
