@@ -49,6 +49,12 @@ describe('console webhooks page in Chromium against botshelf serve', () => {
     adminToken = await page.evaluate(() => JSON.parse(sessionStorage.getItem('botshelf.console.session')!).token as string)
 
     const form = page.locator('form', { has: page.getByRole('heading', { name: 'Add a subscription' }) })
+    // A refused URL: the service's InvalidPayload names the field, and the form keeps what was typed.
+    await form.getByLabel('URL').fill('ftp://example.com/x')
+    await form.getByRole('button', { name: 'Add subscription' }).click()
+    expect(await page.getByRole('alert').textContent()).toContain('url')
+    expect(await form.getByLabel('URL').inputValue()).toBe('ftp://example.com/x')
+    await page.getByRole('button', { name: 'Dismiss the error' }).click()
     await form.getByLabel('URL').fill(`${receiver.url}/console`)
     await form.getByLabel('Event types').fill('file.created, file.deleted')
     await form.getByLabel('Description').fill('from the console')

@@ -41,9 +41,13 @@ export function WebhookForm(props: {
         setBusy(true)
         props
           .onSubmit({ url: url.trim(), types: parseTypes(types), description: description.trim(), disabled })
-          .then(() => {
-            if (!props.editing) (setUrl(''), setTypes(''), setDescription(''))
-          })
+          .then(
+            () => {
+              if (!props.editing) (setUrl(''), setTypes(''), setDescription(''))
+            },
+            // The page's error banner shows the refusal; the fields keep what was typed.
+            () => undefined,
+          )
           .finally(() => setBusy(false))
       }}
     >
