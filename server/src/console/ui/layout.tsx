@@ -3,6 +3,7 @@ import { useSession } from './core/session-context.js'
 import { FilesPage } from './files/files-page.js'
 import { TablesPage } from './tables/tables-page.js'
 import { TokensPage } from './tokens/tokens-page.js'
+import { WebhooksPage } from './webhooks/webhooks-page.js'
 import { SearchPage } from './search/search-page.js'
 import { EmptyState } from './components/empty-state.js'
 
@@ -22,6 +23,7 @@ export function Layout({ onSwitchBot, onSignOut }: { onSwitchBot: (botId: string
     { route: { page: 'files' }, label: 'Files', show: can.readFiles },
     { route: { page: 'search' }, label: 'Search', show: searchAvailable && can.readFiles },
     { route: { page: 'tables' }, label: 'Tables', show: can.readTables },
+    { route: { page: 'webhooks' }, label: 'Webhooks', show: can.readWebhooks },
     { route: { page: 'tokens' }, label: 'Tokens and bots', show: can.administer },
   ]
   const allowed = tabs.find((tab) => tab.route.page === route.page)?.show ?? false
@@ -71,6 +73,8 @@ export function Layout({ onSwitchBot, onSignOut }: { onSwitchBot: (botId: string
           <FilesPage fileId={route.fileId} />
         ) : route.page === 'tables' ? (
           <TablesPage table={route.table} />
+        ) : route.page === 'webhooks' ? (
+          <WebhooksPage webhookId={route.webhookId} />
         ) : route.page === 'tokens' ? (
           <TokensPage />
         ) : (

@@ -6,12 +6,17 @@ import { formatBytes } from './format.js'
 
 describe('capabilitiesOf', () => {
   it('lets viewers read only, billing managers nothing, writers write; administering needs the whoami flag', () => {
-    expect(capabilitiesOf({ role: 'viewer', canAdminister: false })).toEqual({ readFiles: true, writeFiles: false, deleteFiles: false, readTables: true, writeTables: false, administer: false })
+    expect(capabilitiesOf({ role: 'viewer', canAdminister: false })).toEqual({ readFiles: true, writeFiles: false, deleteFiles: false, readTables: true, writeTables: false, administer: false, readWebhooks: true, manageWebhooks: false })
     expect(capabilitiesOf({ role: 'billing_manager', canAdminister: false })).toMatchObject({ readFiles: false, readTables: false, writeFiles: false })
     for (const role of ['bot', 'integration', 'developer', 'manager', 'administrator']) {
       expect(capabilitiesOf({ role, canAdminister: false })).toMatchObject({ writeFiles: true, deleteFiles: true, writeTables: true, administer: false })
     }
     expect(capabilitiesOf({ role: 'administrator', canAdminister: true }).administer).toBe(true)
+    // Webhooks: the bot and the managing members manage, viewers read, integrations and billing managers neither.
+    expect(capabilitiesOf({ role: 'developer', canAdminister: false })).toMatchObject({ readWebhooks: true, manageWebhooks: true })
+    expect(capabilitiesOf({ role: 'bot', canAdminister: false })).toMatchObject({ readWebhooks: true, manageWebhooks: true })
+    expect(capabilitiesOf({ role: 'integration', canAdminister: false })).toMatchObject({ readWebhooks: false, manageWebhooks: false })
+    expect(capabilitiesOf({ role: 'billing_manager', canAdminister: false })).toMatchObject({ readWebhooks: false, manageWebhooks: false })
   })
 })
 

@@ -27,8 +27,12 @@ export interface Capabilities {
   readTables: boolean
   writeTables: boolean
   administer: boolean
+  /** Viewers and the managing roles read subscriptions (never their secrets); integrations and billing managers do not. */
+  readWebhooks: boolean
+  manageWebhooks: boolean
 }
 
+const webhookManagers = new Set(['bot', 'developer', 'manager', 'administrator'])
 const writerRoles = new Set(['bot', 'integration', 'developer', 'manager', 'administrator'])
 
 /**
@@ -51,5 +55,7 @@ export function capabilitiesOf(identity: Pick<Identity, 'role' | 'canAdminister'
     readTables: reads,
     writeTables: writes,
     administer: identity.canAdminister,
+    readWebhooks: identity.role === 'viewer' || webhookManagers.has(identity.role),
+    manageWebhooks: webhookManagers.has(identity.role),
   }
 }

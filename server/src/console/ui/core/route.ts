@@ -6,6 +6,7 @@ export type Route =
   | { page: 'tables'; table?: string }
   | { page: 'tokens' }
   | { page: 'search' }
+  | { page: 'webhooks'; webhookId?: string }
 
 /**
  * Reads a fragment into a route; anything unknown is the files page.
@@ -21,6 +22,7 @@ export function parseRoute(hash: string): Route {
   if (page === 'tables') return arg ? { page: 'tables', table: arg } : { page: 'tables' }
   if (page === 'tokens') return { page: 'tokens' }
   if (page === 'search') return { page: 'search' }
+  if (page === 'webhooks') return arg ? { page: 'webhooks', webhookId: arg } : { page: 'webhooks' }
   return arg ? { page: 'files', fileId: arg } : { page: 'files' }
 }
 
@@ -35,6 +37,7 @@ export function parseRoute(hash: string): Route {
 export function routeHref(route: Route): string {
   if (route.page === 'files') return route.fileId ? `#/files/${encodeURIComponent(route.fileId)}` : '#/files'
   if (route.page === 'tables') return route.table ? `#/tables/${encodeURIComponent(route.table)}` : '#/tables'
+  if (route.page === 'webhooks') return route.webhookId ? `#/webhooks/${encodeURIComponent(route.webhookId)}` : '#/webhooks'
   return `#/${route.page}`
 }
 
