@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { parseEventDate } from './created-on.js'
 import { eventFieldSchemas } from './event-schema.js'
-import { payloadIssues } from './payload-registry.js'
+import { payloadIssues, stringFieldsOfPayload } from './payload-registry.js'
 
 /**
  * The issues `EventSchema` would report for a refused event, found without walking the whole schema: each field is
@@ -27,6 +27,8 @@ export function readRefusalIssues(value: unknown): z.core.$ZodIssue[] | undefine
     const verdict = quickCheck(field, fieldValue)
     if (verdict === 'valid') continue
     if (verdict === 'unknown') {
+      // Tags of plain objects with a value that is not a string: the issues are written directly.
+      if (field === 'tags' && tagIssues(fieldValue, issues)) continue
       // A nested object or a date: its own schema decides (valid ones pass quickly).
       const result = eventFieldSchemas[field]!.safeParse(fieldValue)
       if (result.success) continue
@@ -42,8 +44,11 @@ export function readRefusalIssues(value: unknown): z.core.$ZodIssue[] | undefine
     if (result.success) return undefined // the direct check and the schema disagree: let the schema answer
     for (const issue of result.error.issues) issues.push({ ...issue, path: [field, ...issue.path] } as z.core.$ZodIssue)
   }
-  // The payload's own schema runs whatever the other fields did, as in EventSchema's refinement.
-  for (const issue of payloadIssues(input['type'], input['payload'])) issues.push(issue as z.core.$ZodIssue)
+  // The payload's own schema runs whatever the other fields did, as in EventSchema's refinement; a payload of plain
+  // string fields (`text`) gets its issues directly.
+  if (!stringPayloadIssues(input['type'], input['payload'], issues)) {
+    for (const issue of payloadIssues(input['type'], input['payload'])) issues.push(issue as z.core.$ZodIssue)
+  }
   return issues.length > 0 ? issues : undefined
 }
 
@@ -108,4 +113,47 @@ function plainTags(value: unknown): boolean {
 
 function isPlain(value: unknown): value is object {
   return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype && !Object.hasOwn(value, '__proto__')
+}
+
+const tagScopes = Object.freeze(['conversation', 'message', 'user'])
+
+/**
+ * Pushes the issues of tags whose scopes are plain objects (a value that is not a string: `invalid_type`, in scope
+ * then key order, as the tags schema reports them) and answers true; false (nothing pushed) for any other shape.
+ */
+function tagIssues(value: unknown, issues: z.core.$ZodIssue[]): boolean {
+  if (!isPlain(value)) return false
+  for (const scope of tagScopes) {
+    const tags = (value as Record<string, unknown>)[scope]
+    if (tags !== undefined && !isPlain(tags)) return false
+  }
+  for (const scope of tagScopes) {
+    const tags = (value as Record<string, unknown>)[scope] as Record<string, unknown> | undefined
+    if (tags === undefined) continue
+    for (const key in tags) {
+      const tag = tags[key]
+      if (typeof tag !== 'string') issues.push(stringIssue(['tags', scope, key], tag))
+    }
+  }
+  return true
+}
+
+/**
+ * Pushes the issues of a payload whose type's schema is an object of plain strings (`text`) and answers true; false
+ * (nothing pushed) when the schema is of another kind or the payload is not a plain object: `payloadIssues` decides.
+ */
+function stringPayloadIssues(type: unknown, payload: unknown, issues: z.core.$ZodIssue[]): boolean {
+  if (typeof type !== 'string' || !isPlain(payload)) return false
+  const fields = stringFieldsOfPayload(type)
+  if (fields === undefined) return false
+  for (const { key, optional } of fields) {
+    const field = (payload as Record<string, unknown>)[key]
+    if (typeof field === 'string' || (optional && field === undefined)) continue
+    issues.push(stringIssue(['payload', key], field))
+  }
+  return true
+}
+
+function stringIssue(path: PropertyKey[], input: unknown): z.core.$ZodIssue {
+  return { code: 'invalid_type', expected: 'string', path, message: 'Invalid input: expected string', input } as z.core.$ZodIssue
 }
