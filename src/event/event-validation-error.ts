@@ -22,11 +22,32 @@ export class EventValidationError extends BotshelfError {
   /** Likely causes read from the input's shape (a wrapped body, `createdAt`, a v12 event); often empty. */
   readonly hints: readonly string[]
 
+  /** The lead of the message; the text itself is written on first read (see the `message` accessor below). */
+  readonly #lead: string
+
   constructor(issues: readonly ReadableIssue[], lead = 'Invalid event', hints: readonly string[] = []) {
-    const message = formatIssues(lead, issues)
-    super('InvalidPayload', 'INVALID_EVENT', hints.length > 0 ? `${message}\nLikely cause: ${hints.join('; ')}` : message)
+    // No message handed to Error: it would make an own `message` property, and writing the text eagerly cost about
+    // as much as finding the issues (a refusal's text is often never read: the caller reads `issues`).
+    super('InvalidPayload', 'INVALID_EVENT', undefined as unknown as string)
+    this.#lead = lead
     this.issues = Object.freeze([...issues])
     this.hints = Object.freeze([...hints])
+  }
+
+  /** The message, written on first read and kept. */
+  static {
+    Object.defineProperty(this.prototype, 'message', {
+      configurable: true,
+      get(this: EventValidationError): string {
+        const text = formatIssues(this.#lead, this.issues)
+        const message = this.hints.length > 0 ? `${text}\nLikely cause: ${this.hints.join('; ')}` : text
+        Object.defineProperty(this, 'message', { value: message, writable: true, configurable: true, enumerable: false })
+        return message
+      },
+      set(this: EventValidationError, value: string) {
+        Object.defineProperty(this, 'message', { value, writable: true, configurable: true, enumerable: false })
+      },
+    })
   }
 
   /** Plain JSON form, handy for logs and HTTP answers. */

@@ -36,6 +36,7 @@ export function lookupPayloadSchema(type: string): PayloadSchema | undefined {
 export function storePayloadSchema(type: string, schema: PayloadSchema): void {
   registry.set(type, schema)
   checks.delete(type)
+  stringFields.delete(type)
 }
 
 /** Every registered type name, built-in first, then in definition order. */
@@ -61,8 +62,66 @@ export function payloadIsValid(type: string, payload: unknown): boolean {
     check = compilePayloadCheck(schema)
     checks.set(type, check)
   }
+  if (check(payload)) return true
+  // An object of plain strings is read exactly by its check: a refused one (`{ text: 42 }`) need not run the schema.
+  const fields = stringFieldsOfPayload(type)
+  if (fields !== undefined && isPlainRecord(payload)) return false
   // A compiled check may answer false where the schema accepts (a part it cannot read in detail): ask the schema.
-  return check(payload) || registry.get(type)!.safeParse(payload).success
+  return registry.get(type)!.safeParse(payload).success
+}
+
+/** A payload schema's fields when it is an object of plain strings (no checks), by type; `null`: another kind. */
+const stringFields = new Map<string, ReadonlyArray<{ key: string; optional: boolean }> | null>()
+
+/**
+ * The fields of a type's payload schema when it is a loose or stripping object of plain strings, each required or
+ * optional, with no check anywhere (`text`: `[{ key: 'text', optional: false }]`); `undefined` otherwise. Lets a
+ * refusal write a wrong field's issue directly (`refusal-fast-path.ts`) instead of running the schema.
+ *
+ * @example
+ * ```ts
+ * stringFieldsOfPayload('text') // [{ key: 'text', optional: false }]
+ * stringFieldsOfPayload('image') // undefined (a URL is not a plain string)
+ * ```
+ */
+export function stringFieldsOfPayload(type: string): ReadonlyArray<{ key: string; optional: boolean }> | undefined {
+  let fields = stringFields.get(type)
+  if (fields === undefined) {
+    const schema = registry.get(type)
+    fields = schema ? readStringFields(schema) : null
+    stringFields.set(type, fields)
+  }
+  return fields ?? undefined
+}
+
+interface SchemaDef {
+  type: string
+  checks?: readonly unknown[]
+  shape?: Record<string, z.ZodType>
+  catchall?: z.ZodType
+  innerType?: z.ZodType
+  coerce?: boolean
+  format?: string
+}
+const defOf = (schema: z.ZodType): SchemaDef => (schema as unknown as { _zod: { def: SchemaDef } })._zod.def
+
+function readStringFields(schema: z.ZodType): Array<{ key: string; optional: boolean }> | null {
+  const def = defOf(schema)
+  if (def.type !== 'object' || def.checks?.length || !def.shape) return null
+  if (def.catchall && defOf(def.catchall).type !== 'unknown') return null
+  const fields: Array<{ key: string; optional: boolean }> = []
+  for (const [key, field] of Object.entries(def.shape)) {
+    if (key === '__proto__') return null
+    let fieldDef = defOf(field)
+    const optional = fieldDef.type === 'optional'
+    if (optional) {
+      if (fieldDef.checks?.length || !fieldDef.innerType) return null
+      fieldDef = defOf(fieldDef.innerType)
+    }
+    if (fieldDef.type !== 'string' || fieldDef.checks?.length || fieldDef.coerce || fieldDef.format) return null
+    fields.push({ key, optional })
+  }
+  return fields
 }
 
 /** Checks a payload against its type's schema; issues carry paths relative to the event (`payload.text`). */
@@ -84,4 +143,8 @@ function inputAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
     current = (current as Record<PropertyKey, unknown>)[key]
   }
   return current
+}
+
+function isPlainRecord(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype && !Object.hasOwn(value, '__proto__')
 }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { toReadableIssues } from '../issues/index.js'
+import { formatIssues, toReadableIssues } from '../issues/index.js'
 import { fakeImageEvent, fakeTextEvent, fakeUntypedEvent } from '../testing/index.js'
 import { seededRandom } from '../testing/seeded-random.js'
 import { EventSchema } from './event-schema.js'
 import { readRefusalIssues } from './refusal-fast-path.js'
+import { safeParseEvent } from './parse-event.js'
 
 const wire = (event: unknown) => JSON.parse(JSON.stringify(event)) as Record<string, unknown>
 const bases = [
@@ -37,6 +38,21 @@ describe('readRefusalIssues', () => {
       expect(toReadableIssues(fast, input), JSON.stringify(input)).toEqual(toReadableIssues(schema.error!.issues, input))
     }
     expect(answered).toBeGreaterThan(1000)
+  })
+
+  it('writes tag values and plain-string payloads of the wrong type directly, as the schema reports them', () => {
+    const input = { ...bases[0], payload: { text: 42 }, tags: { conversation: { topic: 5, ok: 'yes' }, user: { n: null } } }
+    const fast = readRefusalIssues(input)
+    expect(fast?.map((issue) => issue.path)).toEqual([['tags', 'conversation', 'topic'], ['tags', 'user', 'n'], ['payload', 'text']])
+    expect(toReadableIssues(fast!, input)).toEqual(toReadableIssues(EventSchema.safeParse(input).error!.issues, input))
+  })
+
+  it('gives safeParseEvent an error whose message is written on first read', () => {
+    const error = safeParseEvent({ event: bases[0] }).error!
+    expect(Object.hasOwn(error, 'message')).toBe(false)
+    expect(error.message).toBe(`${formatIssues('Invalid event', error.issues)}\nLikely cause: ${error.hints.join('; ')}`)
+    expect(error.stack).toContain('EventValidationError: Invalid event:')
+    expect(Object.hasOwn(error, 'message')).toBe(true)
   })
 
   it('leaves valid events and odd objects to the schema', () => {
