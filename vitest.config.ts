@@ -24,7 +24,12 @@ const backends = (process.env['BOTSHELF_TEST_BACKENDS'] ?? 'sqlite,postgres').sp
 const setupFiles: Record<string, string[]> = { postgres: ['test/helpers/postgres-setup.ts'] }
 const endToEnd = ['test/files/**/*.test.ts', 'test/admin/**/*.test.ts', 'test/tables/**/*.test.ts', 'test/client/**/*.test.ts', 'test/server/**/*.test.ts', 'test/testing/**/*.test.ts', 'test/runtime/**/*.test.ts']
 // End-to-end files a backend cannot pass yet, each with the reason (nothing is skipped silently).
-const notOn: Record<string, string[]> = {}
+const notOn: Record<string, string[]> = {
+  // HTTP-layer bounds, the same whatever the engine: they run once, on SQLite. On PostgreSQL the file's 64 MiB set-up
+  // upload (bigger than loopback's socket buffers, so the download backs up) met the 500 ms idle bound it tests
+  // when the machine was loaded, and answered 408 before the test began.
+  postgres: ['test/server/slow-clients.test.ts'],
+}
 
 // Files run two per core (decision 1452). Vitest's default is one less than the cores, one file at a time on a
 // 2-core machine, while most files spend their time waiting on sockets, fsync and child processes, and each new
@@ -46,9 +51,6 @@ export default defineConfig({
         include: index === 0 ? ['src/**/*.test.ts', 'server/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'] : endToEnd,
         exclude: [...(notOn[backend] ?? []), '**/node_modules/**'],
         env: { BOTSHELF_TEST_BACKEND: backend },
-        // The projects after the first hold the end-to-end folders only: each file starts its own service and
-        // database, so files may share a worker's module graph (decision 1452; test/server: 144 s -> 73 s).
-        ...(index === 0 ? {} : { isolate: false }),
         ...(setupFiles[backend] ? { setupFiles: setupFiles[backend] } : {}),
       },
     })),

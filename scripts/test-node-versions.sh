@@ -25,5 +25,5 @@ for major in "${majors[@]}"; do
   [ -x "$bin/node" ] || { echo "test-node-versions: Node $major is not installed: run bash scripts/node-versions.sh install" >&2; exit 1; }
   echo "test-node-versions: the end-to-end folders and packaging on Node $("$bin/node" --version)"
   # End-to-end files start their own service and database, so they share a worker's module graph (decision 1452).
-  PATH="$bin:$PATH" "$bin/node" node_modules/vitest/vitest.mjs run --no-isolate "${folders[@]}"
+  PATH="$bin:$PATH" "$bin/node" node_modules/vitest/vitest.mjs run "${folders[@]}"
 done
