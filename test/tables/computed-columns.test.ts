@@ -14,6 +14,7 @@ import { chatCompletion, lastUserText, startFakeChatServer } from '../../server/
 import { createTablesFeature } from '../../server/src/tables/index.js'
 import { createApp } from '../../server/src/http/app.js'
 import { startTestService, type TestService } from '../helpers/service.js'
+import { eventually } from '../helpers/eventually.js'
 
 let fake: Awaited<ReturnType<typeof startFakeChatServer>>
 let service: TestService
@@ -40,16 +41,6 @@ const reviewSchema = {
     'x-zui': { computed: { action: 'ai', prompt: 'Reply to a {{sentiment}} review: {{review}}', dependencies: ['review', 'sentiment'] } },
   },
   stars: { type: 'number', 'x-zui': { computed: { action: 'ai', prompt: 'Stars: {{review}}', dependencies: ['review'] } } },
-}
-
-/** Polls `check` until it returns a value (the computations run in the background). */
-async function eventually<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 400; attempt++) {
-    const value = await check()
-    if (value !== undefined) return value
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  throw new Error(`never happened: ${what}`)
 }
 
 beforeAll(async () => {

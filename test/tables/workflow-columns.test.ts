@@ -15,6 +15,7 @@ import { createWebhookHandler, defineAction, defineBot, toNodeHandler, workflowC
 import { createMemoryLogger } from 'botshelf/testing'
 import { createTablesFeature } from '../../server/src/tables/index.js'
 import { startTestService, type TestService } from '../helpers/service.js'
+import { eventually } from '../helpers/eventually.js'
 
 let service: TestService
 let client: Client
@@ -45,16 +46,6 @@ const schema = {
   text: { type: 'string' },
   label: { type: 'string', 'x-zui': { computed: { action: 'workflow', workflowId: 'classify', dependencies: ['text'] } } },
   shout: { type: 'string', 'x-zui': { computed: { action: 'code', code: 'return row.label.toUpperCase()', dependencies: ['label'] } } },
-}
-
-/** Polls `check` until it returns a value (the bot answers in the background). */
-async function eventually<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 400; attempt++) {
-    const value = await check()
-    if (value !== undefined) return value
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  throw new Error(`never happened: ${what}`)
 }
 
 beforeAll(async () => {
