@@ -17,10 +17,13 @@ describe('one bot token under 200 concurrent @botpress/client loops, default set
   // A generous bound: 1,000 calls take a few seconds alone and more on a loaded 2-core machine.
   it('sees no 429, and every acknowledged upload reads back byte for byte', { timeout: 60_000 }, async () => {
     const result = await runOneTokenLoad(() => service.botpressClient(), { clients: 200, rounds: 2, uploadEveryRound: false })
-    expect(result.rateLimited).toBe(0)
-    expect(result.otherFailures).toEqual({})
-    expect(result.acknowledged).toHaveLength(200)
-    expect(result.succeeded).toBe(1000)
+    // A failure names its cause: the service's own error lines ride along in the assertion message.
+    const errors = service.logs.filter((line) => line.level === 'error' || line.level === 'warn')
+    const cause = `server errors and warnings: ${JSON.stringify(errors.slice(0, 5))}`
+    expect(result.rateLimited, cause).toBe(0)
+    expect(result.otherFailures, cause).toEqual({})
+    expect(result.acknowledged, cause).toHaveLength(200)
+    expect(result.succeeded, cause).toBe(1000)
     const client = service.botpressClient()
     const listed = new Map<string, { key: string; url: string }>()
     let nextToken: string | undefined
