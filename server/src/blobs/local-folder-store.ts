@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto'
 import { open, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, WrittenBlob } from './blob-store.js'
 import { BlobError, BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from './errors.js'
-import { GroupFsync, makePrivateFolder, PRIVATE_FILE_MODE } from '../platform/index.js'
+import { GroupFsync, makePrivateFolder, pooledRandomBytes, PRIVATE_FILE_MODE } from '../platform/index.js'
 import { OverlappedWriter } from './overlapped-writer.js'
 import { TRAILING_HASH_BYTES, TrailingHash } from './trailing-hash.js'
 
@@ -101,7 +100,7 @@ export interface LocalFolderBlobStoreOptions {
 }
 
 function newBlobId(): string {
-  return `blob_${randomBytes(16).toString('hex')}`
+  return `blob_${pooledRandomBytes(16).toString('hex')}`
 }
 
 async function fsyncDirectory(fs: BlobFileSystem, path: string): Promise<void> {

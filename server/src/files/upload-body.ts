@@ -1,5 +1,5 @@
 import { BotshelfError } from 'botshelf/api'
-import type { Readable } from 'node:stream'
+import { untouchedNodeBody } from '../http/node-body.js'
 /**
  * The request body of an upload stopped before its end because reading it failed: the client closed the
  * connection (or, in process, the body stream errored). Raised by {@link uploadBody}, so the upload route can tell
@@ -23,29 +23,8 @@ export class UploadAbortedError extends BotshelfError {
   }
 }
 
-/** The socket streams of requests that came through `createServer`, by their `Request` (see {@link attachNodeBody}). */
-const nodeBodies = new WeakMap<Request, Readable>()
-
-/**
- * Remembers the node:http stream a `Request` was made from, so {@link uploadBody} can read an upload straight from
- * the socket instead of through the two web-stream layers of the `Request` body (`Readable.toWeb`, then undici's
- * body). Called by `createServer` for the requests it receives; in-process `app.fetch` calls read the `Request`.
- *
- * @example
- * ```ts
- * attachNodeBody(request, incoming)
- * ```
- */
-export function attachNodeBody(request: Request, incoming: Readable): void {
-  nodeBodies.set(request, incoming)
-}
-
-/** The node stream behind `request`, if nothing has read from it yet. */
-function untouchedNodeBody(request: Request): Readable | undefined {
-  const incoming = nodeBodies.get(request)
-  if (!incoming || incoming.readableDidRead || incoming.listenerCount('data') > 0 || incoming.destroyed) return undefined
-  return incoming
-}
+// The socket stream behind a request (decision 1212) now has its home in the HTTP layer; re-exported for the upload's callers.
+export { attachNodeBody } from '../http/node-body.js'
 
 /**
  * The body of an upload request as an async iterable of chunks, counting the bytes; an error while reading it

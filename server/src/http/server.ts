@@ -15,7 +15,7 @@ import {
   type InFlightRequest,
   refusalResponse,
 } from './connections/index.js'
-import { attachNodeBody } from '../files/upload-body.js'
+import { attachNodeBody } from './node-body.js'
 import { TurnBudget } from './connections/turn-budget.js'
 
 /** Options of `createServer`: the app's options plus where to listen. */
@@ -193,8 +193,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     const socket = incoming.socket
     // Node leaves an HTTP/1.1 request without Host to us (requireHostHeader is off): answer it with a wire error.
     if (incoming.httpVersion === '1.1' && incoming.headers.host === undefined) return refuseRequest('HTTP/1.1 requests must carry a Host header', socket.remoteAddress)
-    // An upload's route reads the socket stream directly (the same bytes, without two web-stream layers).
-    if (incoming.method === 'PUT') attachNodeBody(request, incoming)
+    // Uploads and JSON bodies are read from the socket stream directly (the same bytes, without two web-stream layers).
+    if (incoming.method !== 'GET' && incoming.method !== 'HEAD') attachNodeBody(request, incoming)
     return tracked(incoming, outgoing, async (flight) => {
       const response = await app.fetch(request, socket.remoteAddress !== undefined ? { remoteAddress: socket.remoteAddress } : {})
       closeIfBodyUnread(incoming, outgoing)

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { pooledRandomBytes } from '../platform/random-pool.js'
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 
@@ -26,7 +26,7 @@ export function newUlid(now: Date): string {
   // Within one millisecond, ids of this process increase (the random part counts up), so ties sort in creation order.
   if (ms === lastTime && !incremented(lastTail)) lastTail = []
   if (ms !== lastTime || lastTail.length === 0) {
-    const random = randomBytes(16)
+    const random = pooledRandomBytes(16)
     lastTail = Array.from(random, (byte) => byte % 32)
     lastTime = ms
   }

@@ -3,6 +3,7 @@ import type { AppEnv } from '../env.js'
 import { jsonLimitFor } from '../body.js'
 import { refusalResponse } from './refusal.js'
 import { formatDuration } from './timeouts.js'
+import { DROP_REST_TIMEOUT_MS, GuardedNodeBody, guardBody, untouchedNodeBody, type BodyProgress } from '../node-body.js'
 
 /** Options of `bodyDeadline`. */
 export interface BodyDeadlineOptions {
@@ -47,7 +48,7 @@ function hasBody(request: Request): boolean {
 }
 
 /** A body stream that fails with `BodyTimeoutError` when the source has not ended within `timeoutMs`. */
-class GuardedBody {
+class GuardedBody implements BodyProgress {
   readonly stream: ReadableStream<Uint8Array>
   received = 0
   complete = false
@@ -114,44 +115,62 @@ export function bodyDeadline(options: BodyDeadlineOptions): MiddlewareHandler<Ap
   return async (c, next) => {
     const original = c.req.raw
     // The path first: reading `body` builds the request's web stream, which an upload never uses (it reads the socket).
-    if (timeoutMs <= 0 || streamsBody(c.req.path) || !hasBody(original) || original.body === null) return next()
-    const guard = new GuardedBody(original.body, timeoutMs)
-    c.req.raw = new Request(original.url, {
-      method: original.method,
-      headers: original.headers,
-      body: guard.stream,
-      signal: original.signal,
-      duplex: 'half',
-    } as RequestInit)
-    try {
-      await next()
-    } finally {
-      guard.stop()
+    if (timeoutMs <= 0 || streamsBody(c.req.path) || !hasBody(original)) return next()
+    const declared = original.headers.get('content-length')
+    // A body of a declared length that came through createServer is read from its socket stream (decision 1471): no
+    // web stream, no second `Request`. Other bodies (chunked, in-process `app.fetch`) go through a guarded web stream.
+    const incoming = declared !== null ? untouchedNodeBody(original) : undefined
+    let progress: BodyProgress
+    if (incoming) {
+      const guard = new GuardedNodeBody(incoming, timeoutMs, () => new BodyTimeoutError(`the body did not arrive within ${formatDuration(timeoutMs)}`))
+      guardBody(original, guard)
+      progress = guard
+      try {
+        await next()
+      } finally {
+        guard.stop()
+      }
+      // Answered without reading the body (a 401 or 404 decided on the headers): drop the rest, as below.
+      if (!guard.timedOut && !guard.complete && !guard.started && Number(declared) <= jsonLimitFor(c.req.path)) await guard.dropRest(jsonLimitFor(c.req.path))
+    } else {
+      if (original.body === null) return next()
+      const guard = new GuardedBody(original.body, timeoutMs)
+      progress = guard
+      c.req.raw = new Request(original.url, {
+        method: original.method,
+        headers: original.headers,
+        body: guard.stream,
+        signal: original.signal,
+        duplex: 'half',
+      } as RequestInit)
+      try {
+        await next()
+      } finally {
+        guard.stop()
+      }
+      // Answered without reading the body (a 401 or 404 decided on the headers): read and drop the rest, within the
+      // route's limit, so the client can finish sending and read the answer on a connection that stays usable.
+      if (!guard.timedOut && !guard.complete && !guard.stream.locked && Number(declared ?? 0) <= jsonLimitFor(c.req.path)) {
+        await dropRest(guard.stream, jsonLimitFor(c.req.path))
+      }
     }
-    // Answered without reading the body (a 401 or 404 decided on the headers): read and drop the rest, within the
-    // route's limit, so the client can finish sending and read the answer on a connection that stays usable.
-    const declared = Number(original.headers.get('content-length') ?? 0)
-    if (!guard.timedOut && !guard.complete && !guard.stream.locked && declared <= jsonLimitFor(c.req.path)) {
-      await dropRest(guard.stream, jsonLimitFor(c.req.path))
-    }
-    if (guard.timedOut && !guard.complete && c.res.status >= 400) {
+    if (progress.timedOut && !progress.complete && c.res.status >= 400) {
       const services = c.get('services')
-      const declared = original.headers.get('content-length')
       services.logger.log('warn', 'request timed out', {
         requestId: c.get('requestId'),
         phase: 'body',
         method: c.req.method,
         path: c.req.path,
         limitMs: timeoutMs,
-        bytesReceived: guard.received,
+        bytesReceived: progress.received,
         remoteAddress: c.env?.connection?.remoteAddress ?? null,
       })
       c.res = refusalResponse(
         {
           status: 408,
           type: 'OperationTimeout',
-          message: `The request body did not arrive within ${formatDuration(timeoutMs)} (${guard.received}${declared !== null ? ` of ${declared}` : ''} bytes received); send it again`,
-          metadata: { limitMs: timeoutMs, bytesReceived: guard.received },
+          message: `The request body did not arrive within ${formatDuration(timeoutMs)} (${progress.received}${declared !== null ? ` of ${declared}` : ''} bytes received); send it again`,
+          metadata: { limitMs: timeoutMs, bytesReceived: progress.received },
         },
         services.now(),
       )
@@ -159,8 +178,6 @@ export function bodyDeadline(options: BodyDeadlineOptions): MiddlewareHandler<Ap
   }
 }
 
-/** How long an answer given before its body was read waits for the rest of that body. */
-const DROP_REST_TIMEOUT_MS = 5_000
 
 /**
  * Reads a body nobody read, dropping its bytes, until it ends, passes `maxBytes` or takes 5 s. It never cancels

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { pooledRandomBytes } from '../../platform/random-pool.js'
 import { newErrorId, type ErrorBody } from 'botshelf/api'
 import type { ErrorType } from 'botshelf/api'
 
@@ -33,9 +33,6 @@ const reasonPhrases: Readonly<Record<number, string>> = {
   500: 'Internal Server Error',
 }
 
-/** Random bytes drawn 4 KB at a time: a request id takes 8 of them without a call into OpenSSL per request. */
-const idPool = { bytes: Buffer.alloc(0), offset: 0 }
-
 /**
  * A request id in the format of the request log (`req_` + 16 random hex digits): every request's, made by
  * src/server/http/request-context.ts, and those of answers given before the app sees the request.
@@ -46,13 +43,8 @@ const idPool = { bytes: Buffer.alloc(0), offset: 0 }
  * ```
  */
 export function newRequestId(): string {
-  if (idPool.offset + 8 > idPool.bytes.length) {
-    idPool.bytes = randomBytes(4096)
-    idPool.offset = 0
-  }
-  const id = `req_${idPool.bytes.toString('hex', idPool.offset, idPool.offset + 8)}`
-  idPool.offset += 8
-  return id
+  // Random bytes drawn 4 KB at a time: no call into OpenSSL per request.
+  return `req_${pooledRandomBytes(8).toString('hex')}`
 }
 
 /**

@@ -3,6 +3,7 @@ import { newDeliveryId, newWebhookId } from '../../webhooks/ids.js'
 import type { AddDeliveryInput, CreateWebhookInput, DeliveryPatch, DeliveryRecord, IdPage, IdPageQuery, WebhookPatch, WebhookRecord } from '../../webhooks/types.js'
 import { deliveryColumns, deliveryRowToRecord, idPage, wantsType, webhookColumns, webhookRowToRecord, type DeliveryRow, type WebhookRow } from '../../webhooks/webhook-row.js'
 import type { Sqlite } from '../connect.js'
+import type { Statement } from 'better-sqlite3'
 
 function sqlValue(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0
@@ -23,6 +24,9 @@ export class SqliteWebhooksStore {
     private readonly db: Sqlite,
     private readonly now: Clock,
   ) {}
+
+  /** The query every committed file or row change runs (`subscribers`), compiled once on first use (decision 1471). */
+  private subscribersStatement: Statement<unknown[]> | undefined
 
   createWebhook(input: CreateWebhookInput): WebhookRecord {
     const now = this.now()
@@ -70,7 +74,8 @@ export class SqliteWebhooksStore {
   }
 
   subscribers(botId: string, type: string): WebhookRecord[] {
-    const rows = this.db.prepare('SELECT * FROM webhooks WHERE bot_id = ? AND disabled = 0 ORDER BY id').all(botId) as WebhookRow[]
+    this.subscribersStatement ??= this.db.prepare('SELECT * FROM webhooks WHERE bot_id = ? AND disabled = 0 ORDER BY id')
+    const rows = this.subscribersStatement.all(botId) as WebhookRow[]
     return rows.map(webhookRowToRecord).filter((record) => wantsType(record, type))
   }
 
