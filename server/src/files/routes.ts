@@ -28,6 +28,8 @@ import { toWireFile, type FileViewContext } from './file-view.js'
 import { WireFileMemo } from './wire-file-memo.js'
 import type { IndexingOptions } from '../search/indexing/indexing-options.js'
 import { registerKnowledgeBaseRoutes } from './knowledge-base-routes.js'
+import { linksToKnowledgeBase } from './knowledge-base-link.js'
+import { enqueueIndexing } from '../search/indexing/index.js'
 import { registerSearchRoutes } from '../search/files/search-routes.js'
 import { fileEvent } from '../webhooks/event-drafts.js'
 import { canAccessFile, canCreateFile, canUseFiles, listScopeFor, ownerFor } from './permissions.js'
@@ -58,20 +60,11 @@ const isString = (value: unknown): value is string => typeof value === 'string'
 
 /**
  * Whether an upserted file is indexed: as asked, except that a file of an existing knowledge base (tags `source:
- * knowledge-base` and `kbId`) always is, since opening it from the knowledge base needs its passages; asking
- * `index: false` for one is refused.
+ * knowledge-base` and `kbId`) always is, even with `index: false`, since opening it from the knowledge base needs
+ * its passages; the answer shows `index: true` (decision 1436).
  */
 async function mustIndex(services: AppServices, botId: string, body: { index?: boolean | undefined; tags?: Record<string, string> | undefined }): Promise<boolean> {
-  const kbId = body.tags?.['kbId']
-  if (body.tags?.['source'] !== 'knowledge-base' || kbId === undefined) return body.index ?? false
-  if (!(await services.backend.knowledgeBases.get(botId, kbId))) return body.index ?? false
-  if (body.index === false) {
-    throw new ServiceError(
-      'InvalidPayload',
-      `index: files of knowledge base ${JSON.stringify(kbId)} (tags source: knowledge-base, kbId) must be indexed; expected true or absent, received false`,
-    )
-  }
-  return true
+  return (await linksToKnowledgeBase(services.backend, botId, body.tags)) || (body.index ?? false)
 }
 
 function requireFilesAccess(principal: Principal): void {
@@ -235,7 +228,14 @@ export function filesRoutes(options: FilesRoutesOptions = {}): Hono<AppEnv> {
         if (mergedBytes > filesLimits.metadataMaxBytes) {
           throw new ServiceError('InvalidPayload', `metadata: expected at most ${filesLimits.metadataMaxBytes} bytes of metadata as JSON after the merge, received ${mergedBytes}`)
         }
-        const result = await tx.files.updateMetadata(file.id, { ...rest, ...checkedExpiry })
+        // Linking a file to a knowledge base later indexes it (decision 1436): marked to index, and indexed now
+        // when its content is there (in this transaction, with its job), else when the content lands.
+        const linked = !file.index && (await linksToKnowledgeBase(tx, file.botId, mergePatch(file.tags, rest.tags) as Record<string, string>))
+        let result = await tx.files.updateMetadata(file.id, { ...rest, ...checkedExpiry, ...(linked ? { index: true as const } : {}) })
+        if (linked && result.blobId && result.status === 'upload_completed') {
+          result = await tx.files.requestIndexing(file.id)
+          await enqueueIndexing(tx, result)
+        }
         return { result, events: [fileEvent(services, 'file.updated', result, publicBaseUrl(c))] }
       })
       return { file: toWireFile(updated, view(c, services)) }

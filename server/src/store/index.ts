@@ -24,6 +24,6 @@ export {
 } from './files/index.js'
 export type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableJobChange, TableJobRecord, TableRecord, TablesPort, TableWithCounts, UpdateTableInput, QueryVector, RowVectorCounts, StaleRowsClaim } from './tables/index.js'
 export { TablesStoreError, type TablesErrorCode } from './tables/index.js'
-export type { PassageInput, PassageListQuery, PassageRecord, PassageSubtype, PassageVectorsInput, ReplacePassagesInput, SearchHit, SearchIndexPort, SearchQuery, SearchUsage, StaleFile } from './search/index.js'
+export type { PassageInput, PassageListQuery, PassageRecord, PassageSubtype, PassageVectorsInput, StoredPassageType, ReplacePassagesInput, SearchHit, SearchIndexPort, SearchQuery, SearchUsage, StaleFile } from './search/index.js'
 export { jobStates, type ClaimInput, type EnqueueInput, type FailInput, type JobListQuery, type JobQueue, type JobRecord, type JobState } from './jobs/index.js'
 export type { ComputedCellsPort, ComputedCell, ComputedStatus, CellReset, ClaimedCell, CellOutcome } from './computed/index.js'

@@ -30,6 +30,7 @@ export {
   SearchPassageSchema,
   PassageInputSchema,
   IndexingConfigurationSchema,
+  type IndexingConfiguration,
   type Passage,
   type SearchPassage,
 } from './passages.js'

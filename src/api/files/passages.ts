@@ -75,8 +75,8 @@ export const PassageInputSchema = z.strictObject({
 
 /**
  * The indexing configuration of `upsertFile` (docs/wire-format.md §12), validated with the wire's bounds (every object
- * refuses unknown keys). `chunking.maximumChunkLength` is honoured; the other settings are accepted and have no
- * effect yet (docs/search.md, "Limits").
+ * refuses unknown keys). What each setting does, and what happens without a language model: docs/search.md,
+ * "Indexing options" (decision 1435).
  *
  * @example
  * ```ts
@@ -115,3 +115,6 @@ export const IndexingConfigurationSchema = z.strictObject({
     })
     .optional(),
 })
+
+/** The indexing configuration of `upsertFile`. */
+export type IndexingConfiguration = z.infer<typeof IndexingConfigurationSchema>

@@ -47,16 +47,26 @@ const generic = new Set(['', 'application/octet-stream', 'binary/octet-stream', 
  * ```
  */
 export function indexableFormat(contentType: string, key: string): DocumentFormat | undefined {
-  const type = (contentType.split(';')[0] ?? '').trim().toLowerCase()
-  const known = byContentType[type]
-  if (known) return known
-  if (!generic.has(type)) return undefined
-  return formatOfKey(key)
+  return formatBy(contentType, key, byContentType, byExtension)
 }
 
-function formatOfKey(key: string): DocumentFormat | undefined {
+/**
+ * A format looked up by content type (parameters ignored), else, when the content type is missing or generic, by the
+ * key's extension (lower case): the one rule every reader of uploaded content follows.
+ *
+ * @example
+ * ```ts
+ * formatBy('application/octet-stream', 'cat.PNG', { 'image/png': 'png' }, { png: 'png' }) // 'png'
+ * ```
+ */
+export function formatBy<T>(contentType: string, key: string, types: Record<string, T>, extensions: Record<string, T>): T | undefined {
+  const type = (contentType.split(';')[0] ?? '').trim().toLowerCase()
+  const known = Object.hasOwn(types, type) ? types[type] : undefined
+  if (known) return known
+  if (!generic.has(type)) return undefined
   const name = key.slice(key.lastIndexOf('/') + 1)
   const dot = name.lastIndexOf('.')
   if (dot <= 0) return undefined
-  return byExtension[name.slice(dot + 1).toLowerCase()]
+  const extension = name.slice(dot + 1).toLowerCase()
+  return Object.hasOwn(extensions, extension) ? extensions[extension] : undefined
 }

@@ -6,7 +6,7 @@
 export type { PassageMeta, PassageSubtype, ExtractedPassage } from './passage.js'
 export { ExtractionError, type ExtractionErrorCode } from './extraction-error.js'
 export { DEFAULT_EXTRACTION_LIMITS, resolveLimits, type ExtractionLimits } from './limits.js'
-export { indexableFormat, type DocumentFormat } from './formats.js'
+export { formatBy, indexableFormat, type DocumentFormat } from './formats.js'
 export { extractPassages, closeExtractionWorkers, configureExtractionWorkers, type ExtractOptions } from './extract-passages.js'
 export { setPassagesFromWire, type WirePassage } from './set-passages-from-wire.js'
 export { DEFAULT_MAXIMUM_CHUNK_LENGTH, MAXIMUM_CHUNK_LENGTH_RANGE } from './chunking/chunk-options.js'

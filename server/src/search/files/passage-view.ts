@@ -2,7 +2,7 @@ import type { Passage } from 'botshelf/api'
 import type { PassageRecord } from '../../store/index.js'
 
 /**
- * The wire `meta` of a stored passage: a chunk with its subtype, page and position.
+ * The wire `meta` of a stored passage: its type (a chunk, a summary, an image caption), subtype, page and position.
  *
  * @example
  * ```ts
@@ -11,7 +11,7 @@ import type { PassageRecord } from '../../store/index.js'
  */
 export function passageMeta(record: PassageRecord): Passage['meta'] {
   return {
-    type: 'chunk',
+    type: record.type,
     subtype: record.subtype,
     ...(record.pageNumber !== null ? { pageNumber: record.pageNumber } : {}),
     position: record.position,

@@ -9,6 +9,7 @@ const passages: PassageRecord[] = ['# Guide', 'one', 'two', 'three', 'four', 'fi
   botId: 'bot',
   position,
   content,
+  type: 'chunk',
   subtype: position === 0 ? 'title' : 'paragraph',
   pageNumber: null,
   breadcrumb: position === 0 ? [] : ['Guide'],

@@ -1,4 +1,4 @@
-import type { PassageSubtype } from '../../store/index.js'
+import type { PassageSubtype, StoredPassageType } from '../../store/index.js'
 
 /** A passage as `setFilePassages` gives it (wire `type` defaults to `paragraph`). */
 export interface GivenPassage {
@@ -10,6 +10,8 @@ export interface GivenPassage {
 /** A passage ready to embed and store: its kind, page and the headings above it. */
 export interface PreparedPassage {
   content: string
+  /** `chunk` when absent; `summary` and `image` passages are written by a language model (decision 1435). */
+  type?: StoredPassageType
   subtype: PassageSubtype
   pageNumber?: number
   breadcrumb: string[]

@@ -3,6 +3,8 @@ import { fileEvent } from '../../webhooks/event-drafts.js'
 import { filesLimits } from 'botshelf/api'
 import { BotshelfError } from 'botshelf/api'
 import { EmbedderUnavailableError, type Embedder } from '../embedding/index.js'
+import { indexableFormat } from '../extraction/index.js'
+import { LanguageModelUnavailableError } from '../../language-model/index.js'
 import type { FileRecord, PassageInput } from '../../store/index.js'
 import type { AppServices, ServiceJob } from '../../http/env.js'
 import { defineJob } from '../../jobs/index.js'
@@ -10,6 +12,7 @@ import type { DocumentExtractor } from './document-extractor.js'
 import { enqueueIndexing, indexFileSpec, type IndexFilePayload } from './enqueue-indexing.js'
 import { prepareGivenPassages, type PreparedPassage } from './given-passages.js'
 import type { IndexingOptions } from './indexing-options.js'
+import { applyIndexingOptions, captionImage, fileIndexingOptions, IMAGE_CAPTION_MAX_BYTES, imageType, IndexingNotes, modelRefusal, NO_LANGUAGE_MODEL } from './options/index.js'
 
 /** Shortest and longest wait before retrying after an unavailable embedder, in milliseconds. */
 const DEFER_MIN_MS = 1_000
@@ -51,22 +54,51 @@ async function readContent(services: AppServices, file: FileRecord, signal: Abor
   }
 }
 
-async function extract(services: AppServices, file: FileRecord, extractor: DocumentExtractor | undefined, signal: AbortSignal): Promise<PreparedPassage[]> {
-  if (!extractor) {
-    throw new IndexingRefusal('this server has no document extractor configured, so files cannot be indexed from their content (setFilePassages still works)')
-  }
+/**
+ * The passages of a file's content: an image described by the language model, or a document extracted and then
+ * given the file's indexing options (decision 1435); options not applied are recorded in `notes`.
+ */
+async function passagesFromContent(services: AppServices, file: FileRecord, extractor: DocumentExtractor | undefined, signal: AbortSignal, notes: IndexingNotes): Promise<PreparedPassage[]> {
   const size = file.size ?? 0
   if (size > filesLimits.indexableMaxBytes) {
     throw new IndexingRefusal(`the file has ${size} bytes; files over 95 MB (${filesLimits.indexableMaxBytes} bytes) are not indexed`)
   }
+  const contentType = file.blobContentType ?? file.contentType
+  const image = imageType(contentType, file.key)
+  if (image) return describeImage(services, file, image, signal)
+  const options = fileIndexingOptions(file.indexingConfiguration, filesLimits.chunkLengthDefault)
+  const extracted = await extract(services, file, extractor, options.maximumChunkLength, signal)
+  return applyIndexingOptions(extracted, { options, format: indexableFormat(contentType, file.key), key: file.key, model: services.languageModel, signal, notes })
+}
+
+/** An image file's one passage: its caption by the language model, or a refusal saying why there is none. */
+async function describeImage(services: AppServices, file: FileRecord, type: string, signal: AbortSignal): Promise<PreparedPassage[]> {
+  const size = file.size ?? 0
+  if (size > IMAGE_CAPTION_MAX_BYTES) {
+    throw new IndexingRefusal(`the image has ${size} bytes; images over 20 MB (${IMAGE_CAPTION_MAX_BYTES} bytes) are not sent to the language model to be described`)
+  }
   const content = await readContent(services, file, signal)
-  const chunking = (file.indexingConfiguration?.['chunking'] ?? {}) as { maximumChunkLength?: number }
+  let caption: PreparedPassage[]
+  try {
+    caption = await captionImage({ content, type, key: file.key }, { model: services.languageModel, signal })
+  } catch (error) {
+    const why = modelRefusal(error)
+    if (!why) throw error
+    if (why === NO_LANGUAGE_MODEL) throw new IndexingRefusal(`an image is indexed by the caption a vision-capable language model writes of it, and ${NO_LANGUAGE_MODEL}`)
+    throw new IndexingRefusal(`the language model could not describe the image (it must accept images: configure a vision-capable model with --llm-model): ${why}`)
+  }
+  if (caption.length === 0) throw new IndexingRefusal('the language model answered an empty description of the image, so it has nothing to index')
+  return caption
+}
+
+async function extract(services: AppServices, file: FileRecord, extractor: DocumentExtractor | undefined, maximumChunkLength: number, signal: AbortSignal): Promise<PreparedPassage[]> {
+  if (!extractor) {
+    throw new IndexingRefusal('this server has no document extractor configured, so files cannot be indexed from their content (setFilePassages still works)')
+  }
+  const content = await readContent(services, file, signal)
   let extracted
   try {
-    extracted = await extractor(
-      { content, contentType: file.blobContentType ?? file.contentType, key: file.key },
-      { maximumChunkLength: chunking.maximumChunkLength ?? filesLimits.chunkLengthDefault, signal },
-    )
+    extracted = await extractor({ content, contentType: file.blobContentType ?? file.contentType, key: file.key }, { maximumChunkLength, signal })
   } catch (error) {
     // The extractor's own errors explain themselves; anything else may be transient and is retried.
     if (error instanceof BotshelfError || (error instanceof Error && error.name === 'ExtractionError')) throw new IndexingRefusal(error.message)
@@ -96,9 +128,11 @@ async function embed(embedder: Embedder | null | undefined, passages: PreparedPa
  * The `files.index` job: extracts the passages of a file's content (or takes the given ones), embeds them when an
  * embedder is configured, then, in one transaction, swaps them in and marks the file `indexing_completed`, if the
  * indexing request it serves is still the file's latest. Until that commit the file's earlier passages keep
- * matching. Every failure ends in `indexing_failed` with a reason: at once when the document cannot be indexed,
- * after the last attempt otherwise. An unavailable embedder does not count as a failure: the request is queued
- * again after the embedder's `retryAfterMs` and the file stays `indexing_pending`.
+ * matching. The file's indexing options are applied to extracted passages (summaries, cleanup: decision 1435) and
+ * image files are described by the language model; options that could not be applied are named in the completed
+ * file's `failedStatusReason`. Every failure ends in `indexing_failed` with a reason: at once when the document
+ * cannot be indexed, after the last attempt otherwise. An unavailable embedder or language model does not count as
+ * a failure: the request is queued again after its `retryAfterMs` and the file stays `indexing_pending`.
  *
  * @example
  * ```ts
@@ -123,7 +157,8 @@ export function indexFileJob(options: IndexingOptions = {}): ServiceJob<IndexFil
         services.logger.log('warn', 'indexing failed', { fileId: file.id, reason })
       }
       try {
-        const prepared = payload.passages ? prepareGivenPassages(payload.passages) : await extract(services, file, options.extractor, signal)
+        const notes = new IndexingNotes()
+        const prepared = payload.passages ? prepareGivenPassages(payload.passages) : await passagesFromContent(services, file, options.extractor, signal, notes)
         const vectors = await embed(options.embedder, prepared, batchSize, signal)
         const passages: PassageInput[] = prepared.map((passage, index) => ({ ...passage, vector: vectors[index] ?? null }))
         const overQuota = await vectorStorageQuotaExceeded(backend, services.quotas, file.id, passages)
@@ -133,17 +168,19 @@ export function indexFileJob(options: IndexingOptions = {}): ServiceJob<IndexFil
           const current = await tx.files.getAnyById(file.id)
           if (!current || current.indexGeneration !== payload.generation || current.status !== 'indexing_pending') return { result: undefined, events: [] }
           await tx.search.replacePassages({ fileId: file.id, botId: file.botId, embedderId: options.embedder?.id ?? null, passages })
-          const indexed = await tx.files.finishIndexing(file.id, payload.generation, { status: 'indexing_completed' })
+          const note = notes.text()
+          const indexed = await tx.files.finishIndexing(file.id, payload.generation, { status: 'indexing_completed', ...(note ? { note } : {}) })
           return { result: undefined, events: indexed ? [fileEvent(services, 'file.indexed', indexed)] : [] }
         })
       } catch (error) {
         if (signal.aborted) throw error
         if (error instanceof IndexingRefusal) return fail(error.message)
-        if (error instanceof EmbedderUnavailableError) {
+        if (error instanceof EmbedderUnavailableError || error instanceof LanguageModelUnavailableError) {
           const waitMs = Math.min(DEFER_MAX_MS, Math.max(DEFER_MIN_MS, error.retryAfterMs))
           const deferrals = (payload.deferrals ?? 0) + 1
           await backend.transaction((tx) => enqueueIndexing(tx, file, { ...(payload.passages ? { passages: payload.passages } : {}), runAt: new Date(services.now().getTime() + waitMs), deferrals }))
-          services.logger.log('info', 'indexing waits for the embedder', { fileId: file.id, waitMs, deferrals, error: error.message })
+          const waitsFor = error instanceof EmbedderUnavailableError ? 'the embedder' : 'the language model'
+          services.logger.log('info', `indexing waits for ${waitsFor}`, { fileId: file.id, waitMs, deferrals, error: error.message })
           return
         }
         if (job.attempts >= job.maxAttempts) return fail(`indexing failed after ${job.attempts} attempts: ${messageOf(error)}`)

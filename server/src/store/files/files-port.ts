@@ -55,12 +55,13 @@ export interface FilesPort {
   requestIndexing(fileId: string): Promise<FileRecord>
   /**
    * Records the outcome of indexing request `generation` if it is still the latest and pending; `undefined` when
-   * it was superseded (a later request, a re-upsert, a deletion).
+   * it was superseded (a later request, a re-upsert, a deletion). A completed file's `note` (indexing options that
+   * were not applied, decision 1435) is kept as its `failedStatusReason`; without one the reason is cleared.
    */
   finishIndexing(
     fileId: string,
     generation: number,
-    outcome: { status: 'indexing_completed' } | { status: 'indexing_failed'; reason: string },
+    outcome: { status: 'indexing_completed'; note?: string } | { status: 'indexing_failed'; reason: string },
   ): Promise<FileRecord | undefined>
   /** Merges metadata and tags (`null` deletes), replaces policies, sets or removes `expiresAt`. */
   updateMetadata(fileId: string, patch: FileMetadataPatch): Promise<FileRecord>

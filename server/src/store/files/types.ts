@@ -99,6 +99,8 @@ export interface FileMetadataPatch {
   tags?: Record<string, string | null>
   accessPolicies?: AccessPolicy[]
   expiresAt?: string | null
+  /** `true` marks the file to index (a file linked to a knowledge base later, decision 1436); never turns it off. */
+  index?: true
 }
 
 /** Result of a content commit: the updated file and a blob no row references any more (to delete). */

@@ -1,5 +1,5 @@
 export type { SearchIndexPort } from './search-port.js'
-export type { PassageInput, PassageListQuery, PassageRecord, PassageSubtype, PassageVectorsInput, ReplacePassagesInput, SearchHit, SearchQuery, SearchUsage, StaleFile } from './types.js'
+export type { PassageInput, PassageListQuery, PassageRecord, PassageSubtype, PassageVectorsInput, StoredPassageType, ReplacePassagesInput, SearchHit, SearchQuery, SearchUsage, StaleFile } from './types.js'
 export {
   assignLists,
   estimateRecall,

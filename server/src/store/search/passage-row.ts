@@ -1,4 +1,4 @@
-import type { PassageRecord, PassageSubtype } from './types.js'
+import type { PassageRecord, PassageSubtype, StoredPassageType } from './types.js'
 
 /** A row of `search_passages`: the same columns on SQLite and PostgreSQL (SQLite also reads its `rowid`). */
 export interface PassageRow {
@@ -8,6 +8,8 @@ export interface PassageRow {
   bot_id: string
   position: number
   content: string
+  /** Added by a later migration: rows written before it are chunks. */
+  passage_type?: StoredPassageType | null
   subtype: PassageSubtype
   page_number: number | null
   breadcrumb_json: string
@@ -27,6 +29,7 @@ export function passageRowToRecord(row: PassageRow): PassageRecord {
     botId: row.bot_id,
     position: Number(row.position),
     content: row.content,
+    type: row.passage_type ?? 'chunk',
     subtype: row.subtype,
     pageNumber: row.page_number === null ? null : Number(row.page_number),
     breadcrumb: JSON.parse(row.breadcrumb_json) as string[],

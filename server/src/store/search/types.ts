@@ -4,9 +4,18 @@ import type { FilesAccessScope } from '../files/types.js'
 /** The structural kind of a passage, as the wire's `meta.subtype` names it. */
 export type PassageSubtype = 'title' | 'subtitle' | 'paragraph' | 'blockquote' | 'list' | 'table' | 'code' | 'image' | 'page'
 
+/**
+ * What a passage is, as the wire's `meta.type` names it: a `chunk` of the document, a `summary` a language model wrote
+ * of a section or of the whole document, or an `image` caption (decision 1435). `consolidated` is made at search time
+ * and never stored.
+ */
+export type StoredPassageType = 'chunk' | 'summary' | 'image'
+
 /** A passage to index: its text, its kind, where it sits in the document, and its vector when an embedder made one. */
 export interface PassageInput {
   content: string
+  /** `chunk` when absent. */
+  type?: StoredPassageType
   subtype: PassageSubtype
   pageNumber?: number
   /** Headings above the passage, outermost first (empty at top level). */
@@ -22,6 +31,7 @@ export interface PassageRecord {
   botId: string
   position: number
   content: string
+  type: StoredPassageType
   subtype: PassageSubtype
   pageNumber: number | null
   breadcrumb: string[]

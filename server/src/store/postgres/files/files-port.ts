@@ -243,11 +243,11 @@ export class PgFilesPort implements FilesPort {
   async finishIndexing(
     fileId: string,
     generation: number,
-    outcome: { status: 'indexing_completed' } | { status: 'indexing_failed'; reason: string },
+    outcome: { status: 'indexing_completed'; note?: string } | { status: 'indexing_failed'; reason: string },
   ): Promise<FileRecord | undefined> {
     const completed = outcome.status === 'indexing_completed'
     const [row] = await this.scope.sql<FileRow[]>`
-      UPDATE files SET status = ${outcome.status}, failed_status_reason = ${completed ? null : outcome.reason},
+      UPDATE files SET status = ${outcome.status}, failed_status_reason = ${completed ? (outcome.note ?? null) : outcome.reason},
         indexing_stack = CASE WHEN ${completed} THEN 'v1' ELSE indexing_stack END, updated_at = ${this.now().toISOString()}
       WHERE id = ${fileId} AND index_generation = ${generation} AND status = ${this.scope.sql.unsafe(statusLiteral(fileStatusTransitions.awaitingIndexing))} RETURNING *`
     return row ? fileRowToRecord(row) : undefined
@@ -273,7 +273,8 @@ export class PgFilesPort implements FilesPort {
       const [row] = await sql<FileRow[]>`
         UPDATE files SET metadata_json = ${JSON.stringify(metadata)}, tags_json = ${JSON.stringify(tags)},
           access_policies_json = ${JSON.stringify(policies)}, policy_public = ${policies.includes('public_content')},
-          policy_integrations = ${policies.includes('integrations')}, expires_at = ${expiresAt}, updated_at = ${this.now().toISOString()}
+          policy_integrations = ${policies.includes('integrations')}, expires_at = ${expiresAt}, updated_at = ${this.now().toISOString()},
+          index_requested = index_requested OR ${patch.index === true}
         WHERE id = ${fileId} RETURNING *`
       if (patch.tags) await replaceTags(sql, 'file_tags', fileId, current.botId, tags)
       return fileRowToRecord(row!)

@@ -47,6 +47,13 @@ export function postgresSearchMigrations(options: { vectors: VectorMode | 'detec
         await sql`CREATE INDEX search_passages_bot_embedder ON search_passages (bot_id, embedder_id, vector_dimensions)`
       },
     },
+    {
+      // What a passage is (decision 1435): a chunk of the document, a summary a language model wrote, an image caption.
+      id: 'search-0002-passage-type',
+      async up(sql) {
+        await sql`ALTER TABLE search_passages ADD COLUMN IF NOT EXISTS passage_type text NOT NULL DEFAULT 'chunk'`
+      },
+    },
   ]
 }
 

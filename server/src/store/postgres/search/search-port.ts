@@ -38,7 +38,7 @@ function withoutNul(text: string): string {
   return text.includes('\u0000') ? text.replaceAll('\u0000', '') : text
 }
 
-const PASSAGE_COLUMNS = 'id, file_id, bot_id, position, content, subtype, page_number, breadcrumb_json'
+const PASSAGE_COLUMNS = 'id, file_id, bot_id, position, content, passage_type, subtype, page_number, breadcrumb_json'
 
 /**
  * The search index on PostgreSQL, bound to one connection: the pool, or a transaction of `backend.transaction`
@@ -119,6 +119,7 @@ class PostgresSearchPort implements SearchIndexPort {
       id: batch.map(() => randomUUID()),
       position: batch.map((_, index) => start + index),
       content: batch.map((passage) => withoutNul(passage.content)),
+      type: batch.map((passage) => passage.type ?? 'chunk'),
       subtype: batch.map((passage) => passage.subtype),
       page: batch.map((passage) => passage.pageNumber ?? null),
       breadcrumb: batch.map((passage) => JSON.stringify(passage.breadcrumb.map(withoutNul))),
@@ -127,11 +128,11 @@ class PostgresSearchPort implements SearchIndexPort {
       embedding: batch.map((passage) => (passage.vector ? literal(passage.vector) : null)),
     }
     await tx`
-      INSERT INTO search_passages (id, file_id, bot_id, position, content, subtype, page_number, breadcrumb_json, embedder_id, vector_dimensions, embedding)
-      SELECT i, ${input.fileId}, ${input.botId}, pos, c, st, pg, bc, em, d, ${embedding}
-      FROM unnest(${columns.id}::text[], ${columns.position}::int[], ${columns.content}::text[], ${columns.subtype}::text[],
+      INSERT INTO search_passages (id, file_id, bot_id, position, content, passage_type, subtype, page_number, breadcrumb_json, embedder_id, vector_dimensions, embedding)
+      SELECT i, ${input.fileId}, ${input.botId}, pos, c, ty, st, pg, bc, em, d, ${embedding}
+      FROM unnest(${columns.id}::text[], ${columns.position}::int[], ${columns.content}::text[], ${columns.type}::text[], ${columns.subtype}::text[],
         ${columns.page}::int[], ${columns.breadcrumb}::text[], ${columns.embedder}::text[], ${columns.dimensions}::int[],
-        ${columns.embedding}::text[]) AS r (i, pos, c, st, pg, bc, em, d, e)`
+        ${columns.embedding}::text[]) AS r (i, pos, c, ty, st, pg, bc, em, d, e)`
   }
 
   async deleteFilePassages(fileId: string): Promise<number> {

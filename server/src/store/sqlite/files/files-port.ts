@@ -302,7 +302,7 @@ export class FilesRepository {
   finishIndexing(
     fileId: string,
     generation: number,
-    outcome: { status: 'indexing_completed' } | { status: 'indexing_failed'; reason: string },
+    outcome: { status: 'indexing_completed'; note?: string } | { status: 'indexing_failed'; reason: string },
   ): FileRecord | undefined {
     const now = this.now()
     const completed = outcome.status === 'indexing_completed'
@@ -311,7 +311,7 @@ export class FilesRepository {
         `UPDATE files SET status = ?, failed_status_reason = ?, indexing_stack = CASE WHEN ? THEN 'v1' ELSE indexing_stack END,
            updated_at = ? WHERE id = ? AND index_generation = ? AND status = ${statusLiteral(fileStatusTransitions.awaitingIndexing)}`,
       )
-      .run(outcome.status, completed ? null : outcome.reason, completed ? 1 : 0, now.toISOString(), fileId, generation)
+      .run(outcome.status, completed ? (outcome.note ?? null) : outcome.reason, completed ? 1 : 0, now.toISOString(), fileId, generation)
     if (result.changes === 0) return undefined
     return fileRowToRecord(this.statement('SELECT * FROM files WHERE id = ?').get(fileId) as FileRow)
   }
@@ -337,7 +337,7 @@ export class FilesRepository {
       this
         .statement(
           `UPDATE files SET metadata_json = ?, tags_json = ?, access_policies_json = ?, policy_public = ?, policy_integrations = ?,
-             expires_at = ?, updated_at = ? WHERE id = ?`,
+             expires_at = ?, updated_at = ?, index_requested = max(index_requested, ?) WHERE id = ?`,
         )
         .run(
           JSON.stringify(metadata),
@@ -347,6 +347,7 @@ export class FilesRepository {
           policies.includes('integrations') ? 1 : 0,
           expiresAt,
           now.toISOString(),
+          patch.index === true ? 1 : 0,
           fileId,
         )
       if (patch.tags) replaceTags(this.db, 'file_tags', fileId, current.botId, tags)

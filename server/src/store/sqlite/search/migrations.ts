@@ -73,4 +73,11 @@ export const searchMigrations: ReadonlyArray<Migration> = [
       `)
     },
   },
+  {
+    // What a passage is (decision 1435): a chunk of the document, a summary a language model wrote, an image caption.
+    id: 'search-0003-passage-type',
+    up(db) {
+      db.exec(`ALTER TABLE search_passages ADD COLUMN passage_type TEXT NOT NULL DEFAULT 'chunk'`)
+    },
+  },
 ]

@@ -93,8 +93,8 @@ export class SqliteSearchStore {
    */
   replacePassages(input: ReplacePassagesInput): void {
     const insert = this.db.prepare(
-      `INSERT INTO search_passages (id, file_id, bot_id, position, content, subtype, page_number, breadcrumb_json, embedder_id, embedding, list_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO search_passages (id, file_id, bot_id, position, content, passage_type, subtype, page_number, breadcrumb_json, embedder_id, embedding, list_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     const previous = this.embeddersOf(input.fileId)
     this.db.transaction(() => {
@@ -108,6 +108,7 @@ export class SqliteSearchStore {
           input.botId,
           position,
           passage.content,
+          passage.type ?? 'chunk',
           passage.subtype,
           passage.pageNumber ?? null,
           JSON.stringify(passage.breadcrumb),

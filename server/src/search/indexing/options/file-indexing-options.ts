@@ -1,0 +1,61 @@
+import type { IndexingConfiguration } from 'botshelf/api'
+
+/**
+ * The indexing options a file was upserted with (`indexing.configuration`), with botshelf's defaults filled in: what
+ * the indexing job applies (decision 1435). The wire validated the values when the file was upserted.
+ *
+ * @example
+ * ```ts
+ * const options = fileIndexingOptions(file.indexingConfiguration) // { summarize: false, ... }
+ * ```
+ */
+export interface FileIndexingOptions {
+  maximumChunkLength: number
+  /** `parsing.mode`: `agent` asks the language model to clean up every passage; `standard` (default) does not. */
+  mode: 'agent' | 'standard'
+  /** `parsing.smartCleanup`: the language model cleans up the passages of a PDF. */
+  smartCleanup: boolean
+  /** `parsing.minimumParagraphLength`: a shorter paragraph is merged with the next one; absent: no merging. */
+  minimumParagraphLength?: number
+  /** `summarization.enable`: a `summary` passage per section long enough. */
+  summarize: boolean
+  /** `summarization.minimumInputLength` (default 1000 characters): the shortest section summarized. */
+  minimumInputLength: number
+  /** `summarization.outputTokenLimit` (default 1000): the most tokens of one summary. */
+  outputTokenLimit: number
+  /** `summarization.generateMasterSummary`: with `summarize`, one more summary of the whole document. */
+  masterSummary: boolean
+  /** `vision.transcribePages` / `vision.indexPages` were asked (PDF page images). */
+  pageVision: boolean
+}
+
+/** Default `summarization.minimumInputLength`, in characters (the wire's lowest value). */
+export const DEFAULT_MINIMUM_INPUT_LENGTH = 1000
+/** Default `summarization.outputTokenLimit`, in tokens (the wire's lowest value). */
+export const DEFAULT_OUTPUT_TOKEN_LIMIT = 1000
+
+const asked = (value: boolean | readonly number[] | undefined): boolean => value === true || (Array.isArray(value) && value.length > 0)
+
+/**
+ * Reads a file's stored `indexing.configuration` into the options the job applies.
+ *
+ * @example
+ * ```ts
+ * fileIndexingOptions({ summarization: { enable: true } }, 1000).summarize // true
+ * ```
+ */
+export function fileIndexingOptions(configuration: Record<string, unknown> | null | undefined, defaultChunkLength: number): FileIndexingOptions {
+  const config = (configuration ?? {}) as IndexingConfiguration
+  const summarization = config.summarization ?? {}
+  return {
+    maximumChunkLength: config.chunking?.maximumChunkLength ?? defaultChunkLength,
+    mode: config.parsing?.mode ?? 'standard',
+    smartCleanup: config.parsing?.smartCleanup === true,
+    ...(config.parsing?.minimumParagraphLength !== undefined ? { minimumParagraphLength: config.parsing.minimumParagraphLength } : {}),
+    summarize: summarization.enable === true,
+    minimumInputLength: summarization.minimumInputLength ?? DEFAULT_MINIMUM_INPUT_LENGTH,
+    outputTokenLimit: summarization.outputTokenLimit ?? DEFAULT_OUTPUT_TOKEN_LIMIT,
+    masterSummary: summarization.enable === true && summarization.generateMasterSummary === true,
+    pageVision: asked(config.vision?.transcribePages) || asked(config.vision?.indexPages),
+  }
+}
