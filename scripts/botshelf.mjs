@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Runs the botshelf CLI from a checkout: `npm run -s botshelf -- <command>` (or `node scripts/botshelf.mjs`).
-// It builds both packages first when server/dist/ is missing, older than the sources (src/ and server/src/), or left
-// half-built by an interrupted build (a stamp is written only after a build succeeds), then runs
-// server/dist/cli/bin.js in this process. Nothing is
-// installed or cached anywhere else, so there is nothing to go stale outside the checkout.
+// It builds first the packages whose dist/ is missing, older than their sources, or left half-built by an
+// interrupted build (a package's stamp is removed when its build starts and written only after it succeeds, so an
+// interrupted build resumes at the package it stopped in; scripts/build-stamp.mjs), then runs
+// server/dist/cli/bin.js in this process. Nothing is installed or cached anywhere else, so there is nothing to go
+// stale outside the checkout.
 import { spawnSync } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { isUpToDate, writeBuildStamp } from './build-stamp.mjs'
+import { buildStalePackages, isUpToDate } from './build-stamp.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const server = join(root, 'server')
@@ -17,13 +18,11 @@ if (!isUpToDate(root)) {
   process.stderr.write('botshelf: building dist/ and server/dist/ first (missing or out of date)...\n')
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
   // The service's build reads the declarations of botshelf's dist/, so botshelf is built first.
-  let result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] })
-  if (result.status === 0) result = spawnSync(process.execPath, [tsc, '-p', join(server, 'tsconfig.build.json')], { cwd: server, stdio: ['ignore', 'inherit', 'inherit'] })
-  if (result.status !== 0) {
+  const built = buildStalePackages(root, (pkg) => spawnSync(process.execPath, [tsc, '-p', pkg.settings], { cwd: pkg.dir, stdio: ['ignore', 'inherit', 'inherit'] }).status === 0)
+  if (!built) {
     process.stderr.write('botshelf: the build failed (see above); fix it, or run "npm run build" to see it again\n')
     process.exit(1)
   }
-  writeBuildStamp(root)
 }
 
 // `npm run` starts scripts in the package folder; relative paths given by the caller are meant from where they ran it.

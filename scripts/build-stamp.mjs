@@ -1,16 +1,40 @@
-// The build stamp of a checkout: `server/dist/.build-stamp`, written only after both packages built completely.
-// `npm run build` writes it last (`node scripts/build-stamp.mjs`), and scripts/botshelf.mjs trusts dist/ only when
-// the stamp is newer than every source, so the first CLI call after `npm ci` (whose prepare script builds) does not
-// build again, and a build cut short leaves no stamp.
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+// The build stamps of a checkout, one per package: `dist/.build-stamp` (botshelf) and `server/dist/.build-stamp`
+// (botshelf-server). A package's stamp is removed when its build starts and written only once that build succeeded,
+// so a build cut short (Ctrl-C, a crash) never leaves a stamp claiming success, and the next build starts from the
+// first package without one: botshelf built before the interruption is not built again, and TypeScript's
+// incremental build info (`dist/.tsbuildinfo`) keeps the rebuild of the other short when its sources did not change.
+// `npm run build` clears the stamps first and writes each after its package (`node scripts/build-stamp.mjs ...`);
+// scripts/botshelf.mjs builds only the stale packages (`buildStalePackages`).
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-/** The stamp's path in a checkout. */
-export const stampOf = (root) => join(root, 'server', 'dist', '.build-stamp')
+/**
+ * The packages of a checkout in build order: where they build, what they read and what proves them built.
+ *
+ * @example
+ * packagesOf('/repo').map((p) => p.name) // ['botshelf', 'botshelf-server']
+ */
+export function packagesOf(root) {
+  return [
+    { name: 'botshelf', dir: root, sources: join(root, 'src'), settings: join(root, 'tsconfig.build.json'), stamp: join(root, 'dist', '.build-stamp'), output: join(root, 'dist', 'index.js') },
+    {
+      name: 'botshelf-server',
+      dir: join(root, 'server'),
+      sources: join(root, 'server', 'src'),
+      settings: join(root, 'server', 'tsconfig.build.json'),
+      stamp: join(root, 'server', 'dist', '.build-stamp'),
+      output: join(root, 'server', 'dist', 'cli', 'bin.js'),
+    },
+  ]
+}
+
+/** The stamp of the service package (the last one built), kept for callers that name one stamp. */
+export const stampOf = (root) => packagesOf(root)[1].stamp
 
 function newestSource(dir) {
   let newest = 0
+  if (!existsSync(dir)) return newest
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(path))
@@ -19,23 +43,63 @@ function newestSource(dir) {
   return newest
 }
 
-/** True when server/dist/ holds a complete build at least as new as every source and build setting. */
+const mtimeOf = (path) => (existsSync(path) ? statSync(path).mtimeMs : 0)
+
+/**
+ * The packages whose build is missing, cut short (no stamp) or older than their sources, build settings or a
+ * package they build on (the service reads botshelf's declarations): a stale package makes every later one stale.
+ *
+ * @example
+ * stalePackages('/repo').map((p) => p.name) // ['botshelf-server'] after an interrupted service build
+ */
+export function stalePackages(root) {
+  const stale = []
+  let before = 0
+  for (const pkg of packagesOf(root)) {
+    const stamp = mtimeOf(pkg.stamp)
+    const fresh = stale.length === 0 && existsSync(pkg.output) && stamp > 0 && stamp >= Math.max(newestSource(pkg.sources), mtimeOf(pkg.settings), before)
+    if (!fresh) stale.push(pkg)
+    before = stamp
+  }
+  return stale
+}
+
+/** True when both packages hold a complete build at least as new as every source and build setting. */
 export function isUpToDate(root) {
-  const stamp = stampOf(root)
-  if (!existsSync(join(root, 'server', 'dist', 'cli', 'bin.js')) || !existsSync(stamp)) return false
-  const sources = Math.max(
-    newestSource(join(root, 'src')),
-    newestSource(join(root, 'server', 'src')),
-    statSync(join(root, 'tsconfig.build.json')).mtimeMs,
-    statSync(join(root, 'server', 'tsconfig.build.json')).mtimeMs,
-  )
-  return statSync(stamp).mtimeMs >= sources
+  return stalePackages(root).length === 0
 }
 
-/** Writes the stamp: call it only once both packages are built. */
-export function writeBuildStamp(root) {
-  writeFileSync(stampOf(root), `${new Date().toISOString()}\n`)
+/** Removes a package's stamp (its build starts), or every stamp without a name. */
+export function clearBuildStamp(root, name) {
+  for (const pkg of packagesOf(root)) if (name === undefined || pkg.name === name) rmSync(pkg.stamp, { force: true })
 }
 
-// `node scripts/build-stamp.mjs`: the last step of `npm run build`.
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) writeBuildStamp(join(dirname(fileURLToPath(import.meta.url)), '..'))
+/** Writes a package's stamp (its build succeeded), or every stamp without a name. */
+export function writeBuildStamp(root, name) {
+  for (const pkg of packagesOf(root)) if (name === undefined || pkg.name === name) writeFileSync(pkg.stamp, `${new Date().toISOString()}\n`)
+}
+
+/**
+ * Builds the stale packages in order with `compile(pkg)` (returns true when the build succeeded): each package's
+ * stamp is removed before its build and written after it succeeds; the first failure stops. Returns whether every
+ * package is built.
+ *
+ * @example
+ * buildStalePackages(root, (pkg) => spawnSync(process.execPath, [tsc, '-p', pkg.settings]).status === 0)
+ */
+export function buildStalePackages(root, compile) {
+  for (const pkg of stalePackages(root)) {
+    clearBuildStamp(root, pkg.name)
+    if (!compile(pkg)) return false
+    writeBuildStamp(root, pkg.name)
+  }
+  return true
+}
+
+// `node scripts/build-stamp.mjs clear` before `npm run build`, `node scripts/build-stamp.mjs <package>` after each.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+  const [command] = process.argv.slice(2)
+  if (command === 'clear') clearBuildStamp(root)
+  else writeBuildStamp(root, command)
+}

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs'
 import { execFile } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -137,26 +138,62 @@ describe('the newcomer\'s list (issue 27)', () => {
     expect(wrong.stderr).toContain('row 700, column "age": expected a number, received "forty"')
   })
 
-  it('2. npm run build writes the stamp the launcher checks, so the first CLI call after npm ci does not build again', async () => {
+  it('2. npm run build writes the stamps the launcher checks, and an interrupted build resumes where it stopped, never leaving a stamp claiming success', async () => {
     const { mkdir, readFile, utimes, writeFile } = await import('node:fs/promises')
     const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
-    expect(pkg.scripts['build']).toMatch(/&& node scripts\/build-stamp\.mjs$/)
-    const { isUpToDate, writeBuildStamp } = (await import(join(root, 'scripts/build-stamp.mjs'))) as {
+    expect(pkg.scripts['build']).toMatch(/^node scripts\/build-stamp\.mjs clear && .*&& node scripts\/build-stamp\.mjs botshelf && .*&& node scripts\/build-stamp\.mjs botshelf-server$/)
+    type Pkg = { name: string; output: string }
+    const stamps = (await import(join(root, 'scripts/build-stamp.mjs'))) as {
       isUpToDate(root: string): boolean
-      writeBuildStamp(root: string): void
+      writeBuildStamp(root: string, name?: string): void
+      clearBuildStamp(root: string, name?: string): void
+      buildStalePackages(root: string, compile: (pkg: Pkg) => boolean): boolean
     }
-    // A checkout in miniature: sources, build settings and a built bin.js.
+    // A checkout in miniature: sources and build settings from a minute ago.
     const tree = join(work, 'checkout')
-    for (const dir of ['src', 'server/src', 'server/dist/cli']) await mkdir(join(tree, dir), { recursive: true })
-    for (const file of ['src/a.ts', 'server/src/b.ts', 'tsconfig.build.json', 'server/tsconfig.build.json', 'server/dist/cli/bin.js']) await writeFile(join(tree, file), '')
+    for (const dir of ['src', 'server/src', 'dist', 'server/dist/cli']) await mkdir(join(tree, dir), { recursive: true })
     const past = new Date(Date.now() - 60_000)
-    for (const file of ['src/a.ts', 'server/src/b.ts', 'tsconfig.build.json', 'server/tsconfig.build.json']) await utimes(join(tree, file), past, past)
-    expect(isUpToDate(tree)).toBe(false)
-    writeBuildStamp(tree)
-    expect(isUpToDate(tree)).toBe(true)
+    for (const file of ['src/a.ts', 'server/src/b.ts', 'tsconfig.build.json', 'server/tsconfig.build.json']) {
+      await writeFile(join(tree, file), '')
+      await utimes(join(tree, file), past, past)
+    }
+    const compiled: string[] = []
+    // A build that Ctrl-C stops in the service package, after botshelf built.
+    const interrupted = (built: Pkg): boolean => {
+      compiled.push(built.name)
+      if (built.name === 'botshelf-server') return false
+      writeFileSync(built.output, '')
+      return true
+    }
+    const succeeds = (built: Pkg): boolean => {
+      compiled.push(built.name)
+      writeFileSync(built.output, '')
+      return true
+    }
+    expect(stamps.isUpToDate(tree)).toBe(false)
+    expect(stamps.buildStalePackages(tree, interrupted)).toBe(false)
+    expect(stamps.isUpToDate(tree)).toBe(false)
+    // The next call does not start over: botshelf is built, only the service is.
+    compiled.length = 0
+    expect(stamps.buildStalePackages(tree, succeeds)).toBe(true)
+    expect(compiled).toEqual(['botshelf-server'])
+    expect(stamps.isUpToDate(tree)).toBe(true)
+    compiled.length = 0
+    expect(stamps.buildStalePackages(tree, succeeds)).toBe(true)
+    expect(compiled).toEqual([])
+    // An interrupted rebuild of an up-to-date checkout (npm run build cut short) leaves no stamp claiming success.
+    stamps.clearBuildStamp(tree)
+    expect(stamps.isUpToDate(tree)).toBe(false)
+    stamps.writeBuildStamp(tree, 'botshelf')
+    expect(stamps.isUpToDate(tree)).toBe(false)
+    stamps.writeBuildStamp(tree, 'botshelf-server')
+    expect(stamps.isUpToDate(tree)).toBe(true)
+    // A newer source makes its package and the ones after it stale.
     const later = new Date(Date.now() + 60_000)
-    await utimes(join(tree, 'server/src/b.ts'), later, later)
-    expect(isUpToDate(tree)).toBe(false)
+    await utimes(join(tree, 'src/a.ts'), later, later)
+    compiled.length = 0
+    expect(stamps.buildStalePackages(tree, succeeds)).toBe(true)
+    expect(compiled).toEqual(['botshelf', 'botshelf-server'])
   })
 
   it('10. a file has one size in the CLI and in the console (20 MiB is "21.0 MB" in both)', async () => {

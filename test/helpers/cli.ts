@@ -49,7 +49,9 @@ export async function spawnServe(dataDir: string, extra: string[] = []): Promise
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()))
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
-  const deadline = Date.now() + 20_000
+  // Generous: tsx compiles the service on start, which takes over 20 s on a loaded 2-core machine; a healthy start
+  // does not wait for it.
+  const deadline = Date.now() + 60_000
   while (!/bot id:\s+\S+/.test(err)) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`serve exited early:\n${err}`)
     if (Date.now() > deadline) {

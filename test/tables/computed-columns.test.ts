@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createOpenAiCompatibleLanguageModel } from '../../server/src/language-model/index.js'
 import { chatCompletion, lastUserText, startFakeChatServer } from '../../server/src/language-model/fake-chat-server.test-support.js'
 import { createTablesFeature } from '../../server/src/tables/index.js'
+import { createFilesFeature } from '../../server/src/files/feature.js'
 import { createApp } from '../../server/src/http/app.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { eventually } from '../helpers/eventually.js'
@@ -49,7 +50,7 @@ beforeAll(async () => {
   service = await startTestService({
     listen: true,
     languageModel: createOpenAiCompatibleLanguageModel({ url: fake.url, model: 'fake-model', maxRetries: 0 }),
-    features: [createTablesFeature({ search: { embedder: null }, compute: { sweepIntervalMs: 100, waitComputedMs: 20_000, codeTimeLimitMs: 300, codeMemoryLimitBytes: 16 * 1024 * 1024 } })],
+    features: [createFilesFeature(), createTablesFeature({ search: { embedder: null }, compute: { sweepIntervalMs: 100, waitComputedMs: 20_000, codeTimeLimitMs: 300, codeMemoryLimitBytes: 16 * 1024 * 1024 } })],
     jobs: { pollMs: 50 },
   })
   client = service.botpressClient()
@@ -259,6 +260,71 @@ describe('AI columns through @botpress/client', () => {
   })
 })
 
+describe('rows written by importTable and duplicateTable are computed (decision 1425)', () => {
+  const doubling = { a: { type: 'number' }, doubled: { type: 'number', 'x-zui': { computed: { action: 'code', code: 'return row.a * 2', dependencies: ['a'] } } } }
+
+  async function tableJob(table: string, jobId: string): Promise<Record<string, any>> {
+    return eventually(async () => {
+      const { body } = await service.request('GET', `/v1/tables/${table}/jobs`)
+      const job = body.jobs.find((candidate: { id: string }) => candidate.id === jobId)
+      return job?.status === 'completed' || job?.status === 'failed' ? job : undefined
+    }, `table job ${jobId} finished`)
+  }
+
+  async function importFile(table: string, key: string, content: string): Promise<void> {
+    const bytes = Buffer.from(content)
+    const { body } = await service.request('PUT', '/v1/files', { body: { key, size: bytes.byteLength } })
+    expect((await fetch(body.file.uploadUrl, { method: 'PUT', body: bytes })).status).toBeLessThan(300)
+    const started = await service.request('POST', `/v1/tables/${table}/import`, { body: { fileId: body.file.id } })
+    expect(started.status, started.text).toBe(200)
+    expect(await tableJob(table, started.body.job.id)).toMatchObject({ status: 'completed' })
+  }
+
+  async function settledRows(table: string) {
+    return eventually(async () => {
+      const { rows } = await client.findTableRows({ table, orderBy: 'id' } as never)
+      return rows.every((row) => row.stale === undefined) ? rows : undefined
+    }, `${table} computed`)
+  }
+
+  it('computes imported rows, exports values with their statuses, and a JSON export imports again with identical rows', async () => {
+    await client.createTable({ name: 'importedTable', schema: doubling, isComputeEnabled: true } as never)
+    await importFile('importedTable', 'imports/doubling.json', JSON.stringify([{ a: 1 }, { a: 2 }]))
+    const rows = await settledRows('importedTable')
+    expect(rows.map((row) => [row.a, row.doubled, row.computed.doubled?.status])).toEqual([
+      [1, 2, 'computed'],
+      [2, 4, 'computed'],
+    ])
+
+    const exported = await service.request('GET', '/v1/tables/importedTable/export', { query: { format: 'json', compress: 'false' } })
+    const job = await tableJob('importedTable', exported.body.job.id)
+    const { body: file } = await service.request('GET', `/v1/files/${job['outputFileId']}`)
+    const content = JSON.parse(await (await fetch(file.file.url)).text()) as { rows: Array<Record<string, any>> }
+    expect(content.rows[0]).toMatchObject({ a: 1, doubled: 2, computed: { doubled: { status: 'computed', updatedBy: 'code', updatedAt: rows[0]!.computed.doubled!.updatedAt } } })
+
+    // A failed cell travels too; the copy keeps the statuses as exported and computes nothing again.
+    content.rows.push({ id: 9, a: 5, doubled: null, computed: { doubled: { status: 'failed', error: 'an earlier failure', updatedBy: 'code', updatedAt: '2026-01-01T00:00:00.000Z' } } })
+    await client.createTable({ name: 'reimportedTable', schema: doubling, isComputeEnabled: true } as never)
+    await importFile('reimportedTable', 'imports/reimport.json', JSON.stringify(content))
+    const again = await settledRows('reimportedTable')
+    const shape = (row: Record<string, any>) => ({ a: row.a, doubled: row.doubled, computed: row.computed })
+    expect(again.slice(0, 2).map(shape)).toEqual(rows.map(shape))
+    expect(again[2]).toMatchObject({ a: 5, doubled: null, computed: { doubled: { status: 'failed', error: 'an earlier failure' } } })
+  })
+
+  it('duplicateTable copies values and statuses as they are, and computes what was still waiting', async () => {
+    await client.createTable({ name: 'dupSourceTable', schema: doubling, isComputeEnabled: true } as never)
+    const { rows } = await client.createTableRows({ table: 'dupSourceTable', rows: [{ a: 3 }, { a: 4 }], waitComputed: true })
+    const { table } = await client.duplicateTable({ sourceTableId: 'dupSourceTable', tableName: 'dupCopyTable' } as never)
+    const copied = await settledRows(table.name)
+    expect(copied.map((row) => [row.a, row.doubled, row.computed.doubled])).toEqual(rows.map((row) => [row.a, row.doubled, row.computed.doubled]))
+    expect((await client.getTable({ table: table.name })).stale).toBe(0)
+    // The copy computes on its own.
+    const { rows: updated } = await client.updateTableRows({ table: table.name, rows: [{ id: copied[0]!.id, a: 10 }], waitComputed: true })
+    expect(updated[0]!.doubled).toBe(20)
+  })
+})
+
 describe('column schemas through @botpress/client (the wire gaps of issue 25)', () => {
   it('answers every column schema field back as given: minimum, maximum, default, title, description, x-zui.*', async () => {
     const stars = {
@@ -284,7 +350,12 @@ describe('column schemas through @botpress/client (the wire gaps of issue 25)', 
   it('resets the values of a column whose type changes, as Botpress does', async () => {
     await client.createTable({ name: 'retypeTable', schema: { code: { type: 'number' }, label: { type: 'string' } } } as never)
     await client.createTableRows({ table: 'retypeTable', rows: [{ code: 7, label: 'a' }, { code: 8, label: 'b' }] })
-    await client.updateTable({ table: 'retypeTable', schema: { code: { type: 'string' } } } as never)
+    // The answer says which columns were reset; @botpress/client hands the extra fields through as they are.
+    const answer = (await client.updateTable({ table: 'retypeTable', schema: { code: { type: 'string' } } } as never)) as unknown as Record<string, unknown>
+    expect(answer['resetColumns']).toEqual(['code'])
+    expect(answer['warnings']).toEqual(['column "code" changed type: its values were reset to null'])
+    const unchanged = (await client.updateTable({ table: 'retypeTable', schema: { label: { type: 'string', description: 'a label' } } } as never)) as unknown as Record<string, unknown>
+    expect(unchanged).not.toHaveProperty('resetColumns')
     const { rows } = await client.findTableRows({ table: 'retypeTable' })
     expect(rows.map((row) => [row.code, row.label])).toEqual([
       [null, 'a'],

@@ -92,6 +92,25 @@ describe('Tables API over HTTP', () => {
     expect(tooMany.status).toBe(400)
   })
 
+  it('applies @botpress/api bounds and botshelf tag bounds, naming field, expected and received (decision 1426)', async () => {
+    const refusal = async (method: string, path: string, body: unknown) => {
+      const res = await service.request(method, path, { body })
+      expect(res.status, res.text).toBe(400)
+      return res.body.message as string
+    }
+    expect(await refusal('POST', '/v1/tables', { name: '', schema: { a: 'x' } })).toContain('name: expected a name ending in "Table"')
+    expect(await refusal('POST', '/v1/tables', { name: 'boundsTable', schema: { a: 'x' }, factor: 31 })).toMatch(/factor: expected .*30.*received/)
+    expect(await refusal('POST', '/v1/tables', { name: 'boundsTable', schema: { a: 'x' }, tags: { team: 'x'.repeat(256) } })).toContain('tags.team: expected at most 255 characters, received 256 characters')
+    expect(await refusal('POST', '/v1/tables', { name: 'boundsTable', schema: { a: 'x' }, tags: { ['k'.repeat(51)]: 'v' } })).toContain('expected a key with at most 50 characters')
+    expect(await refusal('POST', '/v1/tables', { name: 'boundsTable', schema: { a: 'x' }, tags: { team: 3 } })).toContain('tags.team: expected string, received number (3)')
+    const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']))
+    expect(await refusal('POST', '/v1/tables', { name: 'boundsTable', schema: { a: 'x' }, tags: many })).toContain('tags: expected at most 50 tags, received 51')
+    expect((await service.request('POST', '/v1/tables', { body: { name: 'boundsTable', schema: { a: 'x' }, tags: { team: 'x'.repeat(255) } } })).status).toBe(200)
+    expect(await refusal('PUT', '/v1/tables/boundsTable', { tags: { team: 'x'.repeat(256) } })).toContain('tags.team: expected at most 255 characters')
+    expect(await refusal('PUT', '/v1/tables/boundsTable/column', { name: 'a', newName: 'n'.repeat(31) })).toContain('newName: expected at most 30 characters, received 31 characters')
+    expect(await refusal('POST', '/v1/tables/boundsTable/duplicate', { tableName: 'nope' })).toContain('tableName: expected a name ending in "Table"')
+  })
+
   it('getOrCreateTable creates once, then returns the existing table', async () => {
     const first = await service.request('POST', '/v1/tables/goTable', { body: { schema: { a: 'x' } } })
     const second = await service.request('POST', '/v1/tables/goTable', { body: { schema: { b: 1 } } })

@@ -77,6 +77,28 @@ describe('exportDataset and importDataset', () => {
     expect(await contentFiles(target)).toBe(3)
   })
 
+  it('carries computed cells with their rows: settled ones kept, the others queued in the target (decision 1425)', async () => {
+    const [bot] = await source.auth.listBots()
+    const botId = bot!.id
+    const schema = { a: { type: 'number' }, doubled: { type: 'number', 'x-zui': { computed: { action: 'code', code: 'return row.a * 2', dependencies: ['a'] } } } }
+    const table = await source.tables.createTable(botId, { name: 'labelsTable', schema, isComputeEnabled: true } as never)
+    await source.tables.importRows(botId, table.id, [{ a: 1, doubled: 2 }, { a: 2, doubled: null }, { a: 3 }])
+    const at = '2026-03-04T05:06:07.000Z'
+    await source.computed.restoreCells(botId, table.id, [
+      { rowId: 1, column: 'doubled', status: 'computed', error: null, updatedBy: 'code', updatedAt: at, stale: false },
+      { rowId: 2, column: 'doubled', status: 'failed', error: 'boom', updatedBy: 'code', updatedAt: at, stale: false },
+    ])
+    await exportDataset(source, join(folder, 'archive'))
+    await importDataset(target, join(folder, 'archive'))
+    const byRow = new Map((await target.computed.cellsOf(table.id, [1, 2, 3])).map((cell) => [cell.rowId, cell]))
+    expect(byRow.get(1)).toMatchObject({ status: 'computed', updatedBy: 'code', updatedAt: at, stale: false })
+    expect(byRow.get(2)).toMatchObject({ status: 'failed', error: 'boom', stale: false })
+    expect(byRow.get(3)).toMatchObject({ status: 'pending', stale: true })
+    expect(await target.computed.tablesWithDueCells()).toEqual([{ botId, tableId: table.id }])
+    const queued = await target.jobs.list({ kind: 'tables.compute' })
+    expect(queued.map((job) => job.payload)).toEqual([{ botId, tableId: table.id }])
+  })
+
   it('an export aborted while reading metadata or copying content leaves nothing at --out', async () => {
     for (const phase of ['metadata', 'content'] as const) {
       const controller = new AbortController()

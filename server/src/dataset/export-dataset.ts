@@ -12,6 +12,7 @@ import { makePrivateFolder, PRIVATE_FILE_MODE } from '../platform/index.js'
 import { DatasetArchiveError } from './errors.js'
 import { JsonlWriter } from './jsonl.js'
 import { quietProgress, throwIfAborted, type TransferProgress } from './progress.js'
+import { computedColumnsOf, withComputedState } from '../tables/computed/index.js'
 
 /** Records per page read from the source. */
 const PAGE = 1000
@@ -163,15 +164,17 @@ export async function exportMetadata(tx: BackendPorts, work: string, progress: T
     for (const table of tableIds) {
       const record = await tx.tables.loadTable(table.botId, table.id)
       await tablesWriter.write(tableSnapshotOf(record))
+      const computes = computedColumnsOf(record.schema).length > 0
       const rowsWriter = new JsonlWriter(join(work, archivePaths.rows(table.id)), archivePaths.rows(table.id))
       try {
         let last = 0
         for (;;) {
           throwIfAborted(signal)
           const found = await tx.tables.findRows(table.botId, table.id, { filter: { id: { $gt: last } }, orderBy: 'id', orderDirection: 'asc', limit: PAGE })
-          for (const row of found.rows) {
-            const { computed: _computed, stale: _stale, ...stored } = row
-            await rowsWriter.write(stored)
+          // Computed cells travel with their rows (statuses, errors), read back by `botshelf import` (decision 1425).
+          for (const row of await withComputedState(tx.computed, table.id, computes, found.rows)) {
+            const { computed, stale: _stale, ...stored } = row
+            await rowsWriter.write(computes ? { ...stored, computed } : stored)
           }
           bar.advance(found.rows.length)
           if (found.rows.length < PAGE) break

@@ -7,6 +7,7 @@ import { archivePaths, blobPathOf, checkBlobId, readManifest, type ArchiveManife
 import { DatasetArchiveError } from './errors.js'
 import { readPart, verifyPart } from './jsonl.js'
 import { quietProgress, throwIfAborted, type TransferProgress } from './progress.js'
+import { queueCarriedCells } from '../tables/computed/index.js'
 
 /** Records per write. */
 const BATCH = 500
@@ -146,9 +147,12 @@ async function importMetadata(
     await tx.tables.restoreTable(snapshot.botId, snapshot)
     let batch: RowSnapshot[] = []
     let index = 0
+    const table = await tx.tables.loadTable(snapshot.botId, snapshot.id)
     const flush = async (): Promise<void> => {
       throwIfAborted(signal)
       await tx.tables.restoreRows(snapshot.botId, snapshot.id, batch, index)
+      // Computed columns: cells kept as the archive carried them, the others queued (decision 1425).
+      await queueCarriedCells(tx, table, batch.map((row) => ({ id: row.id, computed: row['computed'] })))
       bar.advance(batch.length)
       index += batch.length
       batch = []

@@ -26,4 +26,4 @@ export type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableJob
 export { TablesStoreError, type TablesErrorCode } from './tables/index.js'
 export type { PassageInput, PassageListQuery, PassageRecord, PassageSubtype, PassageVectorsInput, StoredPassageType, ReplacePassagesInput, SearchHit, SearchIndexPort, SearchQuery, SearchUsage, StaleFile } from './search/index.js'
 export { jobStates, type ClaimInput, type EnqueueInput, type FailInput, type JobListQuery, type JobQueue, type JobRecord, type JobState } from './jobs/index.js'
-export type { ComputedCellsPort, ComputedCell, ComputedStatus, CellReset, ClaimedCell, CellOutcome } from './computed/index.js'
+export type { ComputedCellsPort, ComputedCell, ComputedStatus, CellReset, CellCopy, ClaimedCell, CellOutcome } from './computed/index.js'

@@ -39,7 +39,7 @@ export const portMethods = {
     'listTagValues',
   ] as const satisfies ReadonlyArray<keyof FilesPort>,
   knowledgeBases: ['create', 'get', 'update', 'delete', 'list'] as const satisfies ReadonlyArray<keyof KnowledgeBasesPort>,
-  computed: ['resetCells', 'claimCells', 'settleCell', 'settleAnswered', 'releaseCell', 'cellsOf', 'countStaleRows', 'hasDueCells', 'tablesWithDueCells', 'deleteCells'] as const satisfies ReadonlyArray<keyof ComputedCellsPort>,
+  computed: ['resetCells', 'restoreCells', 'claimCells', 'settleCell', 'settleAnswered', 'releaseCell', 'cellsOf', 'countStaleRows', 'hasDueCells', 'tablesWithDueCells', 'deleteCells'] as const satisfies ReadonlyArray<keyof ComputedCellsPort>,
   jobs: ['enqueue', 'claim', 'heartbeat', 'complete', 'fail', 'get', 'list', 'nextDueAt'] as const satisfies ReadonlyArray<keyof JobQueue>,
   dataset: ['readPage', 'count', 'writeRecords', 'isEmpty'] as const satisfies ReadonlyArray<keyof DatasetPort>,
   webhooks: [

@@ -8,6 +8,7 @@ import { throttledProgress } from './job-progress.js'
 import { failTableJob } from './table-job-failure.js'
 import { columnsOf } from './table-columns.js'
 import { encodeExport } from '../transfer/index.js'
+import { computedColumnsOf, withComputedState } from './computed/index.js'
 
 /** Kind of the queued job that runs an `exportTable`. */
 export const EXPORT_TABLE_JOB = 'tables.export'
@@ -53,6 +54,7 @@ export const exportTableJob = defineJob<ExportTablePayload, AppServices>({
       await tables.updateJob(tableJob.id, { status: 'in_progress' })
       const { table, rows: total } = await tables.getTable(payload.botId, payload.tableId)
       const record = await tables.loadTable(payload.botId, payload.tableId)
+      const computes = computedColumnsOf(record.schema).length > 0
       const progress = throttledProgress((value) => tables.updateJob(tableJob.id, { progress: value }))
       const rows = async function* () {
         let after = 0
@@ -60,7 +62,7 @@ export const exportTableJob = defineJob<ExportTablePayload, AppServices>({
         for (;;) {
           if (signal.aborted) throw new Error('the export was stopped (lease lost or server stopping); it starts again elsewhere')
           const page = await tables.findRows(payload.botId, record.id, { filter: { id: { $gt: after } }, orderBy: 'id', limit: PAGE })
-          for (const row of page.rows) yield row
+          for (const row of computes ? await withComputedState(services.backend.computed, record.id, true, page.rows) : page.rows) yield row
           written += page.rows.length
           await progress.report(total > 0 ? (0.99 * written) / total : 0)
           if (!page.hasMore || page.rows.length === 0) return
@@ -84,7 +86,7 @@ export const exportTableJob = defineJob<ExportTablePayload, AppServices>({
           index: false,
           expiresAt: null,
         },
-        encodeExport(rows(), { format, compress, columns: columnsOf(record), tableName: table.name, schema: record.schema, rawFormulas: payload.rawFormulas === true }),
+        encodeExport(rows(), { format, compress, columns: columnsOf(record), tableName: table.name, schema: record.schema, computedState: computes, rawFormulas: payload.rawFormulas === true }),
       )
       await finishTableJob(context.services, tableJob.id, { status: 'completed', progress: 1, outputFileId: file.id })
     } catch (error) {

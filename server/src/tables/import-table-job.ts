@@ -9,6 +9,7 @@ import { failTableJob } from './table-job-failure.js'
 import { columnsOf } from './table-columns.js'
 import { rowBytes } from './row-bytes.js'
 import { decodeImport } from '../transfer/index.js'
+import { queueCarriedCells } from './computed/index.js'
 
 /**
  * Rows checked, then committed, per step: small enough that one step (a check, or an insert with its commit)
@@ -119,10 +120,13 @@ async function importRowsOf(context: ServiceJobContext, payload: ImportTablePayl
     const rows = start < resumeAt ? batch.slice(resumeAt - start) : batch
     const first = Math.max(start, resumeAt)
     try {
-      await backend.transaction(async (tx) => {
-        await tx.tables.importRows(payload.botId, record.id, rows, first)
+      const computes = await backend.transaction(async (tx) => {
+        const { ids } = await tx.tables.importRows(payload.botId, record.id, rows, first)
         await tx.tables.updateJob(tableJob.id, { rowsCommitted: first + rows.length })
+        // Computed columns: the rows' cells are queued with them, or kept as a JSON export carried them (decision 1425).
+        return queueCarriedCells(tx, record, rows.map((row, index) => ({ id: ids[index]!, computed: row['computed'] })))
       })
+      if (computes) services.jobs.wake()
     } catch (error) {
       // Only a table changed since the check (or a failing disk) gets here: earlier batches are committed.
       if (error instanceof Error && resumeAt > 0) {

@@ -11,11 +11,11 @@ import { tablesLimits } from 'botshelf/api'
 import { decodeCursor, encodeCursor, isPagePosition, queryFingerprint } from '../http/cursor.js'
 import { canAccessTables, tablesOperationAccess, type TablesAccess } from './permissions.js'
 import { exportTableHandler, importTableHandler } from './import-export-handlers.js'
-import { tableColumns } from '../store/tables/index.js'
+import { resetColumnsOf, tableColumns } from '../store/tables/index.js'
 import type { AppServices } from '../http/env.js'
 import { embedQuery } from '../search/embedding/index.js'
 import { enqueueRowEmbedding, type TableSearchOptions } from '../search/rows/index.js'
-import { workflowAnswers, answerRows, applyComputedSchemaChange, commitRowWrite, loadComputedView, withComputedState, computedColumnsOf, type ResolvedComputeOptions, resolveComputeOptions } from './computed/index.js'
+import { workflowAnswers, answerRows, applyComputedSchemaChange, commitRowWrite, loadComputedView, withComputedState, computedColumnsOf, copyCells, type ResolvedComputeOptions, resolveComputeOptions } from './computed/index.js'
 import { rowsEvents, tableEvent } from '../webhooks/event-drafts.js'
 
 /** The ids of the rows a delete will remove, read inside its transaction (for `table.rows.deleted`). */
@@ -133,7 +133,10 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
     // A schema change can make every row stale (another searchable text).
     if (input.body.schema) await embedAfterWrite(services, search, store, principal.botId, result.table.id)
     const computes = computedColumnsOf(result.table.schema).length > 0 || computedColumnsOf(before.schema).length > 0
-    return computes ? { ...result, staleColumns } : result
+    // A type change resets the column's values, as Botpress does: the answer says which (decision 1426).
+    const resetColumns = input.body.schema ? resetColumnsOf(before.schema, result.table.schema) : []
+    const resets = resetColumns.length > 0 ? { resetColumns, warnings: resetColumns.map((name) => `column "${name}" changed type: its values were reset to null`) } : {}
+    return { ...result, ...(computes ? { staleColumns } : {}), ...resets }
   })
 
   register(ops.deleteTable, async ({ input, principal, services }) => {
@@ -147,10 +150,15 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
   })
 
   register(ops.duplicateTable, async ({ input, principal, services }, store) => {
+    let computes = false
     const result = await services.webhooks.transaction(async (tx) => {
-      const result = await tx.tables.duplicateTable(principal.botId, input.params.sourceTableId, input.body)
+      const source = await tx.tables.loadTable(principal.botId, input.params.sourceTableId)
+      const result = await tx.tables.duplicateTable(principal.botId, source.id, input.body)
+      // Computed cells are copied as they are: same inputs, same results (decision 1425).
+      if (result.rows > 0) computes = await copyCells(tx, source, await tx.tables.loadTable(principal.botId, result.table.id))
       return { result, events: [tableEvent('table.created', principal.botId, result.table)] }
     })
+    if (computes) services.jobs.wake()
     if (result.rows > 0) await embedAfterWrite(services, search, store, principal.botId, result.table.id)
     return result
   })

@@ -27,6 +27,11 @@ export interface EncodeExportOptions {
   tableName: string
   /** The table's schema, the JSON export's `schema` (as `JSON.stringify` writes it), e.g. `{ schema: record.schema }`. */
   schema: unknown
+  /**
+   * JSON only: each row carries its `computed` statuses (and `stale` columns when some wait), as the wire's rows
+   * do, so that an import keeps them (decision 1425), e.g. `{ computedState: true }` for a table with computed columns.
+   */
+  computedState?: boolean
   /** CSV only: write formula-leading text as it is instead of neutralising it (decision 1462), e.g. `{ rawFormulas: true }`. */
   rawFormulas?: boolean
 }
@@ -71,6 +76,10 @@ async function* exportBytes(rows: AsyncIterable<Record<string, unknown>>, option
     rowText = (row, first) => {
       const out: Record<string, unknown> = { id: row['id'], createdAt: row['createdAt'], updatedAt: row['updatedAt'] }
       for (const column of options.columns) out[column.name] = row[column.name]
+      if (options.computedState === true) {
+        out['computed'] = row['computed'] ?? {}
+        if (Array.isArray(row['stale']) && row['stale'].length > 0) out['stale'] = row['stale']
+      }
       return first ? JSON.stringify(out) : `,${JSON.stringify(out)}`
     }
     end = ']}'

@@ -318,7 +318,8 @@ export const updateTable = defineOperation({
   summary: 'Update a table (name, schema, frozen, keyColumn, tags, factor)',
   params: TableParamsSchema,
   body: UpdateTableBodySchema,
-  response: z.object({ table: TableSchema, staleColumns: z.array(z.string()).optional() }),
+  // `resetColumns` and `warnings` are botshelf's: the columns whose values a type change reset to null (decision 1426).
+  response: z.object({ table: TableSchema, staleColumns: z.array(z.string()).optional(), resetColumns: z.array(z.string()).optional(), warnings: z.array(z.string()).optional() }),
 })
 
 /**

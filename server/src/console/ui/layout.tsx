@@ -48,14 +48,23 @@ export function Layout({ onSwitchBot, onSignOut }: { onSwitchBot: (botId: string
           </ul>
         </nav>
         <div class="who">
-          <label for="bot-switch">Bot</label>
-          <select id="bot-switch" value={api.botId} onChange={(e) => onSwitchBot(e.currentTarget.value)} disabled={identity.bots.length < 2}>
-            {identity.bots.map((bot) => (
-              <option key={bot.id} value={bot.id}>
-                {bot.name} ({bot.id.slice(0, 8)})
-              </option>
-            ))}
-          </select>
+          {identity.bots.length < 2 ? (
+            // One bot: nothing to switch to, so its name is text, not a control that looks disabled.
+            <span class="bot-name" data-testid="bot-name">
+              Bot {identity.bots.map((bot) => `${bot.name} (${bot.id.slice(0, 8)})`).join('')}
+            </span>
+          ) : (
+            <>
+              <label for="bot-switch">Bot</label>
+              <select id="bot-switch" value={api.botId} onChange={(e) => onSwitchBot(e.currentTarget.value)}>
+                {identity.bots.map((bot) => (
+                  <option key={bot.id} value={bot.id}>
+                    {bot.name} ({bot.id.slice(0, 8)})
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
           <span class="role" title={`token ${identity.tokenId}`}>
             {identity.scope === 'workspace' ? 'workspace ' : ''}
             {identity.role}

@@ -24,6 +24,20 @@ export interface CellReset {
   stale: boolean
 }
 
+/**
+ * A cell written as it was elsewhere (an imported row, a duplicated table): its status, error, author and time
+ * kept; `stale` cells wait to be computed as a reset one would.
+ */
+export interface CellCopy {
+  rowId: number
+  column: string
+  status: ComputedStatus
+  error: string | null
+  updatedBy: string | null
+  updatedAt: string
+  stale: boolean
+}
+
 /** A claimed cell: what the computation settles with its token. */
 export interface ClaimedCell {
   rowId: number
@@ -57,6 +71,11 @@ export interface CellOutcome {
 export interface ComputedCellsPort {
   /** Makes cells stale and pending (or `disabled`), clearing errors and claims; bumps their generation. */
   resetCells(botId: string, tableId: string, cells: ReadonlyArray<CellReset>): Promise<void>
+  /**
+   * Writes cells as they were elsewhere (imported rows that carry their statuses, a duplicated table's cells):
+   * status, error, author and time as given, claims cleared, the generation bumped.
+   */
+  restoreCells(botId: string, tableId: string, cells: ReadonlyArray<CellCopy>): Promise<void>
   /**
    * Claims up to `limit` stale cells whose claim is free or ran out, lowest row first, for `leaseMs` under
    * `token`. Runs as one statement: two workers never hold the same cell.

@@ -94,6 +94,22 @@ export function describeComputedCellsContract(name: string, open: (now: Clock) =
       expect(await cells.countStaleRows(TABLE)).toBe(0)
     })
 
+    it('restores cells as given (status, error, author, time), bumping the generation and clearing claims', async () => {
+      await cells.resetCells('bot_1', TABLE, [{ rowId: 1, column: 'label', stale: true }])
+      await cells.claimCells(TABLE, { limit: 1, leaseMs: 60_000, token: 'a' })
+      const at = '2026-01-02T03:04:05.000Z'
+      await cells.restoreCells('bot_1', TABLE, [
+        { rowId: 1, column: 'label', status: 'computed', error: null, updatedBy: 'ai:m', updatedAt: at, stale: false },
+        { rowId: 2, column: 'label', status: 'failed', error: 'no answer', updatedBy: 'code', updatedAt: at, stale: false },
+        { rowId: 3, column: 'label', status: 'pending', error: null, updatedBy: null, updatedAt: at, stale: true },
+      ])
+      const byRow = new Map((await cells.cellsOf(TABLE, [1, 2, 3])).map((c) => [c.rowId, c]))
+      expect(byRow.get(1)).toEqual({ rowId: 1, column: 'label', status: 'computed', error: null, updatedBy: 'ai:m', updatedAt: at, stale: false, generation: 2 })
+      expect(byRow.get(2)).toMatchObject({ status: 'failed', error: 'no answer', updatedBy: 'code', stale: false, generation: 1 })
+      expect(byRow.get(3)).toMatchObject({ status: 'pending', stale: true })
+      expect(await cells.claimCells(TABLE, { limit: 10, leaseMs: 1_000, token: 'b' })).toEqual([{ rowId: 3, column: 'label', generation: 1 }])
+    })
+
     it('deletes the cells of rows, of columns, or of the whole table', async () => {
       await cells.resetCells('bot_1', TABLE, [1, 2, 3].flatMap((rowId) => ['a', 'b'].map((column) => ({ rowId, column, stale: true }))))
       await cells.deleteCells(TABLE, { rowIds: [1] })

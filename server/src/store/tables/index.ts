@@ -14,6 +14,7 @@ export { isTableId, newTableId, newTableJobId } from './ids.js'
 
 // Columns and values
 export { columnKind, orderedKinds, scalarKinds, type ColumnKind } from './column-kinds.js'
+export { resetColumnsOf } from './reset-columns.js'
 export { isSystemColumn, systemColumnKinds, tableColumn, tableColumns, type TableColumn, type TableColumns } from './table-columns.js'
 export { isIsoDateTime, normalizeDateTime } from './date-time.js'
 export { compileSafeRegex, RegexTooComplexError, type CompileRegexOptions, type SafeRegex } from './safe-regex.js'

@@ -647,7 +647,7 @@ export function describeTablesPortContract(name: string, open: (now: Clock) => P
 
       it('importRows inserts any number of rows at once, all or nothing, numbering errors from firstRowIndex', async () => {
         const many = Array.from({ length: 1_500 }, (_, i) => ({ player: `p${i}`, score: i }))
-        expect(await tables.importRows(BOT, 'scoresTable', many)).toEqual({ inserted: 1_500, warnings: [] })
+        expect(await tables.importRows(BOT, 'scoresTable', many)).toEqual({ inserted: 1_500, ids: Array.from({ length: 1_500 }, (_, i) => i + 1), warnings: [] })
         expect(await rowCount('scoresTable')).toBe(1_500)
         expect(await tables.getRow(BOT, 'scoresTable', 1_500)).toMatchObject({ player: 'p1499', score: 1_499 })
 

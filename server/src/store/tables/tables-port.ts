@@ -66,8 +66,8 @@ export interface TablesPort {
    * A background import checks the whole file with it before writing anything.
    */
   checkRows(botId: string, ref: string, rows: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): Promise<{ warnings: string[] }>
-  /** Inserts any number of rows, all or nothing (`firstRowIndex` numbers them in errors). */
-  importRows(botId: string, ref: string, rows: ReadonlyArray<Record<string, unknown>>, firstRowIndex?: number): Promise<{ inserted: number; warnings: string[] }>
+  /** Inserts any number of rows, all or nothing (`firstRowIndex` numbers them in errors); `ids` in input order. */
+  importRows(botId: string, ref: string, rows: ReadonlyArray<Record<string, unknown>>, firstRowIndex?: number): Promise<{ inserted: number; ids: number[]; warnings: string[] }>
   /** Updates rows by id, all or nothing. */
   updateRows(botId: string, ref: string, rows: ReadonlyArray<Record<string, unknown> & { id: number }>): Promise<RowsWriteResult>
   /** Inserts or updates rows matched on `keyColumn` (default `id`). */

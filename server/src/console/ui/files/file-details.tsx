@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { FilePreview } from './file-preview.js'
 import { TagEditor } from './tag-editor.js'
 import { metadataPatch } from './metadata-patch.js'
+import { indexText } from './index-text.js'
 
 const policies: Array<{ policy: AccessPolicy; label: string }> = [
   { policy: 'public_content', label: 'Public content (anyone with the permanent URL may download it)' },
@@ -87,8 +88,8 @@ export function FileDetails({ fileId }: { fileId: string }) {
             <dd>{formatBytes(file.size)}</dd>
             <dt>Type</dt>
             <dd>{file.contentType}</dd>
-            <dt>Indexed</dt>
-            <dd>{file.index ? 'yes (asked)' : 'no'}</dd>
+            <dt>Search index</dt>
+            <dd>{indexText(file)}</dd>
             <dt>Owner</dt>
             <dd>
               {file.owner.type}

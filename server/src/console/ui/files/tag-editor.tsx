@@ -32,36 +32,39 @@ export function TagEditor({ tags, disabled, onSave }: { tags: Record<string, str
   }
   return (
     <form onSubmit={save} aria-label="Tags">
-      <table class="kv">
-        <thead>
-          <tr>
-            <th scope="col">Tag</th>
-            <th scope="col">Value</th>
-            <th scope="col">
-              <span class="visually-hidden">Remove</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row, index) => (
-            <tr key={index}>
-              <td>
-                <input aria-label={`Tag ${index + 1} name`} value={row.key} disabled={disabled} onInput={(e) => setRows(rows.map((r, i) => (i === index ? { ...r, key: e.currentTarget.value } : r)))} />
-              </td>
-              <td>
-                <input aria-label={`Tag ${row.key || index + 1} value`} value={row.value} disabled={disabled} onInput={(e) => setRows(rows.map((r, i) => (i === index ? { ...r, value: e.currentTarget.value } : r)))} />
-              </td>
-              <td>
-                {!disabled && (
-                  <button type="button" class="link" aria-label={`Remove tag ${row.key}`} onClick={() => setRows(rows.filter((_, i) => i !== index))}>
-                    ✕
-                  </button>
-                )}
-              </td>
+      {rows.length === 0 && <p class="muted">none</p>}
+      {rows.length > 0 && (
+        <table class="kv">
+          <thead>
+            <tr>
+              <th scope="col">Tag</th>
+              <th scope="col">Value</th>
+              <th scope="col">
+                <span class="visually-hidden">Remove</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((row, index) => (
+              <tr key={index}>
+                <td>
+                  <input aria-label={`Tag ${index + 1} name`} value={row.key} disabled={disabled} onInput={(e) => setRows(rows.map((r, i) => (i === index ? { ...r, key: e.currentTarget.value } : r)))} />
+                </td>
+                <td>
+                  <input aria-label={`Tag ${row.key || index + 1} value`} value={row.value} disabled={disabled} onInput={(e) => setRows(rows.map((r, i) => (i === index ? { ...r, value: e.currentTarget.value } : r)))} />
+                </td>
+                <td>
+                  {!disabled && (
+                    <button type="button" class="link" aria-label={`Remove tag ${row.key}`} onClick={() => setRows(rows.filter((_, i) => i !== index))}>
+                      ✕
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {!disabled && (
         <div class="actions">
           <button type="button" onClick={() => setRows([...rows, { key: '', value: '' }])}>

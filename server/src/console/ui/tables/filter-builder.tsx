@@ -7,10 +7,10 @@ import { buildFilter, builderOperators, parseRawFilter, type BuilderCondition, t
  *
  * @example
  * ```tsx
- * <FilterBuilder kinds={columnKinds(table)} onApply={(filter) => setFilter(filter)} />
+ * <FilterBuilder kinds={columnKinds(table)} onApply={(filter) => setFilter(filter)} onProblem={() => setRows(undefined)} />
  * ```
  */
-export function FilterBuilder({ kinds, onApply }: { kinds: Record<string, ColumnKind>; onApply: (filter: Record<string, unknown> | undefined) => void }) {
+export function FilterBuilder({ kinds, onApply, onProblem }: { kinds: Record<string, ColumnKind>; onApply: (filter: Record<string, unknown> | undefined) => void; onProblem?: (problem: string) => void }) {
   const columns = Object.keys(kinds)
   const [raw, setRaw] = useState(false)
   const [conditions, setConditions] = useState<BuilderCondition[]>([])
@@ -20,7 +20,11 @@ export function FilterBuilder({ kinds, onApply }: { kinds: Record<string, Column
 
   const apply = (event: Event) => {
     event.preventDefault()
-    if (!built.ok) return setProblem(built.error)
+    if (!built.ok) {
+      setProblem(built.error)
+      // The rows shown were found with the filter before: the caller hides them until a filter applies.
+      return onProblem?.(built.error)
+    }
     setProblem(undefined)
     onApply(built.filter)
   }

@@ -34,6 +34,7 @@ export function RowsGrid({ table, version, onRowsChanged }: { table: Table; vers
   const [editing, setEditing] = useState<{ id: number; column: string; text: string } | undefined>()
   const [deleting, setDeleting] = useState<number | undefined>()
   const [reloads, setReloads] = useState(0)
+  const [filterBroken, setFilterBroken] = useState(false)
   const writable = can.writeTables
 
   useEffect(() => {
@@ -43,8 +44,15 @@ export function RowsGrid({ table, version, onRowsChanged }: { table: Table; vers
         setRows(result.rows)
         setHasMore(result.hasMore)
         setError(undefined)
+        setFilterBroken(false)
       })
-      .catch(setError)
+      .catch((reason: unknown) => {
+        // Rows found before (another filter, another page) would read as this query's answer: hide them.
+        setRows(undefined)
+        setHasMore(false)
+        setFilterBroken(filter !== undefined)
+        setError(reason)
+      })
   }, [table, offset, order, filter, reloads, version])
 
   const reload = () => setReloads((n) => n + 1)
@@ -78,10 +86,20 @@ export function RowsGrid({ table, version, onRowsChanged }: { table: Table; vers
         onApply={(next) => {
           setOffset(0)
           setFilter(next)
+          setReloads((n) => n + 1)
+        }}
+        onProblem={() => {
+          setRows(undefined)
+          setHasMore(false)
+          setFilterBroken(true)
         }}
       />
       <ErrorBanner error={error} onDismiss={() => setError(undefined)} />
-      {rows && rows.length === 0 ? (
+      {filterBroken && !rows ? (
+        <p class="muted" role="status" data-testid="rows-hidden">
+          No rows shown: fix the filter and apply it again.
+        </p>
+      ) : rows && rows.length === 0 ? (
         <EmptyState title={filter ? 'No row matches the filter.' : 'No rows yet.'}>{writable && !filter ? 'Add one below.' : undefined}</EmptyState>
       ) : (
         <div class="scroll">
@@ -228,7 +246,15 @@ function NewRowForm({ table, names, onAdded, onError }: { table: Table; names: s
         {names.map((name) => (
           <label key={name}>
             {name} <span class="muted">({kinds[name]})</span>
-            <input name={name} value={values[name] ?? ''} onInput={(e) => setValues({ ...values, [name]: e.currentTarget.value })} />
+            {kinds[name] === 'boolean' ? (
+              <select name={name} value={values[name] ?? ''} onChange={(e) => setValues({ ...values, [name]: e.currentTarget.value })}>
+                <option value="">empty (null)</option>
+                <option value="true">true</option>
+                <option value="false">false</option>
+              </select>
+            ) : (
+              <input name={name} value={values[name] ?? ''} onInput={(e) => setValues({ ...values, [name]: e.currentTarget.value })} />
+            )}
           </label>
         ))}
       </div>

@@ -5,11 +5,13 @@ import { ErrorBanner } from '../components/error-banner.js'
 import { ConfirmDialog } from '../components/confirm-dialog.js'
 import { columnNames } from './column-kinds.js'
 import { computedColumns } from './computed-cells.js'
+import { ComputedEditor } from './computed-editor.js'
 import { columnDefinition, columnTypeChoices, columnTypeOf, retypedColumn, type ColumnTypeChoice } from './column-types.js'
 
 /**
- * A table's schema: rename, retype and remove columns, add one. Each change is one call with the service's own
- * rules (a retype converts values or answers `BreakingChanges`); its message shows on refusal.
+ * A table's schema: rename, retype and remove columns, add one, edit a column's computation and switch the table's
+ * compute on or off. Each change is one call with the service's own rules (a retype converts values or answers
+ * `BreakingChanges`, a computation with a cycle is refused); its message shows on refusal.
  *
  * @example
  * ```tsx
@@ -22,16 +24,20 @@ export function SchemaEditor({ table, onChanged }: { table: Table; onChanged: (t
   const [names, setNames] = useState<Record<string, string>>({})
   const [removing, setRemoving] = useState<string | undefined>()
   const [newColumn, setNewColumn] = useState({ name: '', type: 'string' as ColumnTypeChoice })
+  const [computing, setComputing] = useState<string | undefined>()
   const editable = can.writeTables && !table.frozen
   const computed = computedColumns(table)
 
-  const run = async (call: () => Promise<{ table: Table }>) => {
+  /** Runs a change; true once it is saved (a refusal shows its message and keeps what was being edited). */
+  const run = async (call: () => Promise<{ table: Table }>): Promise<boolean> => {
     setError(undefined)
     try {
       onChanged((await call()).table)
       setNames({})
+      return true
     } catch (reason) {
       setError(reason)
+      return false
     }
   }
 
@@ -39,6 +45,21 @@ export function SchemaEditor({ table, onChanged }: { table: Table; onChanged: (t
     <section aria-labelledby="schema-title">
       <h2 id="schema-title">Schema{table.frozen ? ' (frozen: duplicate the table to change it)' : ''}</h2>
       <ErrorBanner error={error} onDismiss={() => setError(undefined)} />
+      {editable ? (
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={table.isComputeEnabled === true}
+            onChange={(e) => {
+              const isComputeEnabled = e.currentTarget.checked
+              void run(() => api.client.updateTable({ table: table.name, isComputeEnabled }))
+            }}
+          />
+          Compute enabled (computed columns fill themselves)
+        </label>
+      ) : (
+        <p>Compute {table.isComputeEnabled ? 'enabled' : 'off'}</p>
+      )}
       <table class="grid compact">
         <thead>
           <tr>
@@ -92,6 +113,11 @@ export function SchemaEditor({ table, onChanged }: { table: Table; onChanged: (t
                 </td>
                 <td>
                   <code>{computed[name]?.text ?? ''}</code>
+                  {editable && (
+                    <button type="button" class="link" aria-label={`Edit computation of ${name}`} onClick={() => setComputing(name)}>
+                      {computed[name] ? 'Edit' : 'Compute…'}
+                    </button>
+                  )}
                 </td>
                 {editable && (
                   <td>
@@ -105,6 +131,18 @@ export function SchemaEditor({ table, onChanged }: { table: Table; onChanged: (t
           })}
         </tbody>
       </table>
+      {editable && computing !== undefined && table.schema.properties[computing] && (
+        <ComputedEditor
+          key={computing}
+          table={table}
+          column={computing}
+          onCancel={() => setComputing(undefined)}
+          onSave={(definition) => {
+            const name = computing
+            void run(() => api.client.updateTable({ table: table.name, schema: { [name]: definition } })).then((saved) => saved && setComputing((open) => (open === name ? undefined : open)))
+          }}
+        />
+      )}
       {editable && (
         <form
           class="inline"

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js'
-import type { CellOutcome, CellReset, ClaimedCell, ComputedCell, ComputedCellsPort, ComputedStatus } from '../../computed/index.js'
+import type { CellCopy, CellOutcome, CellReset, ClaimedCell, ComputedCell, ComputedCellsPort, ComputedStatus } from '../../computed/index.js'
 import type { PgScope } from '../pg-scope.js'
 
 interface CellRow {
@@ -49,6 +49,29 @@ export class PgComputedCells implements ComputedCellsPort {
         INSERT INTO computed_cells ${sql(rows.slice(start, start + 1000), 'table_id', 'row_id', 'column_name', 'bot_id', 'status', 'updated_at', 'stale', 'generation')}
         ON CONFLICT (table_id, row_id, column_name) DO UPDATE SET status = excluded.status, error = NULL, updated_at = excluded.updated_at,
           stale = excluded.stale, generation = computed_cells.generation + 1, claim_token = NULL, claimed_until = NULL`
+    }
+  }
+
+  /** See `ComputedCellsPort.restoreCells`. @example `await cells.restoreCells(botId, tableId, [{ rowId: 1, column: 'label', status: 'computed', error: null, updatedBy: 'code', updatedAt, stale: false }])` */
+  async restoreCells(botId: string, tableId: string, cells: ReadonlyArray<CellCopy>): Promise<void> {
+    const rows = cells.map((cell) => ({
+      table_id: tableId,
+      row_id: cell.rowId,
+      column_name: cell.column,
+      bot_id: botId,
+      status: cell.status,
+      error: cell.error,
+      updated_by: cell.updatedBy,
+      updated_at: cell.updatedAt,
+      stale: cell.stale,
+      generation: 1,
+    }))
+    const sql = this.scope.sql
+    for (let start = 0; start < rows.length; start += 1000) {
+      await sql`
+        INSERT INTO computed_cells ${sql(rows.slice(start, start + 1000), 'table_id', 'row_id', 'column_name', 'bot_id', 'status', 'error', 'updated_by', 'updated_at', 'stale', 'generation')}
+        ON CONFLICT (table_id, row_id, column_name) DO UPDATE SET status = excluded.status, error = excluded.error, updated_by = excluded.updated_by,
+          updated_at = excluded.updated_at, stale = excluded.stale, generation = computed_cells.generation + 1, claim_token = NULL, claimed_until = NULL`
     }
   }
 

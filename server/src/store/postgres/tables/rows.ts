@@ -113,9 +113,9 @@ export async function importRows(
   ref: string,
   input: ReadonlyArray<Record<string, unknown>>,
   firstRowIndex = 0,
-): Promise<{ inserted: number; warnings: string[] }> {
+): Promise<{ inserted: number; ids: number[]; warnings: string[] }> {
   const { rows, warnings } = await insertAll(context, botId, ref, input, firstRowIndex)
-  return { inserted: rows.length, warnings }
+  return { inserted: rows.length, ids: rows.map((row) => row.id), warnings }
 }
 
 /**

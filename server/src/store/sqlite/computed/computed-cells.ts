@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js'
-import type { CellOutcome, CellReset, ClaimedCell, ComputedCell, ComputedStatus } from '../../computed/index.js'
+import type { CellCopy, CellOutcome, CellReset, ClaimedCell, ComputedCell, ComputedStatus } from '../../computed/index.js'
 import type { Sqlite } from '../connect.js'
 
 interface CellRow {
@@ -40,6 +40,19 @@ export class SqliteComputedCells {
         stale = excluded.stale, generation = computed_cells.generation + 1, claim_token = NULL, claimed_until = NULL`)
     this.db.transaction(() => {
       for (const cell of cells) upsert.run(tableId, cell.rowId, cell.column, botId, cell.stale ? 'pending' : 'disabled', at, cell.stale ? 1 : 0)
+    })()
+  }
+
+  /** See `ComputedCellsPort.restoreCells`. @example `cells.restoreCells(botId, tableId, [{ rowId: 1, column: 'label', status: 'computed', error: null, updatedBy: 'code', updatedAt, stale: false }])` */
+  restoreCells(botId: string, tableId: string, cells: ReadonlyArray<CellCopy>): void {
+    if (cells.length === 0) return
+    const upsert = this.db.prepare(`
+      INSERT INTO computed_cells (table_id, row_id, column_name, bot_id, status, error, updated_by, updated_at, stale, generation)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+      ON CONFLICT (table_id, row_id, column_name) DO UPDATE SET status = excluded.status, error = excluded.error, updated_by = excluded.updated_by,
+        updated_at = excluded.updated_at, stale = excluded.stale, generation = computed_cells.generation + 1, claim_token = NULL, claimed_until = NULL`)
+    this.db.transaction(() => {
+      for (const cell of cells) upsert.run(tableId, cell.rowId, cell.column, botId, cell.status, cell.error, cell.updatedBy, cell.updatedAt, cell.stale ? 1 : 0)
     })()
   }
 

@@ -39,7 +39,7 @@ describe('importRows with a first row index', () => {
 
   it('counts from 0 by default and inserts every row', () => {
     expect(thrown(() => store.importRows(BOT, 'peopleTable', [{ age: 1 }])).message).toContain('rows.0.name')
-    expect(store.importRows(BOT, 'peopleTable', Array.from({ length: 1500 }, (_, i) => ({ name: `n${i}` })))).toEqual({ inserted: 1500, warnings: [] })
+    expect(store.importRows(BOT, 'peopleTable', Array.from({ length: 1500 }, (_, i) => ({ name: `n${i}` })))).toEqual({ inserted: 1500, ids: Array.from({ length: 1500 }, (_, i) => i + 1), warnings: [] })
   })
 })
 

@@ -70,9 +70,9 @@ export function importRows(
   ref: string,
   input: ReadonlyArray<Record<string, unknown>>,
   firstRowIndex = 0,
-): { inserted: number; warnings: string[] } {
+): { inserted: number; ids: number[]; warnings: string[] } {
   const { rows, warnings } = insertAll(context, botId, ref, input, firstRowIndex)
-  return { inserted: rows.length, warnings }
+  return { inserted: rows.length, ids: rows.map((row) => row.id), warnings }
 }
 
 /** The error inserting these rows after each other would hit first: a duplicate key value, or no row id left. */

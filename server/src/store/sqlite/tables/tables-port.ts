@@ -220,7 +220,7 @@ export class SqliteTablesStore {
    * store.importRows('bot_1', 'ordersTable', nextThousand, 1000) // a problem in its first row is rows.1000
    * ```
    */
-  importRows(botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex = 0): { inserted: number; warnings: string[] } {
+  importRows(botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex = 0): { inserted: number; ids: number[]; warnings: string[] } {
     return rows.importRows(this.context, botId, ref, input, firstRowIndex)
   }
 
