@@ -24,6 +24,6 @@ for major in "${majors[@]}"; do
   bin="$(bash scripts/node-versions.sh bin "$major")"
   [ -x "$bin/node" ] || { echo "test-node-versions: Node $major is not installed: run bash scripts/node-versions.sh install" >&2; exit 1; }
   echo "test-node-versions: the end-to-end folders and packaging on Node $("$bin/node" --version)"
-  # End-to-end files start their own service and database, so they share a worker's module graph (decision 1452).
+  # The folders run in both projects of vitest.config.ts, each file isolated (decisions 1452, 1453).
   PATH="$bin:$PATH" "$bin/node" node_modules/vitest/vitest.mjs run "${folders[@]}"
 done

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createFilesFeature } from '../../server/src/files/index.js'
 import { EXPIRE_FILES_JOB } from '../../server/src/files/expire-files-job.js'
+import { eventually } from '../helpers/eventually.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { manualClock, uploadText } from './helpers.js'
 
@@ -12,13 +13,8 @@ afterEach(async () => {
   service = undefined
 })
 
-async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
+// Polls a condition by attempts, not by wall time, so a loaded machine does not run out of time (test/helpers).
+const until = (check: () => Promise<boolean>, what: string): Promise<true> => eventually(async () => ((await check()) ? true : undefined), what)
 
 describe('expiresAt', () => {
   it('the sweeper deletes an expired file and its content without any request', async () => {
@@ -33,12 +29,12 @@ describe('expiresAt', () => {
     const blobsDir = join(service.contentDir, 'files', 'blobs')
     // A pass has run before the expiry (issue 28: a fixed 60 ms wait let this pass without any), and kept the file.
     const passes = async () => (await backend.jobs.list({ kind: EXPIRE_FILES_JOB, state: 'completed' })).length
-    await until(async () => (await passes()) >= 1)
+    await until(async () => (await passes()) >= 1, 'a sweep pass')
     expect(await backend.files.blobInUse(tempBlob)).toBe(true)
     expect(await readdir(blobsDir)).toHaveLength(2)
     clock.advance(61_000)
-    await until(async () => !(await backend.files.blobInUse(tempBlob)))
-    await until(async () => (await readdir(blobsDir)).length === 1)
+    await until(async () => !(await backend.files.blobInUse(tempBlob)), 'the temp blob released')
+    await until(async () => (await readdir(blobsDir)).length === 1, 'one blob left')
     expect((await backend.files.getById(service.botId, stays.id))?.key).toBe('stays.txt')
     expect(await backend.files.getAnyById(temp.id)).toBeUndefined()
   })

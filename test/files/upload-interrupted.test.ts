@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http'
 import { readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { eventually } from '../helpers/eventually.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { fetchUrl, uploadText } from './helpers.js'
 
@@ -10,13 +11,8 @@ afterEach(async () => {
   await service.close()
 })
 
-async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
+// Polls a condition by attempts, not by wall time, so a loaded machine does not run out of time (test/helpers).
+const until = (check: () => Promise<boolean>, what: string): Promise<true> => eventually(async () => ((await check()) ? true : undefined), what)
 
 /** The log lines of the upload PUTs (request log and anything carrying their request id). */
 function uploadLines(logs: TestService['logs']): Array<Record<string, unknown>> {
@@ -49,13 +45,13 @@ describe('an upload that breaks off', () => {
       })
     })
 
-    await until(async () => (await client.getFile({ id: 'doc.txt' })).file.status === 'upload_failed')
+    await until(async () => (await client.getFile({ id: 'doc.txt' })).file.status === 'upload_failed', 'the upload recorded failed')
     const after = (await client.getFile({ id: 'doc.txt' })).file
     expect(after.failedStatusReason).toMatch(/interrupted/)
     expect(after.size).toBe(13)
     expect(await (await fetch(after.url)).text()).toBe('first version')
     const tmp = join(service.contentDir, 'files', 'tmp')
-    await until(async () => (await readdir(tmp)).length === 0)
+    await until(async () => (await readdir(tmp)).length === 0, 'the temp folder empty')
     expect(await readdir(join(service.contentDir, 'files', 'blobs'))).toHaveLength(1)
   })
 
@@ -75,7 +71,7 @@ describe('an upload that breaks off', () => {
       })
     })
     // The request log line is written when the server gives up on the request.
-    await until(async () => uploadLines(service.logs).some((line) => line.msg === 'request'))
+    await until(async () => uploadLines(service.logs).some((line) => line.msg === 'request'), 'the request logged')
 
     const lines = uploadLines(service.logs)
     const aborted = lines.filter((line) => line.msg === 'upload aborted by the client')

@@ -88,9 +88,13 @@ describe('AI columns through @botpress/client', () => {
     expect(rows[0]!.stale).toEqual(['reply', 'sentiment', 'stars'])
     expect((await client.getTable({ table: 'reviewsTable' })).stale).toBe(1)
     fake.resume()
+    // Wait on the cells' statuses and the values: a read is two statements (the row, then its cells), so on
+    // PostgreSQL a computation committing between them can show settled cells beside the row's older values; the
+    // next read shows both.
     const row = await eventually(async () => {
       const { row } = await client.getTableRow({ table: 'reviewsTable', id: rows[0]!.id })
-      return row.stale === undefined ? row : undefined
+      const settled = row.stale === undefined && ['sentiment', 'reply', 'stars'].every((column) => row.computed[column]?.status === 'computed' && row[column] !== null)
+      return settled ? row : undefined
     }, 'the row computed')
     expect(row).toMatchObject({ sentiment: 'positive', reply: 'Thanks for your kind review', stars: 4 })
     expect((await client.getTable({ table: 'reviewsTable' })).stale).toBe(0)

@@ -1,5 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventually } from '../helpers/eventually.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 
 let service: TestService
@@ -30,15 +31,12 @@ async function upload(key: string, bytes: Uint8Array): Promise<string> {
 }
 
 /** Polls `getTableJobs` until the job is `completed` or `failed` (the queue runs it in the background). */
-async function settled(table: string, jobId: string, timeoutMs = 10_000): Promise<Record<string, any>> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
+function settled(table: string, jobId: string): Promise<Record<string, any>> {
+  return eventually(async () => {
     const { body } = await service.request('GET', `/v1/tables/${table}/jobs`)
     const job = body.jobs.find((j: { id: string }) => j.id === jobId)
-    if (job && (job.status === 'completed' || job.status === 'failed')) return job
-    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job?.status} after ${timeoutMs} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
+    return job && (job.status === 'completed' || job.status === 'failed') ? (job as Record<string, any>) : undefined
+  }, `job ${jobId} completed or failed`)
 }
 
 async function makeTable(name: string) {
@@ -229,11 +227,8 @@ async function importNames(on: TestService, table: string, names: readonly strin
   const url = new URL(upsert.body.file.uploadUrl)
   expect((await on.app.fetch(new Request(`http://botshelf.test${url.pathname}${url.search}`, { method: 'PUT', body: bytes }))).status).toBe(200)
   const started = await on.request('POST', `/v1/tables/${table}/import`, { body: { fileId: upsert.body.file.id } })
-  const deadline = Date.now() + 10_000
-  for (;;) {
+  return eventually(async () => {
     const job = (await on.request('GET', `/v1/tables/${table}/jobs`)).body.jobs.find((j: { id: string }) => j.id === started.body.job.id)
-    if (job.status === 'completed' || job.status === 'failed') return job
-    if (Date.now() > deadline) throw new Error(`import still ${job.status}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
+    return job.status === 'completed' || job.status === 'failed' ? (job as Record<string, any>) : undefined
+  }, 'the import completed or failed')
 }

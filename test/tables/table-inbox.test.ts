@@ -59,7 +59,8 @@ describe('createInboxWorker over a table inbox', () => {
       logger: createMemoryLogger(),
     })
     const inbox = createTableInbox({ client: botshelfClient(), table: 'workerInboxTable' })
-    const worker = createInboxWorker({ runtime, inbox, concurrency: 8, retryDelaysMs: [1], logger: createMemoryLogger() })
+    const workerLog = createMemoryLogger()
+    const worker = createInboxWorker({ runtime, inbox, concurrency: 8, retryDelaysMs: [1], logger: workerLog })
     await worker.start()
     const accept = (event: ReturnType<typeof fakeTextEvent>) => worker.accept({ id: `msg_${event.id}`, key: orderingKey(event), body: JSON.stringify(event) })
     await Promise.all(
@@ -70,9 +71,19 @@ describe('createInboxWorker over a table inbox', () => {
     await accept(fakeTextEvent('poison', { id: 'evt_poison', conversationId: 'conv_poison' }))
     await worker.whenIdle()
     expect(order.size).toBe(12)
+    // Delivery is at least once (decisions 1401, 1402): an inbox write that fails after the hooks ran (a busy
+    // storage service) keeps the entry queued, and it runs again before the next event of its conversation. What is
+    // promised: each event runs, in order within its conversation, and a second run only after a failed inbox write.
+    const failedWrites = (id: string) => workerLog.records.filter((record) => record.msg === 'inbox write failed; the event stays queued' && record['webhookId'] === `msg_${id}`).length
     for (const [conversation, ids] of order) {
       const c = conversation.slice('conv_'.length)
-      expect(ids).toEqual([`evt_${c}_0`, `evt_${c}_1`])
+      const first = ids.filter((id) => id === `evt_${c}_0`).length
+      expect(ids).toEqual([...Array<string>(first).fill(`evt_${c}_0`), ...Array<string>(ids.length - first).fill(`evt_${c}_1`)])
+      for (const id of [`evt_${c}_0`, `evt_${c}_1`]) {
+        const runs = ids.filter((ran) => ran === id).length
+        expect(runs).toBeGreaterThanOrEqual(1)
+        expect(runs - 1).toBeLessThanOrEqual(failedWrites(id))
+      }
     }
     expect(await worker.deadLetters()).toMatchObject([{ id: 'msg_evt_poison', attempts: 2, lastError: expect.stringContaining('always fails') }])
     poisoned = false
