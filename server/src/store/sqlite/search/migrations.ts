@@ -73,4 +73,12 @@ export const searchMigrations: ReadonlyArray<Migration> = [
       `)
     },
   },
+  {
+    // The probe count chosen at training by estimated recall (decision 1478); NULL (lists trained before it) probes
+    // the settings' count, as before.
+    id: 'search-0003-vector-list-probes',
+    up(db) {
+      db.exec('ALTER TABLE search_vector_lists ADD COLUMN probes INTEGER')
+    },
+  },
 ]
