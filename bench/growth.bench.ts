@@ -22,6 +22,8 @@
  *   npm run bench:growth -- --engine sqlite --measures files,tables --size 10000,100000,1000000
  *   npm run bench:growth -- --engine postgres --measures tables --size 10000000 --queries 20
  *   npm run bench:growth -- --engine sqlite --measures search --size 10000,100000,1000000 --recall-queries 100
+ *
+ * `--root <checkout>` runs that checkout's built server instead of this one's.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
@@ -49,6 +51,9 @@ const sizes = option('size', '10000,100000').split(',').map(Number)
 const measures = option('measures', 'files,tables,search').split(',')
 const queries = Number(option('queries', '40'))
 const recallQueries = Number(option('recall-queries', '100'))
+// Another checkout whose built server runs (e.g. a copy of this one's dist/, so that editing the sources while a long
+// run goes on does not send the server back to tsx).
+const serveRoot = process.argv.includes('--root') ? option('root', '') : undefined
 
 const rows: string[] = []
 const notes: string[] = []
@@ -72,7 +77,7 @@ async function measureOne(measure: string, size: number, set: PassageSet | undef
   const store = await freshStore()
   const dataDir = join(store.folder, 'data')
   try {
-    const first = await startServe({ dataDir: store.folder, args: store.args })
+    const first = await startServe({ dataDir: store.folder, args: store.args, ...(serveRoot ? { root: serveRoot } : {}) })
     const { botId, token } = first
     await first.stop()
     const loaded =
@@ -82,7 +87,7 @@ async function measureOne(measure: string, size: number, set: PassageSet | undef
           ? await (engine === 'sqlite' ? loadSqliteRows(dataDir, botId, size) : loadPostgresRows(store.database!.url, botId, size))
           : await (engine === 'sqlite' ? loadSqlitePassages(dataDir, botId, size, set!) : loadPostgresPassages(store.database!.url, botId, size, set!))
     const startAt = performance.now()
-    const serve = await startServe({ dataDir: store.folder, args: store.args })
+    const serve = await startServe({ dataDir: store.folder, args: store.args, ...(serveRoot ? { root: serveRoot } : {}) })
     const listenMs = performance.now() - startAt
     try {
       const client = new Client({ apiUrl: serve.url, token, botId })

@@ -11,6 +11,8 @@ const FILE_COLUMNS = `id, bot_id, key, owner_scope, owner_json, content_type, ta
   policy_public, policy_integrations, index_requested, status, created_at, updated_at, version, declared_size,
   content_version, blob_id, size, sha256, blob_content_type`
 
+// The CTEs start from CAST(? AS INTEGER): a bound JS number arrives as REAL, and 'g' || (i % 7) would then read
+// 'g3.0', matching no filter.
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`
 const CHUNK = 500_000
 
@@ -37,14 +39,14 @@ export async function loadSqliteFiles(dataDir: string, botId: string, size: numb
       const to = Math.min(size, from + CHUNK) - 1
       db.transaction(() => {
         db.prepare(`
-          WITH RECURSIVE g(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM g WHERE i < ?)
+          WITH RECURSIVE g(i) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT i + 1 FROM g WHERE i < ?)
           INSERT INTO files (${FILE_COLUMNS})
           SELECT 'file_growth' || printf('%09d', i), ?, 'growth/' || i, '', ?, 'text/plain', '{"group":"g' || (i % 7) || '"}', '{}', '[]', 0, 0, 0,
             'upload_completed', strftime('%Y-%m-%dT%H:%M:%fZ', (? + i) / 1000.0, 'unixepoch'), strftime('%Y-%m-%dT%H:%M:%fZ', (? + i) / 1000.0, 'unixepoch'),
             1, 10, 1, 'blob_growth' || i, 10, 'ffff', 'text/plain'
           FROM g`).run(from, to, botId, owner, BASE_TIME_MS, BASE_TIME_MS)
         db.prepare(`
-          WITH RECURSIVE g(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM g WHERE i < ?)
+          WITH RECURSIVE g(i) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT i + 1 FROM g WHERE i < ?)
           INSERT INTO file_tags (file_id, bot_id, tag_key, tag_value) SELECT 'file_growth' || printf('%09d', i), ?, 'group', 'g' || (i % 7) FROM g`).run(from, to, botId)
       })()
     }
@@ -75,7 +77,7 @@ export async function loadSqliteRows(dataDir: string, botId: string, size: numbe
       const to = Math.min(size, from + CHUNK - 1)
       backend.db
         .prepare(`
-          WITH RECURSIVE g(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM g WHERE i < ?)
+          WITH RECURSIVE g(i) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT i + 1 FROM g WHERE i < ?)
           INSERT INTO ${quote(t.table)} (id, created_at, updated_at, ${quote(t.category)}, ${quote(t.amount)}, ${quote(t.flag)}, ${quote(t.note)})
           SELECT i, ?, ?, 'cat' || (i % 20), (i * 7919) % 10000, i % 3 = 0, 'note number ' || i FROM g`)
         .run(from, to, at, at)
