@@ -24,7 +24,7 @@ export interface ServeProcess {
   process: ChildProcess
   /** True when it runs the built `dist/cli/bin.js`, false when it runs the source through tsx. */
   built: boolean
-  /** The data folder (removed by `stop`). */
+  /** The folder holding the data folder (removed by `stop` unless it was given in `dataDir`). */
   dataDir: string
   /** The tail of the child's output. */
   output(): string
@@ -62,6 +62,18 @@ export interface StartServeOptions {
    * ```
    */
   root?: string
+  /**
+   * A folder of the caller's to hold the data folder (`<dataDir>/data`), kept by `stop`: a bench fills it between
+   * two starts, or restarts the server on it. Default: a fresh temporary folder, removed by `stop`.
+   *
+   * @example
+   * ```ts
+   * const first = await startServe({ dataDir: '/tmp/growth' }) // prints the bot id and token
+   * await first.stop()
+   * const again = await startServe({ dataDir: '/tmp/growth' }) // same bot; the token is the first start's
+   * ```
+   */
+  dataDir?: string
 }
 
 /**
@@ -75,7 +87,7 @@ export interface StartServeOptions {
  * ```
  */
 export async function startServe(options: StartServeOptions = {}): Promise<ServeProcess> {
-  const dataDir = await mkdtemp(join(os.tmpdir(), 'botshelf-bench-serve-'))
+  const dataDir = options.dataDir ?? (await mkdtemp(join(os.tmpdir(), 'botshelf-bench-serve-')))
   const cwd = options.root ?? root
   const layout = serviceLayout(cwd)
   const built = isBuildFresh(cwd, layout)
@@ -93,7 +105,8 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
   child.stderr!.on('data', keep)
   const banner = await new Promise<RegExpExecArray>((resolve, reject) => {
     const timer = setInterval(() => {
-      const match = /listening on (http:\/\/\S+?:(\d+))\s[\s\S]*bot id:\s+(\S+)\s+bot token:\s+(\S+)/.exec(output)
+      // A restart on a kept data folder prints the bot id but no token (it was shown once, at the first start).
+      const match = /listening on (http:\/\/\S+?:(\d+))\s[\s\S]*bot id:\s+(\S+)\s+(?:bot token:\s+(\S+)|tokens:)/.exec(output)
       if (match) {
         clearInterval(timer)
         resolve(match)
@@ -107,7 +120,7 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
     url: banner[1]!,
     port: Number(banner[2]),
     botId: banner[3]!,
-    token: banner[4]!,
+    token: banner[4] ?? '',
     built,
     process: child,
     dataDir,
@@ -118,7 +131,7 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
         child.kill('SIGTERM')
         await exited
       }
-      await rm(dataDir, { recursive: true, force: true })
+      if (options.dataDir === undefined) await rm(dataDir, { recursive: true, force: true })
     },
   }
 }

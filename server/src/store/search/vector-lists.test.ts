@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { assignLists, estimateRecall, listCountFor, nearestList, probeCountFor, rankLists, trainLists } from './vector-lists.js'
+import { assignLists, estimateRecall, listCountFor, nearestList, probeCandidates, probeCountFor, rankLists, recallByProbes, trainLists } from './vector-lists.js'
 
 /** Three tight groups of 2-d unit vectors around 0°, 120° and 240°, 40 each, packed. */
 function threeGroups(): Float32Array {
@@ -52,5 +52,35 @@ describe('vector lists math', () => {
     const assignment = assignLists(packed, dimensions, centroids)
     expect(estimateRecall(packed, dimensions, centroids, assignment, { probes: 45 })).toBe(1)
     expect(estimateRecall(packed, dimensions, centroids, assignment, { probes: 1 })).toBeLessThan(0.6)
+  })
+
+  it('considers probe counts from the setting up by ×1.25 to a quarter of the lists (decision 1478)', () => {
+    expect(probeCandidates(316, 28)).toEqual([28, 35, 44, 55, 69, 79])
+    expect(probeCandidates(1_000, 28)).toEqual([28, 35, 44, 55, 69, 87, 109, 137, 172, 215, 250])
+    expect(probeCandidates(20, 28)).toEqual([20])
+    expect(probeCandidates(100, 28)).toEqual([28])
+  })
+
+  it('estimates the recall of every probe count in one pass: the same as estimateRecall per count, rising to 1 at every list', () => {
+    const dimensions = 16
+    let state = 11
+    const random = () => ((state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32) - 0.5
+    // 60 loose groups: structure enough for some probes to miss and more probes to find.
+    const centres = Array.from({ length: 60 }, () => Float32Array.from({ length: dimensions }, random))
+    const packed = new Float32Array(3_000 * dimensions)
+    for (let i = 0; i < 3_000; i++) {
+      const centre = centres[i % 60]!
+      for (let j = 0; j < dimensions; j++) packed[i * dimensions + j] = centre[j]! + random() * 0.8
+      const norm = Math.hypot(...packed.subarray(i * dimensions, (i + 1) * dimensions))
+      for (let j = 0; j < dimensions; j++) packed[i * dimensions + j]! /= norm
+    }
+    const centroids = trainLists(packed, dimensions, { lists: 55 })
+    const assignment = assignLists(packed, dimensions, centroids)
+    const counts = [1, 2, 4, 8, 55]
+    const recalls = recallByProbes(packed, dimensions, centroids, assignment, { probeCounts: counts })
+    counts.forEach((probes, i) => expect(recalls[i]).toBeCloseTo(estimateRecall(packed, dimensions, centroids, assignment, { probes }), 2))
+    for (let i = 1; i < recalls.length; i++) expect(recalls[i]!).toBeGreaterThanOrEqual(recalls[i - 1]!)
+    expect(recalls[0]!).toBeLessThan(0.9)
+    expect(recalls[recalls.length - 1]).toBe(1)
   })
 })

@@ -1,24 +1,24 @@
 import type { Worker } from 'node:worker_threads'
 import { spawnModuleWorker } from '../../../platform/index.js'
 
-/** What the training worker receives: packed unit vectors (`count × dimensions`), the list count, the lists a query probes, a seed. */
+/** What the training worker receives: packed unit vectors (`count × dimensions`), the list count, the probe counts whose recall to estimate (ascending), a seed. */
 export interface TrainRequest {
   vectors: Float32Array
   dimensions: number
   lists: number
-  probes: number
+  probeCounts: number[]
   seed: number
 }
 
-/** What it answers: the centroids (`lists × dimensions`), the list of every vector and the estimated recall, or why it failed. */
-export type TrainResult = { ok: true; centroids: Float32Array; assignment: Int32Array; recall: number } | { ok: false; message: string }
+/** What it answers: the centroids (`lists × dimensions`), the list of every vector and the estimated recall of each probe count, or why it failed. */
+export type TrainResult = { ok: true; centroids: Float32Array; assignment: Int32Array; recalls: number[] } | { ok: false; message: string }
 
 /** A finished training. */
 export interface TrainedLists {
   centroids: Float32Array
   assignment: Int32Array
-  /** Recall@10 of probing the lists, estimated on queries drawn from the data (`estimateRecall`). */
-  recall: number
+  /** Recall@10 of probing each of the request's probe counts, estimated on queries drawn from the data (`recallByProbes`). */
+  recalls: number[]
 }
 
 /** A training running in its own worker thread; `cancel()` ends the thread and rejects `result`. */
@@ -34,8 +34,8 @@ export interface RunningTraining {
  *
  * @example
  * ```ts
- * const training = trainListsInWorker({ vectors, dimensions: 356, lists: 316, probes: 26, seed: 1 })
- * const { centroids, assignment, recall } = await training.result
+ * const training = trainListsInWorker({ vectors, dimensions: 356, lists: 316, probeCounts: [28, 35, 44], seed: 1 })
+ * const { centroids, assignment, recalls } = await training.result
  * ```
  */
 export function trainListsInWorker(request: TrainRequest): RunningTraining {
@@ -44,7 +44,7 @@ export function trainListsInWorker(request: TrainRequest): RunningTraining {
     worker!.once('message', (answer: TrainResult) => {
       void worker?.terminate()
       worker = undefined
-      if (answer.ok) resolve({ centroids: answer.centroids, assignment: answer.assignment, recall: answer.recall })
+      if (answer.ok) resolve({ centroids: answer.centroids, assignment: answer.assignment, recalls: answer.recalls })
       else reject(new Error(`vector lists training failed: ${answer.message}`))
     })
     worker!.once('error', (error) => {

@@ -80,4 +80,12 @@ export const searchMigrations: ReadonlyArray<Migration> = [
       db.exec(`ALTER TABLE search_passages ADD COLUMN passage_type TEXT NOT NULL DEFAULT 'chunk'`)
     },
   },
+  {
+    // The probe count chosen at training by estimated recall (decision 1478); NULL (lists trained before it) probes
+    // the settings' count, as before.
+    id: 'search-0004-vector-list-probes',
+    up(db) {
+      db.exec('ALTER TABLE search_vector_lists ADD COLUMN probes INTEGER')
+    },
+  },
 ]

@@ -184,7 +184,7 @@ describe('the approximate vector stage on SQLite (decision 0821)', () => {
       fileIds = await addVectors(backend, vectors)
       await backend.close()
       const old = openDatabase(join(dataDir, 'botshelf.db'))
-      old.exec("DELETE FROM _migrations WHERE id = 'search-0002-vector-lists'")
+      old.exec("DELETE FROM _migrations WHERE id IN ('search-0002-vector-lists', 'search-0004-vector-list-probes')")
       old.exec('DROP TABLE search_vector_lists; DROP INDEX search_passages_lists; ALTER TABLE search_passages DROP COLUMN list_id')
       old.exec('CREATE INDEX search_passages_bot_embedder ON search_passages (bot_id, embedder_id)')
       expect(old.prepare("SELECT count(*) FROM pragma_table_info('search_passages') WHERE name = 'list_id'").pluck().get()).toBe(0)
@@ -227,5 +227,37 @@ describe('the approximate vector stage on SQLite (decision 0821)', () => {
       expect(unfiltered).toHaveLength(100)
       expect(unfiltered.every((hit) => hit.passage.fileId !== file.id)).toBe(true)
     }
+  })
+
+  it('chooses the probe count by estimated recall at training and probes that many lists (decision 1478)', async () => {
+    const dimensions = 32
+    let state = 13
+    const random = () => ((state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32) - 0.5
+    const centres = Array.from({ length: 50 }, () => Float32Array.from({ length: dimensions }, random))
+    const vectors = Array.from({ length: 2_500 }, (_, i) => {
+      const vector = Float32Array.from(centres[i % 50]!, (value) => value + random() * 0.5)
+      const norm = Math.hypot(...vector)
+      return vector.map((value) => value / norm)
+    })
+    const stored = (backend: SqliteBackend) =>
+      backend.db.prepare('SELECT probes, lists, measured_recall AS recall FROM search_vector_lists WHERE bot_id = ?').get(BOT) as { probes: number; lists: number; recall: number }
+
+    // One probe is too few for this data: the training picks more, up to the target.
+    const picky = await open({ memory: true, vectorLists: { minVectors: 1_000, probes: 1, targetRecall: 0.97, minRecall: 0.9 } })
+    await addVectors(picky, vectors)
+    await picky.vectorLists.idle()
+    const chosen = stored(picky)
+    expect(chosen.lists).toBe(50)
+    expect(chosen.probes).toBeGreaterThan(1)
+    expect(chosen.probes).toBeLessThanOrEqual(12)
+    expect(chosen.recall).toBeGreaterThanOrEqual(0.97)
+    expect(picky.vectorLists.probe(BOT, 'test-embedder', vectors[0]!)?.first).toBe(chosen.probes)
+
+    // A target the first count already meets keeps the setting's count.
+    const easy = await open({ memory: true, vectorLists: { minVectors: 1_000, probes: 1, targetRecall: 0, minRecall: 0 } })
+    await addVectors(easy, vectors)
+    await easy.vectorLists.idle()
+    expect(stored(easy).probes).toBe(1)
+    expect(easy.vectorLists.probe(BOT, 'test-embedder', vectors[0]!)?.first).toBe(1)
   })
 })

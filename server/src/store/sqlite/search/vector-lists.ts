@@ -1,5 +1,5 @@
 import type { Sqlite } from '../connect.js'
-import { listCountFor, nearestList, probeCountFor, rankLists, VECTOR_LISTS_DEFAULTS, type VectorListsSettings } from '../../search/vector-lists.js'
+import { listCountFor, nearestList, probeCandidates, probeCountFor, rankLists, VECTOR_LISTS_DEFAULTS, type VectorListsSettings } from '../../search/vector-lists.js'
 import { trainListsInWorker, type RunningTraining, type TrainedLists } from './lists-training.js'
 
 /** The trained lists of one bot and embedder, as cached in memory. */
@@ -8,6 +8,8 @@ interface ListsState {
   dimensions: number
   lists: number
   centroids: Float32Array
+  /** Lists a query probes first: chosen at training by estimated recall (decision 1478), else the settings' count. */
+  probes: number
 }
 
 /** Where a query starts: every list from the closest centroid, and how many of them to probe first. */
@@ -95,7 +97,7 @@ export class SqliteVectorLists {
   probe(botId: string, embedderId: string, query: Float32Array): ListsProbe | undefined {
     const state = this.state(botId, embedderId)
     if (!state || state.dimensions !== query.length) return undefined
-    return { order: rankLists(state.centroids, state.dimensions, query), first: probeCountFor(state.lists, this.settings.probes) }
+    return { order: rankLists(state.centroids, state.dimensions, query), first: state.probes }
   }
 
   /**
@@ -208,9 +210,15 @@ export class SqliteVectorLists {
     const cached = this.cache.get(key)
     if (cached?.version === row.version) return cached.lists > 0 ? cached : undefined
     const full = this.db
-      .prepare('SELECT version, dimensions, lists, centroids FROM search_vector_lists WHERE bot_id = ? AND embedder_id = ?')
-      .get(botId, embedderId) as { version: number; dimensions: number; lists: number; centroids: Buffer }
-    const state: ListsState = { version: full.version, dimensions: full.dimensions, lists: full.lists, centroids: floats(full.centroids) }
+      .prepare('SELECT version, dimensions, lists, centroids, probes FROM search_vector_lists WHERE bot_id = ? AND embedder_id = ?')
+      .get(botId, embedderId) as { version: number; dimensions: number; lists: number; centroids: Buffer; probes: number | null }
+    const state: ListsState = {
+      version: full.version,
+      dimensions: full.dimensions,
+      lists: full.lists,
+      centroids: floats(full.centroids),
+      probes: probeCountFor(full.lists, full.probes ?? this.settings.probes),
+    }
     this.cache.set(key, state)
     return state.lists > 0 ? state : undefined
   }
@@ -262,8 +270,8 @@ export class SqliteVectorLists {
     const snapshot = await this.readVectors(botId, embedderId)
     if (!snapshot || this.stopped) return
     const lists = listCountFor(snapshot.ids.length)
-    const probes = probeCountFor(lists, this.settings.probes)
-    const training = trainListsInWorker({ vectors: snapshot.vectors, dimensions: snapshot.dimensions, lists, probes, seed: 1 })
+    const probeCounts = probeCandidates(lists, this.settings.probes)
+    const training = trainListsInWorker({ vectors: snapshot.vectors, dimensions: snapshot.dimensions, lists, probeCounts, seed: 1 })
     this.training = training
     let result: TrainedLists
     try {
@@ -274,7 +282,7 @@ export class SqliteVectorLists {
     if (this.stopped) return
     await this.quiet()
     if (this.stopped || this.db.inTransaction) return
-    this.commit(botId, embedderId, snapshot, result)
+    this.commit(botId, embedderId, snapshot, result, chooseProbes(probeCounts, result.recalls, this.settings.targetRecall))
   }
 
   /** Reads the bot's vectors of this embedder in chunks, letting other work run between them. */
@@ -318,11 +326,18 @@ export class SqliteVectorLists {
    * restored by a rolled-back deletion) are assigned here, so no vector of the bot and embedder is left without a
    * list; passages deleted since are skipped (the rowid and id must both match). Lists whose estimated recall is
    * under `minRecall` are not kept: the row records the attempt (no centroids, so search stays exact) and no
-   * training is tried again before the vectors double or halve.
+   * training is tried again before the vectors double or halve. `chosen` is the probe count kept with the lists and
+   * its estimated recall (decision 1478).
    */
-  private commit(botId: string, embedderId: string, snapshot: { rowids: number[]; ids: string[]; dimensions: number }, trained: TrainedLists): void {
+  private commit(
+    botId: string,
+    embedderId: string,
+    snapshot: { rowids: number[]; ids: string[]; dimensions: number },
+    trained: TrainedLists,
+    chosen: { probes: number; recall: number },
+  ): void {
     const { dimensions } = snapshot
-    const kept = trained.recall >= this.settings.minRecall
+    const kept = chosen.recall >= this.settings.minRecall
     const centroids = kept ? trained.centroids : new Float32Array(0)
     const assignment = trained.assignment
     const lists = centroids.length / dimensions
@@ -340,11 +355,11 @@ export class SqliteVectorLists {
       }
       this.db
         .prepare(
-          `INSERT INTO search_vector_lists (bot_id, embedder_id, dimensions, lists, trained_vectors, version, centroids, measured_recall, trained_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO search_vector_lists (bot_id, embedder_id, dimensions, lists, trained_vectors, version, centroids, measured_recall, trained_at, probes)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (bot_id, embedder_id) DO UPDATE SET dimensions = excluded.dimensions, lists = excluded.lists,
              trained_vectors = excluded.trained_vectors, version = excluded.version, centroids = excluded.centroids,
-             measured_recall = excluded.measured_recall, trained_at = excluded.trained_at`,
+             measured_recall = excluded.measured_recall, trained_at = excluded.trained_at, probes = excluded.probes`,
         )
         .run(
           botId,
@@ -354,9 +369,25 @@ export class SqliteVectorLists {
           snapshot.ids.length,
           Math.floor(Math.random() * 2 ** 48),
           Buffer.from(centroids.buffer, centroids.byteOffset, centroids.byteLength),
-          trained.recall,
+          chosen.recall,
           new Date().toISOString(),
+          kept ? chosen.probes : null,
         )
     })()
   }
+}
+
+/**
+ * The probe count kept with trained lists (decision 1478): the smallest of `counts` whose estimated recall reaches
+ * `target`, else the largest count; with its estimate, which decides whether the lists are kept at all.
+ *
+ * @example
+ * ```ts
+ * chooseProbes([28, 35, 44], [0.93, 0.97, 0.985], 0.98) // { probes: 44, recall: 0.985 }
+ * ```
+ */
+export function chooseProbes(counts: ReadonlyArray<number>, recalls: ReadonlyArray<number>, target: number): { probes: number; recall: number } {
+  const at = recalls.findIndex((recall) => recall >= target)
+  const index = at >= 0 ? at : counts.length - 1
+  return { probes: counts[index]!, recall: recalls[index]! }
 }
