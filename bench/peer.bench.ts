@@ -132,9 +132,9 @@ async function round(service: PeerService, r: number, out: Map<MeasureName, numb
 
 const folder = await mkdtemp(join(os.tmpdir(), 'botshelf-peer-bench-'))
 const log = (line: string): void => void process.stderr.write(line)
+const services: PeerService[] = [botshelfService({ dataDir: join(folder, 'botshelf') }), directusService({ dataDir: join(folder, 'directus') })]
 try {
   installDirectus(log)
-  const services: PeerService[] = [botshelfService({ dataDir: join(folder, 'botshelf') }), directusService({ dataDir: join(folder, 'directus') })]
   const results = new Map<PeerService, Map<MeasureName, number[]>>(services.map((service) => [service, new Map()]))
   for (const service of services) {
     const started = performance.now()
@@ -165,7 +165,7 @@ try {
   }
   lines.push('', '(medians over the rounds; "ahead by" > 1 means botshelf is better on that row)')
   process.stdout.write(`${lines.join('\n')}\n`)
-  for (const service of services) await service.stop()
 } finally {
+  for (const service of services) await service.stop().catch(() => {})
   await rm(folder, { recursive: true, force: true })
 }

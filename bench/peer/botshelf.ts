@@ -5,6 +5,12 @@ import { expectOk, freePort, rssOfPid, until, type PeerService } from './service
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
+/** Children still running when the bench exits (a failed measure included) are killed with it. */
+const running = new Set<ChildProcess>()
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL')
+})
+
 /** Options of {@link botshelfService}. */
 export interface BotshelfServiceOptions {
   /** The data folder, kept between starts, e.g. `'/tmp/bench/botshelf'`. */
@@ -51,6 +57,8 @@ export function botshelfService(options: BotshelfServiceOptions): PeerService & 
         cwd: checkout,
         stdio: ['ignore', 'pipe', 'pipe'],
       })
+      running.add(child)
+      child.once('exit', () => running.delete(child!))
       const keep = (chunk: Buffer): void => {
         output = (output + chunk.toString()).slice(-20_000)
       }

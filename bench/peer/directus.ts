@@ -12,6 +12,12 @@ export const peerFolder = fileURLToPath(new URL('../.peer/', import.meta.url))
 
 const TOKEN = 'bench-admin-token-0123456789'
 
+/** Children still running when the bench exits (a failed measure included) are killed with it. */
+const running = new Set<ChildProcess>()
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL')
+})
+
 /**
  * Installs Directus from the npm registry into `bench/.peer/` unless it is there already (its own `package.json`,
  * not the project's). Throws with npm's output when the install fails.
@@ -73,6 +79,8 @@ export function directusService(options: { dataDir: string }): PeerService {
     CACHE_SCHEMA: 'true',
     RATE_LIMITER_ENABLED: 'false',
     RATE_LIMITER_GLOBAL_ENABLED: 'false',
+    // Its load shedding answers 503 on a machine as busy as the bench makes it; botshelf sheds no load either.
+    PRESSURE_LIMITER_ENABLED: 'false',
     LOG_LEVEL: 'warn',
     LOG_STYLE: 'raw',
     WEBSOCKETS_ENABLED: 'false',
@@ -95,6 +103,8 @@ export function directusService(options: { dataDir: string }): PeerService {
       }
       output = ''
       child = spawn(process.execPath, [cli, 'start'], { cwd: options.dataDir, env: env(port), stdio: ['ignore', 'pipe', 'pipe'] })
+      running.add(child)
+      child.once('exit', () => running.delete(child!))
       const keep = (chunk: Buffer): void => {
         output = (output + chunk.toString()).slice(-20_000)
       }
