@@ -1,15 +1,4 @@
-import { serveCommand } from './serve.js'
-import { tokenCommand } from './token.js'
-import { botCommand } from './bot.js'
-import { reindexCommand } from './reindex.js'
-import { usageCommand } from './usage.js'
-import { migrateCommand } from './migrate.js'
-import { exportCommand } from './export.js'
-import { importCommand } from './import.js'
-import { backupCommand } from './backup.js'
-import { restoreCommand } from './restore.js'
 import { UsageError, type CliIo } from './io.js'
-import { filesCommand, loginCommand, logoutCommand, tablesCommand, webhooksCommand } from './data/index.js'
 import { describeFailure } from './failure.js'
 
 /**
@@ -78,37 +67,38 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return 0
       }
       case 'serve': {
+        const { serveCommand } = await import('./serve.js')
         const handle = await serveCommand(rest, io)
         return handle ? await handle.done : 0
       }
       case 'usage':
-        return await usageCommand(rest, io)
+        return await (await import('./usage.js')).usageCommand(rest, io)
       case 'token':
-        return await tokenCommand(rest, io)
+        return await (await import('./token.js')).tokenCommand(rest, io)
       case 'bot':
-        return await botCommand(rest, io)
+        return await (await import('./bot.js')).botCommand(rest, io)
       case 'files':
-        return await filesCommand(rest, io)
+        return await (await import('./data/index.js')).filesCommand(rest, io)
       case 'tables':
-        return await tablesCommand(rest, io)
+        return await (await import('./data/index.js')).tablesCommand(rest, io)
       case 'webhooks':
-        return await webhooksCommand(rest, io)
+        return await (await import('./data/index.js')).webhooksCommand(rest, io)
       case 'login':
-        return await loginCommand(rest, io)
+        return await (await import('./data/index.js')).loginCommand(rest, io)
       case 'logout':
-        return await logoutCommand(rest, io)
+        return await (await import('./data/index.js')).logoutCommand(rest, io)
       case 'migrate':
-        return await migrateCommand(rest, io)
+        return await (await import('./migrate.js')).migrateCommand(rest, io)
       case 'reindex':
-        return await reindexCommand(rest, io)
+        return await (await import('./reindex.js')).reindexCommand(rest, io)
       case 'export':
-        return await exportCommand(rest, io)
+        return await (await import('./export.js')).exportCommand(rest, io)
       case 'import':
-        return await importCommand(rest, io)
+        return await (await import('./import.js')).importCommand(rest, io)
       case 'backup':
-        return await backupCommand(rest, io)
+        return await (await import('./backup.js')).backupCommand(rest, io)
       case 'restore':
-        return await restoreCommand(rest, io)
+        return await (await import('./restore.js')).restoreCommand(rest, io)
       default:
         throw new UsageError(`Unknown command "${command}"; expected serve, token, bot, migrate, reindex, export, import, backup, restore, files, tables, webhooks, login, logout or usage.\nRun "botshelf --help" for usage.`)
     }

@@ -3,10 +3,12 @@ export { defaultWordVectorsPath, WORD_VECTORS_RELATIVE_PATH } from './default-wo
 export {
   convertWinkEmbeddings,
   readWordVectorsFile,
+  readWordVectorsHeader,
   DEFAULT_MAX_WORDS,
   type ConvertWinkOptions,
   type ConvertWinkResult,
   type WordVectors,
+  type WordVectorsHeader,
 } from './word-vectors-file.js'
 export { STOP_WORDS } from '../../ranking/stop-words.js'
 export { wordsOf } from './words-of.js'

@@ -128,3 +128,26 @@ describe('wordsOf', () => {
     expect(wordsOf('Ça coûte 5€, retryAfterMs!')).toEqual(['ca', 'coute', '5', 'retry', 'after', 'ms'])
   })
 })
+
+describe('createOfflineEmbedder loads its vectors on first use', () => {
+  it('names itself from the header alone and reads the vectors at the first embed', async () => {
+    // A file whose header and size are right but whose word list is not: only reading the vectors can tell.
+    const bytes = Buffer.from(readFileSync(path))
+    const wordsAt = 20 + 30_000 * 4 + 30_000 * 100
+    bytes.fill(0x41, wordsAt) // one long "word": no newline left in the list
+    const lateDamage = join(folder, 'late-damage.bin')
+    writeFileSync(lateDamage, bytes)
+    const lazy = await createOfflineEmbedder({ wordVectorsPath: lateDamage })
+    expect(lazy.id).toBe(embedder.id)
+    expect(await lazy.dimensions()).toBe(await embedder.dimensions())
+    const error = await lazy.embed(['refund']).catch((e: unknown) => e)
+    expect(error).toMatchObject({ code: 'EMBEDDER_MODEL_MISSING' })
+    expect((error as Error).message).toMatch(/1 words for 30000 vectors/)
+  })
+
+  it('refuses a truncated file when it is made, from the header and the size', async () => {
+    const truncated = join(folder, 'truncated.bin')
+    writeFileSync(truncated, readFileSync(path).subarray(0, 5000))
+    await expect(createOfflineEmbedder({ wordVectorsPath: truncated })).rejects.toMatchObject({ code: 'EMBEDDER_MODEL_MISSING', message: expect.stringMatching(/truncated or damaged/) })
+  })
+})

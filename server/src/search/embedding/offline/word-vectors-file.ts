@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readSync, renameSync, writeFileSync, mkdirSync, statSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, writeFileSync, mkdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { EmbedderError } from '../embedder-errors.js'
 
@@ -41,18 +41,13 @@ export function readWordVectorsFile(path: string): WordVectors {
   try {
     bytes = readFileSync(path)
   } catch (error) {
-    throw missing(path, (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : String(error))
+    throw unreadable(path, error)
   }
-  if (bytes.length < 20 || bytes.toString('latin1', 0, 4) !== WORD_VECTORS_MAGIC) throw missing(path, 'not a botshelf word-vector file')
-  const version = bytes.readUInt32LE(4)
-  if (version !== WORD_VECTORS_VERSION) throw missing(path, `layout version ${version}, expected ${WORD_VECTORS_VERSION}`)
-  const dimensions = bytes.readUInt32LE(8)
-  const count = bytes.readUInt32LE(12)
-  const wordBytes = bytes.readUInt32LE(16)
+  const { dimensions, count, wordBytes } = parseHeader(path, bytes.subarray(0, 20), bytes.length)
   const scalesAt = 20
   const vectorsAt = scalesAt + count * 4
   const wordsAt = vectorsAt + count * dimensions
-  if (dimensions === 0 || bytes.length !== wordsAt + wordBytes) throw missing(path, 'the file is truncated or damaged')
+  if (bytes.length !== wordsAt + wordBytes) throw missing(path, 'the file is truncated or damaged')
   // Copy into fresh aligned buffers: the read buffer may sit at any offset of Node's pool.
   const scales = new Float32Array(count)
   Buffer.from(scales.buffer).set(bytes.subarray(scalesAt, vectorsAt))
@@ -61,6 +56,54 @@ export function readWordVectorsFile(path: string): WordVectors {
   const words = bytes.toString('utf8', wordsAt).split('\n')
   if (words.length !== count) throw missing(path, `${words.length} words for ${count} vectors`)
   return { dimensions, words, scales, vectors }
+}
+
+/** What the first 20 bytes of a word-vector file say, checked against the file's size. */
+export interface WordVectorsHeader {
+  dimensions: number
+  /** Words (and vectors) in the file. */
+  count: number
+}
+
+/**
+ * Reads only the header of a word-vector file (20 bytes and the file's size), refusing a missing or damaged one as
+ * `readWordVectorsFile` does: what an embedder needs to name itself without loading the ~11 MB of vectors.
+ *
+ * @example
+ * ```ts
+ * const { dimensions, count } = readWordVectorsHeader('dist/word-vectors/wink-sg100-int8.bin') // 100, 100000
+ * ```
+ */
+export function readWordVectorsHeader(path: string): WordVectorsHeader {
+  let fd: number
+  try {
+    fd = openSync(path, 'r')
+  } catch (error) {
+    throw unreadable(path, error)
+  }
+  try {
+    const head = Buffer.alloc(20)
+    const read = readSync(fd, head, 0, 20, 0)
+    const size = fstatSync(fd).size
+    const { dimensions, count, wordBytes } = parseHeader(path, head.subarray(0, read), size)
+    if (size !== 20 + count * 4 + count * dimensions + wordBytes) throw missing(path, 'the file is truncated or damaged')
+    return { dimensions, count }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function parseHeader(path: string, head: Buffer, size: number): { dimensions: number; count: number; wordBytes: number } {
+  if (size < 20 || head.length < 20 || head.toString('latin1', 0, 4) !== WORD_VECTORS_MAGIC) throw missing(path, 'not a botshelf word-vector file')
+  const version = head.readUInt32LE(4)
+  if (version !== WORD_VECTORS_VERSION) throw missing(path, `layout version ${version}, expected ${WORD_VECTORS_VERSION}`)
+  const dimensions = head.readUInt32LE(8)
+  if (dimensions === 0) throw missing(path, 'the file is truncated or damaged')
+  return { dimensions, count: head.readUInt32LE(12), wordBytes: head.readUInt32LE(16) }
+}
+
+function unreadable(path: string, error: unknown): EmbedderError {
+  return missing(path, (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : String(error))
 }
 
 function missing(path: string, why: string): EmbedderError {

@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const checkout = fileURLToPath(new URL('../../../', import.meta.url))
+const folder = mkdtempSync(join(tmpdir(), 'botshelf-start-loads-'))
+afterAll(() => rmSync(folder, { recursive: true, force: true }))
+
+/** What only some requests need, loaded on first use (decisions 1304, 1475). */
+const loadedOnFirstUse = /\/node_modules\/(@aws-sdk\/|pdfjs-dist\/|mammoth\/|exceljs\/|@jitl\/quickjs|quickjs-emscripten-core\/|postgres\/)|\/store\/postgres\/|\/cli\/(export|import|backup|restore|reindex|migrate)\.js$/
+
+describe('botshelf serve at start', () => {
+  it('loads neither extraction, the S3 SDK, PostgreSQL, the code sandbox nor the other commands (the built CLI)', async () => {
+    // A resolve hook (in the loader thread) writes every module it resolves on stderr; the test reads them until
+    // the banner, then stops the server.
+    const hooks = `import { writeSync } from 'node:fs'
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context)
+  writeSync(2, 'resolved ' + result.url + '\\n')
+  return result
+}`
+    const register = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}))`
+    const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, join(checkout, 'server/dist/cli/bin.js'), 'serve', '--port', '0', '--data', join(folder, 'data'), '--log-level', 'warn'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    await new Promise<void>((resolve, reject) => {
+      const check = setInterval(() => {
+        if (/botshelf is listening/.test(stderr)) finish(resolve)
+        else if (child.exitCode !== null) finish(() => reject(new Error(stderr)))
+      }, 20)
+      const finish = (then: () => void): void => {
+        clearInterval(check)
+        then()
+      }
+    })
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    await exited
+    const resolved = stderr.split('\n').filter((line) => line.startsWith('resolved ')).map((line) => line.slice('resolved '.length))
+    // A check that sees nothing proves nothing: the hook sees what the start does load.
+    expect(resolved.some((url) => url.includes('/node_modules/hono/'))).toBe(true)
+    expect(resolved.some((url) => url.endsWith('/cli/serve.js'))).toBe(true)
+    expect(resolved.filter((url) => loadedOnFirstUse.test(url))).toEqual([])
+  }, 60_000)
+})
