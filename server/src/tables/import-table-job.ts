@@ -6,7 +6,7 @@ import type { TableJobRecord } from '../store/index.js'
 import { z } from 'zod'
 import type { AppServices, ServiceJobContext } from '../http/env.js'
 import { throttledProgress } from './job-progress.js'
-import { failTableJob } from './table-job-failure.js'
+import { failTableJob, failsForGood } from './table-job-failure.js'
 import { columnsOf } from './table-columns.js'
 import { rowBytes } from './row-bytes.js'
 import { decodeImport } from '../transfer/index.js'
@@ -15,8 +15,8 @@ import { decodeImport } from '../transfer/index.js'
 const STAGE_ROWS = 1000
 
 /**
- * Publishing steps aim at this much time each (an `INSERT … SELECT` from the staging table, its commit and the wait
- * for it to be durable), so that no turn of the event loop is long on a slow disk or a loaded machine either.
+ * Publishing steps aim at holding the event loop this long each (an `INSERT … SELECT` from the staging table and its
+ * commit), so that no turn of the loop is long on a loaded machine either; the durability wait does not hold it.
  */
 const PUBLISH_STEP_MS = 8
 const PUBLISH_ROWS = { first: 1000, min: 200, max: 8000 }
@@ -56,11 +56,9 @@ export const importTableJob = defineJob<ImportTablePayload, AppServices>({
       // The imported rows are stale: embed them now rather than at the next sweep (a no-op without an embedder).
       await enqueueRowEmbedding(context.services, { botId: payload.botId, tableId: payload.tableId })
     } catch (error) {
-      await failTableJob(context, tableJob.id, error).catch(async (thrown: unknown) => {
-        // Failed for good: nothing will resume from the staged rows.
-        if (thrown instanceof PermanentJobError) await tables.dropImportStaging(tableJob.id).catch(() => undefined)
-        throw thrown
-      })
+      // Failing for good: nothing will resume from the staged rows; they go before the job says it failed.
+      if (failsForGood(context, error)) await tables.dropImportStaging(tableJob.id).catch(() => undefined)
+      await failTableJob(context, tableJob.id, error)
     }
   },
 })
@@ -148,10 +146,15 @@ async function publishStaged(context: ServiceJobContext, payload: ImportTablePay
   let step = PUBLISH_ROWS.first
   while (from < total) {
     if (context.signal.aborted) throw new Error('the import was stopped (lease lost or server stopping); it resumes elsewhere')
-    const started = performance.now()
     let published: number
+    let held: number
     try {
-      ;({ published } = await backend.tables.publishImportRows(payload.botId, payload.tableId, tableJob.id, from, Math.min(step, total - from)))
+      // On SQLite the step runs inside the call, before it returns its promise: that is the time the loop is held.
+      // Its durability wait (off the thread) and PostgreSQL's round trips do not hold the loop and do not count.
+      const started = performance.now()
+      const step$ = backend.tables.publishImportRows(payload.botId, payload.tableId, tableJob.id, from, Math.min(step, total - from))
+      held = performance.now() - started
+      ;({ published } = await step$)
     } catch (error) {
       // Only a table changed since staging (or a failing disk) gets here: earlier steps are committed.
       if (error instanceof Error && from > 0) {
@@ -161,8 +164,7 @@ async function publishStaged(context: ServiceJobContext, payload: ImportTablePay
     }
     if (published === 0) break
     from += published
-    const took = performance.now() - started
-    step = Math.round(Math.min(PUBLISH_ROWS.max, Math.max(PUBLISH_ROWS.min, (step * PUBLISH_STEP_MS) / Math.max(took, 0.5))))
+    step = Math.round(Math.min(PUBLISH_ROWS.max, Math.max(PUBLISH_ROWS.min, (step * PUBLISH_STEP_MS) / Math.max(held, 0.5))))
     await progress.report(0.5 + (0.5 * from) / total)
     // Store calls resolve at once on SQLite: hand the event loop back between steps so requests go first.
     await new Promise<void>((resolve) => setImmediate(resolve))

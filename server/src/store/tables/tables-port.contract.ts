@@ -664,6 +664,39 @@ export function describeTablesPortContract(name: string, open: (now: Clock) => P
       })
     })
 
+    describe("getTable's row count (decision 1474)", () => {
+      it('is exact after inserts, deletes, an import, a duplicate and concurrent writers', async () => {
+        await tables.createTable(BOT, { name: 'countedTable', schema: { n: { type: 'number' } } })
+        const count = async (ref = 'countedTable') => (await tables.getTable(BOT, ref)).rows
+        expect(await count()).toBe(0)
+        await tables.createRows(BOT, 'countedTable', Array.from({ length: 300 }, (_, n) => ({ n })))
+        expect(await count()).toBe(300)
+        await tables.deleteRows(BOT, 'countedTable', { filter: { n: { $lt: 100 } } })
+        await tables.deleteRows(BOT, 'countedTable', { ids: [150, 151, 99_999] })
+        expect(await count()).toBe(198)
+        await tables.importRows(BOT, 'countedTable', Array.from({ length: 1_200 }, (_, n) => ({ n })))
+        expect(await count()).toBe(1_398)
+        const job = (await tables.createJob(BOT, (await tables.getTable(BOT, 'countedTable')).table.id, 'import')).id
+        await tables.stageImportRows(BOT, 'countedTable', job, Array.from({ length: 50 }, (_, n) => ({ n })), 0)
+        expect(await count()).toBe(1_398)
+        await tables.publishImportRows(BOT, 'countedTable', job, 0, 50)
+        await tables.dropImportStaging(job)
+        expect(await count()).toBe(1_448)
+        const copy = await tables.duplicateTable(BOT, 'countedTable', { tableName: 'countedCopyTable' })
+        expect(copy.rows).toBe(1_448)
+        expect(await count('countedCopyTable')).toBe(1_448)
+        await Promise.all([
+          ...Array.from({ length: 8 }, (_, i) => tables.createRows(BOT, 'countedTable', [{ n: -i }, { n: -i }])),
+          tables.deleteRows(BOT, 'countedTable', { filter: { n: { $gte: 1_000 } } }),
+        ])
+        const { rows } = await tables.findRows(BOT, 'countedTable', { group: { id: 'count' } })
+        expect(await count()).toBe(rows[0]!['idCount'])
+        expect(await count()).toBe(1_448 + 16 - 200)
+        await tables.deleteRows(BOT, 'countedTable', { deleteAllRows: true })
+        expect(await count()).toBe(0)
+      })
+    })
+
     describe('import staging (decision 1473)', () => {
       beforeEach(async () => {
         await tables.createTable(BOT, { name: 'stagedTable', schema: { player: { type: 'string' }, score: { type: 'number' } }, keyColumn: 'player' })
