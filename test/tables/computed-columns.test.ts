@@ -306,14 +306,15 @@ describe('rows written by importTable and duplicateTable are computed (decision 
     const content = JSON.parse(await (await fetch(file.file.url)).text()) as { rows: Array<Record<string, any>> }
     expect(content.rows[0]).toMatchObject({ a: 1, doubled: 2, computed: { doubled: { status: 'computed', updatedBy: 'code', updatedAt: rows[0]!.computed.doubled!.updatedAt } } })
 
-    // A failed cell travels too; the copy keeps the statuses as exported and computes nothing again.
+    // The exported statuses are read, not refused; the import computes its rows again (decision 1425, amended with
+    // 1473), a carried failure included.
     content.rows.push({ id: 9, a: 5, doubled: null, computed: { doubled: { status: 'failed', error: 'an earlier failure', updatedBy: 'code', updatedAt: '2026-01-01T00:00:00.000Z' } } })
     await client.createTable({ name: 'reimportedTable', schema: doubling, isComputeEnabled: true } as never)
     await importFile('reimportedTable', 'imports/reimport.json', JSON.stringify(content))
     const again = await settledRows('reimportedTable')
-    const shape = (row: Record<string, any>) => ({ a: row.a, doubled: row.doubled, computed: row.computed })
+    const shape = (row: Record<string, any>) => ({ a: row.a, doubled: row.doubled, status: row.computed.doubled?.status })
     expect(again.slice(0, 2).map(shape)).toEqual(rows.map(shape))
-    expect(again[2]).toMatchObject({ a: 5, doubled: null, computed: { doubled: { status: 'failed', error: 'an earlier failure' } } })
+    expect(shape(again[2]!)).toEqual({ a: 5, doubled: 10, status: 'computed' })
   })
 
   it('duplicateTable copies values and statuses as they are, and computes what was still waiting', async () => {

@@ -2,6 +2,8 @@ import { gunzipSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventually } from '../helpers/eventually.js'
 import { startTestService, type TestService } from '../helpers/service.js'
+import { importTableJob, type ImportTablePayload } from '../../server/src/tables/import-table-job.js'
+import type { AppServices } from '../../server/src/http/env.js'
 
 let service: TestService
 
@@ -125,6 +127,51 @@ describe('exportTable and importTable through the Files API', () => {
     expect(job['error']).toContain('rows.1.score: expected number, received "high"')
     expect(job['error']).toContain('no row was imported')
     expect((await service.request('GET', '/v1/tables/badTable')).body.rows).toBe(0)
+  })
+
+  it('refuses a file with a bad row after its first steps: nothing of it is imported and nothing stays staged', async () => {
+    await makeTable('lateBadTable')
+    const lines = ['name,score', ...Array.from({ length: 2_500 }, (_, i) => `n${i},${i === 2_400 ? 'high' : i}`)]
+    const fileId = await upload('imports/late-bad.csv', Buffer.from(lines.join('\n')))
+    const res = await service.request('POST', '/v1/tables/lateBadTable/import', { body: { fileId } })
+    const job = await settled('lateBadTable', res.body.job.id)
+    expect(job['status']).toBe('failed')
+    expect(job['error']).toContain('rows.2400.score')
+    expect(job['error']).toContain('no row was imported')
+    expect((await service.request('GET', '/v1/tables/lateBadTable')).body.rows).toBe(0)
+    expect(await service.backend.tables.stagedImportRows(res.body.job.id)).toBe(0)
+  })
+
+  it('resumes an import stopped while staging and again while publishing, importing every row once and in order', async () => {
+    await makeTable('resumedTable')
+    const lines = ['name,score', ...Array.from({ length: 2_500 }, (_, i) => `n${i},${i}`)]
+    const fileId = await upload('imports/resumed.csv', Buffer.from(lines.join('\n')))
+    const services = service.app.services
+    const { table } = await services.backend.tables.getTable(service.botId, 'resumedTable')
+    const tableJob = await services.backend.tables.createJob(service.botId, table.id, 'import', { inputFileId: fileId })
+    const payload: ImportTablePayload = { tableJobId: tableJob.id, botId: service.botId, tableId: table.id, fileId }
+    // A stop after the first step of each kind, as a killed process leaves it: the step before committed, nothing after.
+    const stopping = (method: 'stageImportRows' | 'publishImportRows'): AppServices => {
+      let calls = 0
+      const tables = new Proxy(services.backend.tables, {
+        get: (target, key, receiver) =>
+          key === method
+            ? (...args: unknown[]) => (++calls > 1 ? Promise.reject(new Error('the process was killed')) : (target[method] as (...a: unknown[]) => Promise<unknown>)(...args))
+            : Reflect.get(target, key, receiver),
+      })
+      return { ...services, backend: { ...services.backend, tables } } as AppServices
+    }
+    const run = (attempt: number, runServices: AppServices) =>
+      importTableJob.run({ job: { id: `job_${attempt}`, attempts: attempt, maxAttempts: 5 } as never, payload, attempt, signal: new AbortController().signal, services: runServices })
+    await expect(run(1, stopping('stageImportRows'))).rejects.toThrow('the process was killed')
+    expect(await services.backend.tables.stagedImportRows(tableJob.id)).toBe(1_000)
+    await expect(run(2, stopping('publishImportRows'))).rejects.toThrow('the process was killed')
+    expect((await services.backend.tables.getJob(tableJob.id))!.rowsCommitted).toBe(1_000)
+    await run(3, services)
+    expect(await services.backend.tables.getJob(tableJob.id)).toMatchObject({ status: 'completed', rowsCommitted: 2_500 })
+    expect((await services.backend.tables.getTable(service.botId, 'resumedTable')).rows).toBe(2_500)
+    for (const id of [1, 1_000, 1_001, 2_000, 2_001, 2_500]) expect(await services.backend.tables.getRow(service.botId, 'resumedTable', id)).toMatchObject({ name: `n${id - 1}`, score: id - 1 })
+    expect(await services.backend.tables.stagedImportRows(tableJob.id)).toBe(0)
   })
 
   it('fails a job whose file is not CSV or JSON rows, saying where', async () => {

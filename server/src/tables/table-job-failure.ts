@@ -14,12 +14,24 @@ import { TransferError } from '../transfer/index.js'
  * ```
  */
 export async function failTableJob(context: ServiceJobContext, tableJobId: string, error: unknown): Promise<never> {
-  const permanent = error instanceof PermanentJobError || error instanceof TransferError || error instanceof TablesStoreError
-  const lastAttempt = context.job.attempts >= context.job.maxAttempts
-  if (permanent || lastAttempt) {
+  if (failsForGood(context, error)) {
     const reason = error instanceof Error ? error.message : String(error)
     await finishTableJob(context.services, tableJobId, { status: 'failed', error: reason }).catch(() => undefined)
     throw error instanceof PermanentJobError ? error : new PermanentJobError(reason)
   }
   throw error
+}
+
+/**
+ * Whether `failTableJob` will record this failure as final: a permanent error (bad input, a refused write) or the
+ * job's last attempt. Work kept for a retry (an import's staging table) can be dropped first when it is.
+ *
+ * @example
+ * ```ts
+ * if (failsForGood(context, error)) await tables.dropImportStaging(tableJob.id)
+ * ```
+ */
+export function failsForGood(context: ServiceJobContext, error: unknown): boolean {
+  const permanent = error instanceof PermanentJobError || error instanceof TransferError || error instanceof TablesStoreError
+  return permanent || context.job.attempts >= context.job.maxAttempts
 }

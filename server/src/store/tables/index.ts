@@ -6,6 +6,7 @@
 export type { TableJobChange, TableJobRecord, TablesPort } from './tables-port.js'
 export type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from './types.js'
 export { tableToWire } from './table-wire.js'
+export { importOutOfStep, stagingTableName, tableChangedDuringImport, type PublishedRows } from './import-staging.js'
 export { checkRowSnapshot, recordFromSnapshot, rowValues, tableSnapshotOf, type RowSnapshot, type TableSnapshot } from './table-snapshot.js'
 
 // Errors and ids

@@ -664,6 +664,102 @@ export function describeTablesPortContract(name: string, open: (now: Clock) => P
       })
     })
 
+    describe("getTable's row count (decision 1474)", () => {
+      it('is exact after inserts, deletes, an import, a duplicate and concurrent writers', async () => {
+        await tables.createTable(BOT, { name: 'countedTable', schema: { n: { type: 'number' } } })
+        const count = async (ref = 'countedTable') => (await tables.getTable(BOT, ref)).rows
+        expect(await count()).toBe(0)
+        await tables.createRows(BOT, 'countedTable', Array.from({ length: 300 }, (_, n) => ({ n })))
+        expect(await count()).toBe(300)
+        await tables.deleteRows(BOT, 'countedTable', { filter: { n: { $lt: 100 } } })
+        await tables.deleteRows(BOT, 'countedTable', { ids: [150, 151, 99_999] })
+        expect(await count()).toBe(198)
+        await tables.importRows(BOT, 'countedTable', Array.from({ length: 1_200 }, (_, n) => ({ n })))
+        expect(await count()).toBe(1_398)
+        const job = (await tables.createJob(BOT, (await tables.getTable(BOT, 'countedTable')).table.id, 'import')).id
+        await tables.stageImportRows(BOT, 'countedTable', job, Array.from({ length: 50 }, (_, n) => ({ n })), 0)
+        expect(await count()).toBe(1_398)
+        await tables.publishImportRows(BOT, 'countedTable', job, 0, 50)
+        await tables.dropImportStaging(job)
+        expect(await count()).toBe(1_448)
+        const copy = await tables.duplicateTable(BOT, 'countedTable', { tableName: 'countedCopyTable' })
+        expect(copy.rows).toBe(1_448)
+        expect(await count('countedCopyTable')).toBe(1_448)
+        await Promise.all([
+          ...Array.from({ length: 8 }, (_, i) => tables.createRows(BOT, 'countedTable', [{ n: -i }, { n: -i }])),
+          tables.deleteRows(BOT, 'countedTable', { filter: { n: { $gte: 1_000 } } }),
+        ])
+        const { rows } = await tables.findRows(BOT, 'countedTable', { group: { id: 'count' } })
+        expect(await count()).toBe(rows[0]!['idCount'])
+        expect(await count()).toBe(1_448 + 16 - 200)
+        await tables.deleteRows(BOT, 'countedTable', { deleteAllRows: true })
+        expect(await count()).toBe(0)
+      })
+    })
+
+    describe('import staging (decision 1473)', () => {
+      beforeEach(async () => {
+        await tables.createTable(BOT, { name: 'stagedTable', schema: { player: { type: 'string' }, score: { type: 'number' } }, keyColumn: 'player' })
+      })
+      const rowsFrom = (first: number, count: number) => Array.from({ length: count }, (_, i) => ({ player: `p${first + i}`, score: first + i }))
+      const importJob = async () => (await tables.createJob(BOT, (await tables.getTable(BOT, 'stagedTable')).table.id, 'import')).id
+
+      it('stages rows no read sees, resumes after the rows staged, and publishes them in file order with the resume point', async () => {
+        const job = await importJob()
+        expect(await tables.stagedImportRows(job)).toBe(0)
+        expect(await tables.stageImportRows(BOT, 'stagedTable', job, rowsFrom(0, 1_000), 0)).toEqual({ warnings: [] })
+        // A crashed attempt resumes from what is staged; a step that does not follow it is refused.
+        expect(await tables.stagedImportRows(job)).toBe(1_000)
+        await tablesError(tables.stageImportRows(BOT, 'stagedTable', job, rowsFrom(0, 10), 0), 'InvalidPayload', 'INVALID_REQUEST')
+        const { warnings } = await tables.stageImportRows(BOT, 'stagedTable', job, [...rowsFrom(1_000, 499), { player: 'p1499', score: 1_499, level: 3 }], 1_000)
+        expect(warnings).toEqual([expect.stringContaining('level')])
+        expect(await tables.stagedImportRows(job)).toBe(1_500)
+        expect((await tables.getTable(BOT, 'stagedTable')).rows).toBe(0)
+        expect((await tables.findRows(BOT, 'stagedTable', {})).rows).toEqual([])
+
+        const first = await tables.publishImportRows(BOT, 'stagedTable', job, 0, 600)
+        expect(first).toEqual({ published: 600, ids: Array.from({ length: 600 }, (_, i) => i + 1) })
+        expect((await tables.getJob(job))!.rowsCommitted).toBe(600)
+        // The same step again (an attempt that did not see its commit) writes nothing.
+        await tablesError(tables.publishImportRows(BOT, 'stagedTable', job, 0, 600), 'InvalidPayload', 'INVALID_REQUEST')
+        expect((await tables.getTable(BOT, 'stagedTable')).rows).toBe(600)
+        expect((await tables.publishImportRows(BOT, 'stagedTable', job, 600, 5_000)).published).toBe(900)
+        expect(await tables.publishImportRows(BOT, 'stagedTable', job, 1_500, 100)).toEqual({ published: 0, ids: [] })
+        expect((await tables.getTable(BOT, 'stagedTable')).rows).toBe(1_500)
+        expect(await tables.getRow(BOT, 'stagedTable', 1_500)).toMatchObject({ player: 'p1499', score: 1_499 })
+        await tables.dropImportStaging(job)
+        expect(await tables.stagedImportRows(job)).toBe(0)
+      })
+
+      it('refuses a bad row or a key value stored or staged before, numbered in the file, staging nothing of the step', async () => {
+        await tables.createRows(BOT, 'stagedTable', [{ player: 'taken', score: 0 }])
+        const job = await importJob()
+        await tables.stageImportRows(BOT, 'stagedTable', job, rowsFrom(0, 10), 0)
+        const bad = await tablesError(tables.stageImportRows(BOT, 'stagedTable', job, [{ player: 'x', score: 1 }, { player: 'y', score: 'high' }], 10), 'InvalidDataFormat', 'INVALID_ROW')
+        expect(bad.message).toContain('rows.11.score')
+        const stored = await tablesError(tables.stageImportRows(BOT, 'stagedTable', job, [{ player: 'x' }, { player: 'taken' }], 10), 'AlreadyExists', 'KEY_CONFLICT')
+        expect(stored.message).toContain('rows.11.player')
+        const again = await tablesError(tables.stageImportRows(BOT, 'stagedTable', job, [{ player: 'x' }, { player: 'y' }, { player: 'p3' }], 10), 'AlreadyExists', 'KEY_CONFLICT')
+        expect(again.message).toContain('rows.12.player')
+        const twice = await tablesError(tables.stageImportRows(BOT, 'stagedTable', job, [{ player: 'x' }, { player: 'x' }], 10), 'AlreadyExists', 'KEY_CONFLICT')
+        expect(twice.message).toContain('rows.11.player')
+        expect(await tables.stagedImportRows(job)).toBe(10)
+        await tables.dropImportStaging(job)
+      })
+
+      it('refuses to publish a step whose key value was written to the table since it was staged, writing nothing of it', async () => {
+        const job = await importJob()
+        await tables.stageImportRows(BOT, 'stagedTable', job, rowsFrom(0, 20), 0)
+        await tables.publishImportRows(BOT, 'stagedTable', job, 0, 10)
+        await tables.createRows(BOT, 'stagedTable', [{ player: 'p15', score: -1 }])
+        const error = await tablesError(tables.publishImportRows(BOT, 'stagedTable', job, 10, 10), 'AlreadyExists', 'KEY_CONFLICT')
+        expect(error.message).toContain('rows.15.player')
+        expect((await tables.getTable(BOT, 'stagedTable')).rows).toBe(11)
+        expect((await tables.getJob(job))!.rowsCommitted).toBe(10)
+        await tables.dropImportStaging(job)
+      })
+    })
+
     describe('storedBytes', () => {
       const notes = { type: 'object', properties: { name: { type: 'string' }, note: { type: 'string' } } } as const
 

@@ -2,6 +2,7 @@ import type { Row, Table, TableJob } from 'botshelf/api'
 import type { PagePosition } from '../page.js'
 import type { ClaimStaleRowsInput, RowVectorCounts, SetRowVectorsInput, StaleRowsClaim } from './row-vectors/types.js'
 import type { RowSnapshot, TableSnapshot } from './table-snapshot.js'
+import type { PublishedRows } from './import-staging.js'
 import type { CreateTableInput, FindQuery, FindResult, RowsWriteResult, TableRecord, TableWithCounts, UpdateTableInput } from './types.js'
 
 /** A change of a table job: its state, progress, output, failure reason and resume point. */
@@ -66,6 +67,21 @@ export interface TablesPort {
    * A background import checks the whole file with it before writing anything.
    */
   checkRows(botId: string, ref: string, rows: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): Promise<{ warnings: string[] }>
+  /**
+   * Checks rows as `importRows` would and appends them, all or nothing, to the staging table of the import job
+   * `tableJobId` (created on its first step), where no read sees them; rows `firstRowIndex`… of the file, so a step
+   * must follow the rows staged so far (decision 1473). A key value stored or staged before is `KEY_CONFLICT`.
+   */
+  stageImportRows(botId: string, ref: string, tableJobId: string, rows: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): Promise<{ warnings: string[] }>
+  /** How many rows the staging table of the import job `tableJobId` holds (0 when it has none). */
+  stagedImportRows(tableJobId: string): Promise<number>
+  /**
+   * Publishes staged rows `from`… (at most `count`) into the table in file order and records the job's new
+   * `rowsCommitted`, in one transaction; refused unless the job's `rowsCommitted` is `from`.
+   */
+  publishImportRows(botId: string, ref: string, tableJobId: string, from: number, count: number): Promise<PublishedRows>
+  /** Drops the staging table of the import job `tableJobId`, if any. */
+  dropImportStaging(tableJobId: string): Promise<void>
   /** Inserts any number of rows, all or nothing (`firstRowIndex` numbers them in errors); `ids` in input order. */
   importRows(botId: string, ref: string, rows: ReadonlyArray<Record<string, unknown>>, firstRowIndex?: number): Promise<{ inserted: number; ids: number[]; warnings: string[] }>
   /** Updates rows by id, all or nothing. */

@@ -32,7 +32,7 @@ export async function getRow(context: PgTablesContext, botId: string, ref: strin
 }
 
 /** Validates rows for insertion, throwing every problem (schema and storage) numbered from `firstRowIndex`. */
-function validateInsert(rt: PgTableRuntime, record: TableRecord, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number) {
+export function validateInsert(rt: PgTableRuntime, record: TableRecord, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number) {
   const validated = validateRows(rt.columns, input, 'insert', record.factor)
   const problems = validated.problems.length > 0 ? validated.problems : storageProblems(rt, validated.rows)
   if (problems.length > 0) throw rowProblemsError(problems, firstRowIndex)

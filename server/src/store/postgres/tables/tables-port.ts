@@ -7,6 +7,7 @@ import { inTransaction, rereadingStale, tablesContext } from './context.js'
 import { findRows } from './find.js'
 import * as jobs from './jobs.js'
 import * as rows from './rows.js'
+import * as staging from './import-staging.js'
 import { restoreRows, restoreTable } from './restore.js'
 import { updateTable } from './update.js'
 import { upsertRows } from './upsert.js'
@@ -81,6 +82,10 @@ export function createPostgresTablesPort(sql: PgSql, deps: PostgresTablesDeps): 
     getRow: (botId, ref, id) => rereadingStale(context, () => rows.getRow(context, botId, ref, id)),
     createRows: (botId, ref, input) => rows.createRows(context, botId, ref, input),
     checkRows: (botId, ref, input, firstRowIndex) => rereadingStale(context, () => rows.checkRows(context, botId, ref, input, firstRowIndex)),
+    stageImportRows: (botId, ref, tableJobId, input, firstRowIndex) => rereadingStale(context, () => staging.stageImportRows(context, botId, ref, tableJobId, input, firstRowIndex)),
+    stagedImportRows: (tableJobId) => staging.stagedImportRows(context, tableJobId),
+    publishImportRows: (botId, ref, tableJobId, from, count) => rereadingStale(context, () => staging.publishImportRows(context, botId, ref, tableJobId, from, count)),
+    dropImportStaging: (tableJobId) => staging.dropImportStaging(context, tableJobId),
     importRows: (botId, ref, input, firstRowIndex) => rows.importRows(context, botId, ref, input, firstRowIndex),
     updateRows: (botId, ref, input) => rows.updateRows(context, botId, ref, input),
     upsertRows: (botId, ref, input, keyColumn) => upsertRows(context, botId, ref, input, keyColumn),

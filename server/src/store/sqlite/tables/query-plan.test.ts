@@ -39,6 +39,11 @@ describe('query plans', () => {
     expect(plan({ orderBy: 'amount' })).toMatch(/SCAN t USING INDEX \S+_c2_idx/)
   })
 
+  it('counts a filtered range or value on the covering column index, without reading rows (decision 1474)', () => {
+    expect(plan({ filter: { category: 'c7' }, group: { id: 'count' } })).toMatch(/SEARCH t USING COVERING INDEX \S+_c1_idx \(c1=\?\)/)
+    expect(plan({ filter: { amount: { $gte: 10 } }, group: { id: 'count' } })).toMatch(/SEARCH t USING COVERING INDEX \S+_c2_idx \(c2>\?\)/)
+  })
+
   it('groups along the key column index', () => {
     expect(plan({ group: { category: 'key', amount: 'count' } })).toMatch(/USING INDEX \S+_c1_idx/)
   })

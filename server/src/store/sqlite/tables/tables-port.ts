@@ -10,6 +10,8 @@ import { findRows } from './find.js'
 import * as jobs from './jobs.js'
 import type { Sqlite } from '../connect.js'
 import * as rows from './rows.js'
+import * as staging from './import-staging.js'
+import type { PublishedRows } from '../../tables/import-staging.js'
 import { restoreRows, restoreTable } from './restore.js'
 import { updateTable } from './update.js'
 import { upsertRows } from './upsert.js'
@@ -209,6 +211,56 @@ export class SqliteTablesStore {
    */
   checkRows(botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): { warnings: string[] } {
     return rows.checkRows(this.context, botId, ref, input, firstRowIndex)
+  }
+
+  /**
+   * Checks rows as `importRows` would and appends them to the staging table of import job `tableJobId`, unseen by
+   * reads until published (decision 1473); rows `firstRowIndex`… of the file.
+   *
+   * @example
+   * ```ts
+   * store.stageImportRows('bot_1', 'ordersTable', job.id, firstThousand, 0) // { warnings: [] }
+   * ```
+   */
+  stageImportRows(botId: string, ref: string, tableJobId: string, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): { warnings: string[] } {
+    return staging.stageImportRows(this.context, botId, ref, tableJobId, input, firstRowIndex)
+  }
+
+  /**
+   * How many rows the staging table of import job `tableJobId` holds (0 when it has none).
+   *
+   * @example
+   * ```ts
+   * store.stagedImportRows(job.id) // 120000
+   * ```
+   */
+  stagedImportRows(tableJobId: string): number {
+    return staging.stagedImportRows(this.context, tableJobId)
+  }
+
+  /**
+   * Publishes staged rows `from`… (at most `count`) in file order and records the job's new `rowsCommitted`, in one
+   * transaction; refused unless the job's `rowsCommitted` is `from`.
+   *
+   * @example
+   * ```ts
+   * store.publishImportRows('bot_1', 'ordersTable', job.id, 0, 2000) // { published: 2000, ids: [1, 2, …] }
+   * ```
+   */
+  publishImportRows(botId: string, ref: string, tableJobId: string, from: number, count: number): PublishedRows {
+    return staging.publishImportRows(this.context, botId, ref, tableJobId, from, count)
+  }
+
+  /**
+   * Drops the staging table of import job `tableJobId`, if any.
+   *
+   * @example
+   * ```ts
+   * store.dropImportStaging(job.id)
+   * ```
+   */
+  dropImportStaging(tableJobId: string): void {
+    staging.dropImportStaging(this.context, tableJobId)
   }
 
   /**
