@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
-import { expectOk, freePort, rssOfPid, until, type PeerService } from './service.js'
+import { expectOk, freePort, rssOfPid, spawnWatched, until, type PeerService, type WatchedChild } from './service.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -38,7 +38,8 @@ export interface BotshelfServiceOptions {
 export function botshelfService(options: BotshelfServiceOptions): PeerService & { url(): string; auth(): Record<string, string>; credentials(): { botId: string; token: string } } {
   const checkout = options.checkout ?? root
   let child: ChildProcess | undefined
-  let output = ''
+  let watched: WatchedChild | undefined
+  const output = (): string => watched?.output() ?? ''
   let url = ''
   let botId = options.credentials?.botId ?? ''
   let token = options.credentials?.token ?? ''
@@ -52,30 +53,20 @@ export function botshelfService(options: BotshelfServiceOptions): PeerService & 
     credentials: () => ({ botId, token }),
     async start() {
       const port = await freePort()
-      output = ''
-      child = spawn(process.execPath, [join(checkout, 'server/dist/cli/bin.js'), 'serve', '--port', String(port), '--data', options.dataDir, '--rate-limit', 'off', '--log-level', 'warn'], {
-        cwd: checkout,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
-      running.add(child)
-      child.once('exit', () => running.delete(child!))
-      const keep = (chunk: Buffer): void => {
-        output = (output + chunk.toString()).slice(-20_000)
-      }
-      child.stdout!.on('data', keep)
-      child.stderr!.on('data', keep)
+      watched = spawnWatched(process.execPath, [join(checkout, 'server/dist/cli/bin.js'), 'serve', '--port', String(port), '--data', options.dataDir, '--rate-limit', 'off', '--log-level', 'warn'], { cwd: checkout }, running)
+      child = watched.process
       await until(
         async () => {
-          if (child!.exitCode !== null) throw new Error(`botshelf serve exited: ${output}`)
-          if (!/listening on http/.test(output)) throw new Error('not listening yet')
+          if (child!.exitCode !== null) throw new Error(`botshelf serve exited: ${output()}`)
+          if (!/listening on http/.test(output())) throw new Error('not listening yet')
         },
         120_000,
-        () => output,
+        output,
       )
       url = `http://127.0.0.1:${port}`
-      const banner = /bot id:\s+(\S+)\s+bot token:\s+(\S+)/.exec(output)
+      const banner = /bot id:\s+(\S+)\s+bot token:\s+(\S+)/.exec(output())
       if (banner) [botId, token] = [banner[1]!, banner[2]!]
-      if (!token) throw new Error(`no token: start botshelf on a fresh data folder first\n${output}`)
+      if (!token) throw new Error(`no token: start botshelf on a fresh data folder first\n${output()}`)
     },
     async firstAnswer() {
       await expectOk(await fetch(`${url}/v1/files?pageSize=1`, { headers: headers() }), 'listFiles')

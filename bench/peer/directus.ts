@@ -1,8 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { expectOk, freePort, rssOfPid, until, type PeerService } from './service.js'
+import { expectOk, freePort, rssOfPid, spawnWatched, until, type PeerService, type WatchedChild } from './service.js'
 
 /** The peer: the newest Directus release that runs on Node 20. */
 export const DIRECTUS_VERSION = '11.3.5'
@@ -54,7 +54,8 @@ export function installDirectus(log: (line: string) => void): void {
 export function directusService(options: { dataDir: string }): PeerService {
   const cli = join(peerFolder, 'node_modules/@directus/api/dist/cli/run.js')
   let child: ChildProcess | undefined
-  let output = ''
+  let watched: WatchedChild | undefined
+  const output = (): string => watched?.output() ?? ''
   let url = ''
   const headers = { authorization: `Bearer ${TOKEN}` }
   const json = { ...headers, 'content-type': 'application/json' }
@@ -101,25 +102,18 @@ export function directusService(options: { dataDir: string }): PeerService {
         const boot = spawnSync(process.execPath, [cli, 'bootstrap'], { cwd: options.dataDir, env: env(port), encoding: 'utf8' })
         if (boot.status !== 0) throw new Error(`directus bootstrap failed (status ${boot.status}):\n${boot.stderr}\n${boot.stdout}`)
       }
-      output = ''
-      child = spawn(process.execPath, [cli, 'start'], { cwd: options.dataDir, env: env(port), stdio: ['ignore', 'pipe', 'pipe'] })
-      running.add(child)
-      child.once('exit', () => running.delete(child!))
-      const keep = (chunk: Buffer): void => {
-        output = (output + chunk.toString()).slice(-20_000)
-      }
-      child.stdout!.on('data', keep)
-      child.stderr!.on('data', keep)
+      watched = spawnWatched(process.execPath, [cli, 'start'], { cwd: options.dataDir, env: env(port) }, running)
+      child = watched.process
       url = `http://127.0.0.1:${port}`
       await until(
         async () => {
-          if (child!.exitCode !== null) throw new Error(`directus exited: ${output}`)
+          if (child!.exitCode !== null) throw new Error(`directus exited: ${output()}`)
           const ping = await fetch(`${url}/server/ping`)
           if (!ping.ok) throw new Error(`ping: HTTP ${ping.status}`)
           await ping.text()
         },
         180_000,
-        () => output,
+        output,
       )
     },
     async firstAnswer() {

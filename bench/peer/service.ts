@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import net from 'node:net'
 
@@ -102,4 +103,33 @@ export async function until(check: () => Promise<unknown>, timeoutMs: number, de
     }
   }
   throw new Error(`not ready after ${timeoutMs} ms: ${last instanceof Error ? last.message : String(last)}\n${describe()}`)
+}
+
+/** A child process whose last 20,000 characters of output are kept, for start-up checks and error messages. */
+export interface WatchedChild {
+  readonly process: ChildProcess
+  output(): string
+}
+
+/**
+ * Starts a service's process with its output piped and kept, in `running` until it exits (so a failed bench can kill
+ * what it started).
+ *
+ * @example
+ * ```ts
+ * const watched = spawnWatched(process.execPath, [cli, 'start'], { cwd: dataDir }, running)
+ * await until(async () => { if (!/listening/.test(watched.output())) throw new Error('not yet') }, 60_000)
+ * ```
+ */
+export function spawnWatched(command: string, args: readonly string[], options: Omit<SpawnOptions, 'stdio'>, running: Set<ChildProcess>): WatchedChild {
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  running.add(child)
+  child.once('exit', () => running.delete(child))
+  const keep = (chunk: Buffer): void => {
+    output = (output + chunk.toString()).slice(-20_000)
+  }
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', keep)
+  return { process: child, output: () => output }
 }

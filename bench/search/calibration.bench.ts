@@ -22,6 +22,7 @@ import { Bm25Index, contentStems } from './fts5.js'
 import { mean, recallAt } from './metrics.js'
 import { rareTermProbes } from './rare-terms.js'
 import { ExactVectorIndex } from './vector-index.js'
+import { fitLogistic } from './logistic-fit.js'
 
 const DEPTH = 100
 const refit = !process.argv.includes('--shipped')
@@ -84,45 +85,7 @@ function rows(set: { questions: Question[]; candidates: Candidate[][] }, lexical
   })
 }
 
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z))
-/** Logistic regression by Newton's method, lightly regularised (a handful of features, some ten thousand rows). */
-function fit(data: Array<{ x: number[]; y: number }>): number[] {
-  const n = data[0]!.x.length
-  let w = new Array<number>(n).fill(0)
-  for (let iteration = 0; iteration < 30; iteration++) {
-    const gradient = new Array<number>(n).fill(0)
-    const hessian = Array.from({ length: n }, () => new Array<number>(n).fill(0))
-    for (const { x, y } of data) {
-      const p = sigmoid(x.reduce((s, v, j) => s + v * w[j]!, 0))
-      for (let j = 0; j < n; j++) {
-        gradient[j] = gradient[j]! + (p - y) * x[j]! + 1e-3 * w[j]! / data.length
-        for (let k = 0; k < n; k++) hessian[j]![k] = hessian[j]![k]! + p * (1 - p) * x[j]! * x[k]!
-      }
-    }
-    for (let j = 0; j < n; j++) hessian[j]![j] = hessian[j]![j]! + 1e-3
-    const step = solve(hessian, gradient)
-    w = w.map((v, j) => v - step[j]!)
-  }
-  return w
-}
-
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length
-  const m = a.map((row, i) => [...row, b[i]!])
-  for (let i = 0; i < n; i++) {
-    let pivot = i
-    for (let r = i + 1; r < n; r++) if (Math.abs(m[r]![i]!) > Math.abs(m[pivot]![i]!)) pivot = r
-    const swap = m[i]!
-    m[i] = m[pivot]!
-    m[pivot] = swap
-    for (let r = 0; r < n; r++) {
-      if (r === i) continue
-      const factor = m[r]![i]! / m[i]![i]!
-      for (let c = i; c <= n; c++) m[r]![c] = m[r]![c]! - factor * m[i]![c]!
-    }
-  }
-  return m.map((row, i) => row[n]! / row[i]!)
-}
+const fit = (data: Array<{ x: number[]; y: number }>): number[] => fitLogistic(data, 30)
 
 const weights = refit
   ? { hybrid: fit([...rows(sets.original, false), ...rows(sets.probes, false)]), lexical: fit([...rows(sets.original, true), ...rows(sets.probes, true)]) }

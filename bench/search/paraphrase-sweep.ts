@@ -22,6 +22,7 @@ import { Bm25Index } from './fts5.js'
 import { mean, recallAt } from './metrics.js'
 import { rareTermProbes } from './rare-terms.js'
 import { ExactVectorIndex } from './vector-index.js'
+import { fitLogistic, sigmoid, solveLinear } from './logistic-fit.js'
 
 const DEPTH = 100
 const passages = loadCorpus()
@@ -124,41 +125,7 @@ function featureRows(set: SetOf, extra: Extra) {
   })
 }
 
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z))
-function fit(data: Array<{ x: number[]; y: number }>): number[] {
-  const n = data[0]!.x.length
-  let w = new Array<number>(n).fill(0)
-  for (let iteration = 0; iteration < 25; iteration++) {
-    const g = new Array<number>(n).fill(0)
-    const h = Array.from({ length: n }, () => new Array<number>(n).fill(0))
-    for (const { x, y } of data) {
-      const p = sigmoid(x.reduce((s, v, j) => s + v * w[j]!, 0))
-      for (let j = 0; j < n; j++) {
-        g[j] = g[j]! + (p - y) * x[j]! + (1e-3 * w[j]!) / data.length
-        for (let k = 0; k < n; k++) h[j]![k] = h[j]![k]! + p * (1 - p) * x[j]! * x[k]!
-      }
-    }
-    for (let j = 0; j < n; j++) h[j]![j] = h[j]![j]! + 1e-3
-    const step = solve(h, g)
-    w = w.map((v, j) => v - step[j]!)
-  }
-  return w
-}
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length
-  const m = a.map((row, i) => [...row, b[i]!])
-  for (let i = 0; i < n; i++) {
-    let pivot = i
-    for (let r = i + 1; r < n; r++) if (Math.abs(m[r]![i]!) > Math.abs(m[pivot]![i]!)) pivot = r
-    ;[m[i], m[pivot]] = [m[pivot]!, m[i]!]
-    for (let r = 0; r < n; r++) {
-      if (r === i) continue
-      const factor = m[r]![i]! / m[i]![i]!
-      for (let c = i; c <= n; c++) m[r]![c] = m[r]![c]! - factor * m[i]![c]!
-    }
-  }
-  return m.map((row, i) => row[n]! / row[i]!)
-}
+const fit = (data: Array<{ x: number[]; y: number }>): number[] => fitLogistic(data, 25)
 
 function evaluate(rows: Array<Array<{ x: number[]; y: number; id: string }>>, questions: Question[], w: number[], subset: (q: Question) => boolean = () => true) {
   const out = { recall: [] as number[], first: [] as number[], mrr: [] as number[] }
@@ -214,7 +181,7 @@ function fitListwise(lists: Array<Array<{ x: number[]; y: number }>>, l2 = 1e-2)
       g[j] = g[j]! + l2 * w[j]!
       h[j]![j] = h[j]![j]! + l2
     }
-    const step = solve(h, g)
+    const step = solveLinear(h, g)
     const norm = Math.sqrt(step.reduce((a, v) => a + v * v, 0))
     const scale = norm > 2 ? 2 / norm : 1
     w = w.map((v, j) => v - scale * step[j]!)

@@ -26,17 +26,9 @@ export interface CellReset {
 
 /**
  * A cell written as it was elsewhere (an imported row, a duplicated table): its status, error, author and time
- * kept; `stale` cells wait to be computed as a reset one would.
+ * kept; `stale` cells wait to be computed as a reset one would. The generation starts anew.
  */
-export interface CellCopy {
-  rowId: number
-  column: string
-  status: ComputedStatus
-  error: string | null
-  updatedBy: string | null
-  updatedAt: string
-  stale: boolean
-}
+export type CellCopy = Omit<ComputedCell, 'generation'>
 
 /** A claimed cell: what the computation settles with its token. */
 export interface ClaimedCell {
