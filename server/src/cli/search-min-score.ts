@@ -2,7 +2,7 @@ import { UsageError } from './io.js'
 
 /**
  * Reads `--search-min-score` (or `BOTSHELF_SEARCH_MIN_SCORE`; the flag wins): the relevance floor of file search, a
- * number from 0 to 1. Absent: `undefined` (the server's default, 0.15). Anything else is a `UsageError` naming the
+ * number from 0 to 1. Absent: `undefined` (the server's default, 0.05). Anything else is a `UsageError` naming the
  * flag or the variable, what was expected and what was received.
  *
  * @example

@@ -257,9 +257,9 @@ export const serveSettings = [
     flag: 'search-min-score',
     value: '<s>',
     variable: 'BOTSHELF_SEARCH_MIN_SCORE',
-    default: '`0.15`',
+    default: '`0.05`',
     help: [
-      'relevance floor of file search, 0 to 1 (default 0.15; or BOTSHELF_SEARCH_MIN_SCORE):',
+      'relevance floor of file search, 0 to 1 (default 0.05; or BOTSHELF_SEARCH_MIN_SCORE):',
       'passages scoring under it are not returned; 0 returns every candidate',
     ],
     docs: 'relevance floor of `searchFiles`: passages whose score (the calibrated relevance, [docs/search.md](search.md#scores-and-the-relevance-floor)) is under it are not returned; 0 to 1, `0` returns every candidate; anything else is a usage error (exit 2)',

@@ -16,10 +16,9 @@ export interface RelevanceEvidence {
 }
 
 /**
- * What the query's candidates show together: a passage holding far fewer of the query's terms than the best one, or
- * much further in meaning than the closest one, is less likely the answer. How much each gap counts depends on the
- * best coverage: when no candidate holds the query's words (a paraphrase), closeness in meaning decides; when one
- * does, the words do (decision 1434).
+ * What the query's candidates show together: a passage holding far fewer of the query's terms than the best one is
+ * less likely the answer. (A gap in cosine was measured too and left out: heading passages, short and close to any
+ * short query, would push the passages under them out.)
  */
 export interface BestEvidence {
   /** The best cosine among the candidates (`null`: none has a comparable vector). */
@@ -35,12 +34,11 @@ export const RARE_MATCHES = 3
 
 /**
  * Logistic model of "this passage answers the query" over the evidence, fitted on the labelled question set plus the
- * exact rare-term probes (`npm run bench:calibration`, decisions 1431 and 1434). Order: bias, cosine, coverage,
+ * exact rare-term probes (`npm run bench:calibration`, decision 1431). Order: bias, cosine, coverage,
  * cosine × coverage, coverage − best coverage, full coverage (1 when every term is held), rare
- * exact match (full coverage held by at most {@link RARE_MATCHES} candidates), cosine − best cosine, that cosine gap
- * × (1 − best coverage), the coverage gap × best coverage.
+ * exact match (full coverage held by at most {@link RARE_MATCHES} candidates).
  */
-export const HYBRID_WEIGHTS: readonly number[] = [-3.487, 3.629, 4.16, -4.494, -1.684, -1.508, 3.746, 7.114, 17.622, 6.858]
+export const HYBRID_WEIGHTS: readonly number[] = [-7.266, 9.502, 5.592, -8.533, 4.93, -0.761, 4.067]
 
 /** The same model for a passage without a comparable vector (lexical index, another embedder): bias, coverage, gap, full, rare. */
 export const LEXICAL_WEIGHTS: readonly number[] = [-4.311, 3.629, 3.788, -1.346, 3.985]
@@ -53,7 +51,7 @@ export const FULL_COVERAGE = 0.999
  *
  * @example
  * ```ts
- * relevanceFeatures({ cosine: 0.6, coverage: 1 }, { cosine: 0.6, coverage: 1, fullMatches: 1 }) // [1, 0.6, 1, 0.6, 0, 1, 1, 0, 0, 0]
+ * relevanceFeatures({ cosine: 0.6, coverage: 1 }, { cosine: 0.6, coverage: 1, fullMatches: 1 }) // [1, 0.6, 1, 0.6, 0, 1, 1]
  * ```
  */
 export function relevanceFeatures(evidence: RelevanceEvidence, best: BestEvidence): number[] {
@@ -62,8 +60,7 @@ export function relevanceFeatures(evidence: RelevanceEvidence, best: BestEvidenc
   const coverageGap = evidence.coverage - best.coverage
   if (evidence.cosine === null || best.cosine === null) return [1, evidence.coverage, coverageGap, full, rare]
   const cosine = evidence.cosine
-  const cosineGap = cosine - best.cosine
-  return [1, cosine, evidence.coverage, cosine * evidence.coverage, coverageGap, full, rare, cosineGap, cosineGap * (1 - best.coverage), coverageGap * best.coverage]
+  return [1, cosine, evidence.coverage, cosine * evidence.coverage, coverageGap, full, rare]
 }
 
 /**
