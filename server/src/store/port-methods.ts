@@ -79,7 +79,6 @@ export const portMethods = {
     'updateTable',
     'getRow',
     'createRows',
-    'checkRows',
     'stageImportRows',
     'stagedImportRows',
     'publishImportRows',

@@ -613,36 +613,9 @@ export function describeTablesPortContract(name: string, open: (now: Clock) => P
       })
     })
 
-    describe('checkRows and importRows', () => {
+    describe('importRows', () => {
       beforeEach(async () => {
         await tables.createTable(BOT, { name: 'scoresTable', schema: { player: { type: 'string' }, score: { type: 'number' } }, keyColumn: 'player' })
-      })
-
-      it('checkRows validates like createRows without writing anything', async () => {
-        const { warnings } = await tables.checkRows(BOT, 'scoresTable', [{ player: 'a', score: 1 }, { player: 'b', score: 2, bonus: true }], 0)
-        expect(warnings).toEqual([expect.stringContaining('bonus')])
-        expect(await rowCount('scoresTable')).toBe(0)
-        expect((await tables.createRows(BOT, 'scoresTable', [{ player: 'a', score: 1 }])).rows[0]!.id).toBe(1)
-      })
-
-      it('checkRows numbers refused rows from firstRowIndex', async () => {
-        const error = await tablesError(
-          tables.checkRows(BOT, 'scoresTable', [{ player: 'a', score: 1 }, { player: 'b', score: 'high' }, { player: 'c', score: 'low' }], 4),
-          'InvalidDataFormat',
-          'INVALID_ROW',
-        )
-        expect(error.message).toContain('rows.5.score')
-        expect(error.message).toContain('rows.6.score')
-        expect(error.message).not.toContain('rows.1.')
-        expect(await rowCount('scoresTable')).toBe(0)
-        await tablesError(tables.checkRows(BOT, 'missingTable', [{ player: 'a' }], 0), 'ResourceNotFound', 'TABLE_NOT_FOUND')
-      })
-
-      it('checkRows refuses a row whose key is already taken, as createRows would', async () => {
-        await tables.createRows(BOT, 'scoresTable', [{ player: 'taken', score: 1 }])
-        const error = await tablesError(tables.checkRows(BOT, 'scoresTable', [{ player: 'free' }, { player: 'taken' }], 10), 'AlreadyExists', 'KEY_CONFLICT')
-        expect(error.message).toContain('rows.11.player')
-        expect(await rowCount('scoresTable')).toBe(1)
       })
 
       it('importRows inserts any number of rows at once, all or nothing, numbering errors from firstRowIndex', async () => {

@@ -63,11 +63,6 @@ export interface TablesPort {
   /** Inserts 1-1000 rows, all or nothing. */
   createRows(botId: string, ref: string, rows: ReadonlyArray<Record<string, unknown>>): Promise<RowsWriteResult>
   /**
-   * Validates rows as `createRows` would, without writing (`firstRowIndex` numbers them in errors).
-   * A background import checks the whole file with it before writing anything.
-   */
-  checkRows(botId: string, ref: string, rows: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): Promise<{ warnings: string[] }>
-  /**
    * Checks rows as `importRows` would and appends them, all or nothing, to the staging table of the import job
    * `tableJobId` (created on its first step), where no read sees them; rows `firstRowIndex`… of the file, so a step
    * must follow the rows staged so far (decision 1473). A key value stored or staged before is `KEY_CONFLICT`.

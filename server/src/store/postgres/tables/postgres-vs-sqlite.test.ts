@@ -150,7 +150,6 @@ describe('PostgreSQL changes tables as SQLite does', () => {
     await same((t) => t.updateTable(BOT, 'changesTable', { keyColumn: 'code' }))
     await same((t) => t.upsertRows(BOT, 'changesTable', [{ code: 'A-1', heading: 'changed' }, { code: 'C-3', heading: 'new' }], 'code'))
     await expect(same((t) => t.createRows(BOT, 'changesTable', [{ code: 'Z' }, { code: 'A-1' }]))).rejects.toThrow(/both refused/)
-    await expect(same((t) => t.checkRows(BOT, 'changesTable', [{ code: 'Y' }, { code: 'Y' }], 40))).rejects.toThrow(/both refused/)
     await same((t) => t.importRows(BOT, 'changesTable', Array.from({ length: 30 }, (_, i) => ({ code: `I-${i}`, score: String(i) })), 5))
     await same((t) => t.duplicateTable(BOT, 'changesTable', { tableName: 'changesCopyTable' }))
     await same((t) => t.createRows(BOT, 'changesCopyTable', [{ code: 'after-copy' }]))

@@ -7,7 +7,7 @@ import { rowProblemsError, validatePatches, validateRows } from '../../tables/ro
 import type { RowsWriteResult, TableRecord } from '../../tables/types.js'
 import { loadTable, lockTable, reserveIds } from './catalog.js'
 import { castOf, encodeValue } from './columns.js'
-import { atomically, consistently, query, quoteIdent, type PgTablesContext } from './context.js'
+import { atomically, query, quoteIdent, type PgTablesContext } from './context.js'
 import { compileFilterSql, hasRegex } from './filter-sql.js'
 import { SqlParams } from './params.js'
 import { matchRegexValues } from './regex-matches.js'
@@ -116,33 +116,6 @@ export async function importRows(
 ): Promise<{ inserted: number; ids: number[]; warnings: string[] }> {
   const { rows, warnings } = await insertAll(context, botId, ref, input, firstRowIndex)
   return { inserted: rows.length, ids: rows.map((row) => row.id), warnings }
-}
-
-/**
- * Checks rows exactly as `importRows` would, without writing.
- *
- * @example
- * ```ts
- * await checkRows(context, 'bot_1', 'ordersTable', rowsFromCsv, 0) // { warnings: [] }, or throws as importRows would
- * ```
- */
-export async function checkRows(context: PgTablesContext, botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): Promise<{ warnings: string[] }> {
-  // One snapshot for the table, its last row id and the key values taken, as SQLite reads them in one transaction.
-  return consistently(context, async (tx) => {
-    const row = await lockFree(tx, botId, ref)
-    const rt = runtimeOf(row.record)
-    const validated = validateInsert(rt, row.record, input, firstRowIndex)
-    const problem = await firstInsertProblem(tx, row.record, rt, validated.rows, row.lastRowId, firstRowIndex)
-    if (problem) throw problem
-    return { warnings: validated.warnings }
-  })
-}
-
-/** The table and its last row id, read without a lock (a check that writes nothing). */
-async function lockFree(context: PgTablesContext, botId: string, ref: string): Promise<{ record: TableRecord; lastRowId: number }> {
-  const record = await loadTable(context, botId, ref)
-  const [row] = await query(context, 'SELECT last_row_id FROM tables_catalog WHERE id = $1::text', [record.id])
-  return { record, lastRowId: (row?.['last_row_id'] as number | undefined) ?? 0 }
 }
 
 /**

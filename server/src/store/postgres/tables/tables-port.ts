@@ -81,7 +81,6 @@ export function createPostgresTablesPort(sql: PgSql, deps: PostgresTablesDeps): 
     updateTable: (botId, ref, input) => updateTable(context, botId, ref, input),
     getRow: (botId, ref, id) => rereadingStale(context, () => rows.getRow(context, botId, ref, id)),
     createRows: (botId, ref, input) => rows.createRows(context, botId, ref, input),
-    checkRows: (botId, ref, input, firstRowIndex) => rereadingStale(context, () => rows.checkRows(context, botId, ref, input, firstRowIndex)),
     stageImportRows: (botId, ref, tableJobId, input, firstRowIndex) => rereadingStale(context, () => staging.stageImportRows(context, botId, ref, tableJobId, input, firstRowIndex)),
     stagedImportRows: (tableJobId) => staging.stagedImportRows(context, tableJobId),
     publishImportRows: (botId, ref, tableJobId, from, count) => rereadingStale(context, () => staging.publishImportRows(context, botId, ref, tableJobId, from, count)),

@@ -1,16 +1,14 @@
 import type { Row } from 'botshelf/api'
-import { tablesLimits } from 'botshelf/api'
-import type { TablesStoreError } from '../../tables/errors.js'
 import { queryRegexBudget } from '../../tables/regex-budget.js'
-import { checkDeleteMode, checkRowBatch, keyConflict, missingRows, rowIdsExhausted, rowNotFound } from '../../tables/row-rules.js'
+import { checkDeleteMode, checkRowBatch, missingRows, rowNotFound } from '../../tables/row-rules.js'
 import { rowProblemsError, validatePatches, validateRows } from '../../tables/row-validation.js'
-import type { RowsWriteResult, TableRecord } from '../../tables/types.js'
+import type { RowsWriteResult } from '../../tables/types.js'
 import { loadTable } from './catalog.js'
 import { runtimeOf } from './catalog-records.js'
-import { encodeValue, quoteIdent } from './columns.js'
+import { quoteIdent } from './columns.js'
 import type { TablesContext } from './context.js'
 import { insertRow, patchRow, rowFromRaw, selectRows, userData, type RawRow } from './row-io.js'
-import { filterWhere, type TableRuntime } from './runtime.js'
+import { filterWhere } from './runtime.js'
 
 /**
  * One row by id, or `ResourceNotFound`.
@@ -73,46 +71,6 @@ export function importRows(
 ): { inserted: number; ids: number[]; warnings: string[] } {
   const { rows, warnings } = insertAll(context, botId, ref, input, firstRowIndex)
   return { inserted: rows.length, ids: rows.map((row) => row.id), warnings }
-}
-
-/** The error inserting these rows after each other would hit first: a duplicate key value, or no row id left. */
-function firstInsertProblem(context: TablesContext, record: TableRecord, rt: TableRuntime, rows: ReadonlyArray<Map<string, unknown>>, firstRowIndex: number): TablesStoreError | undefined {
-  const key = record.keyColumn === null ? undefined : rt.byName.get(record.keyColumn)!
-  const keyTaken = key && context.prepare(`SELECT 1 FROM ${quoteIdent(rt.physical)} WHERE ${quoteIdent(key.physical)} = ? LIMIT 1`)
-  const seen = new Set<string | number>()
-  // AUTOINCREMENT: the next id follows the largest ever used, which sqlite_sequence keeps.
-  const lastId = (context.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').pluck().get(rt.physical) as number | undefined) ?? 0
-  for (const [index, values] of rows.entries()) {
-    const encoded = key ? encodeValue(key.kind, values.get(key.name)) : null
-    if (key && encoded !== null) {
-      if (seen.has(encoded) || keyTaken!.get(encoded) !== undefined) return keyConflict(key.name, firstRowIndex + index, values.get(key.name))
-      seen.add(encoded)
-    }
-    if (lastId + index + 1 > tablesLimits.maxRowId) return rowIdsExhausted(firstRowIndex + index)
-  }
-  return undefined
-}
-
-/**
- * Checks rows exactly as `importRows` would, without writing: the same `InvalidDataFormat` problems, then the
- * first duplicate key column value (against stored rows and earlier rows of `input`) or exhausted row id.
- * Errors number rows from `firstRowIndex`. A background import checks a whole file this way before writing.
- *
- * @example
- * ```ts
- * checkRows(context, 'bot_1', 'ordersTable', rowsFromCsv, 0) // { warnings: [] }, or throws as importRows would
- * ```
- */
-export function checkRows(context: TablesContext, botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): { warnings: string[] } {
-  return context.db.transaction(() => {
-    const record = loadTable(context, botId, ref)
-    const rt = runtimeOf(record)
-    const validated = validateRows(rt.columns, input, 'insert', record.factor)
-    if (validated.problems.length > 0) throw rowProblemsError(validated.problems, firstRowIndex)
-    const problem = firstInsertProblem(context, record, rt, validated.rows, firstRowIndex)
-    if (problem) throw problem
-    return { warnings: validated.warnings }
-  })()
 }
 
 /**

@@ -201,19 +201,6 @@ export class SqliteTablesStore {
   }
 
   /**
-   * Checks rows exactly as `importRows` would, without writing; errors number rows from `firstRowIndex`, so a
-   * background import checking a file part by part reports `rows.<n>` counted from the start of the file.
-   *
-   * @example
-   * ```ts
-   * store.checkRows('bot_1', 'ordersTable', nextThousand, 1000) // { warnings: [] }, or throws as importRows would
-   * ```
-   */
-  checkRows(botId: string, ref: string, input: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): { warnings: string[] } {
-    return rows.checkRows(this.context, botId, ref, input, firstRowIndex)
-  }
-
-  /**
    * Checks rows as `importRows` would and appends them to the staging table of import job `tableJobId`, unseen by
    * reads until published (decision 1473); rows `firstRowIndex`… of the file.
    *
