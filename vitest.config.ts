@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
@@ -31,9 +32,13 @@ const notOn: Record<string, string[]> = {
   postgres: ['test/server/slow-clients.test.ts', 'test/client/default-load.e2e.test.ts'],
 }
 
-// Vitest's default worker count (decision 1452: two files per core was faster, but its load made timing-bound
-// end-to-end files fail in the fresh-clone run); BOTSHELF_TEST_WORKERS sets another count.
-const workers = Number(process.env['BOTSHELF_TEST_WORKERS'] ?? 0) || undefined
+// Files that replace a module (`vi.mock`) need a module graph of their own: every other file shares its worker's
+// graph with the files the worker ran before (decision 1454), where the real module is already loaded.
+const ownModuleGraph = ['server/src/store/sqlite/backend.test.ts']
+
+// One file per core (decision 1454): the files wait on sockets, fsync, PostgreSQL and child processes, so a second
+// worker on 2 cores halves the wall time; BOTSHELF_TEST_WORKERS sets another count.
+const workers = Number(process.env['BOTSHELF_TEST_WORKERS'] ?? 0) || Math.max(2, availableParallelism())
 
 export default defineConfig({
   resolve: { alias },
@@ -41,16 +46,22 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    ...(workers ? { maxWorkers: workers } : {}),
-    projects: backends.map((backend, index) => ({
-      extends: true,
-      test: {
-        name: backend,
-        include: index === 0 ? ['src/**/*.test.ts', 'server/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'] : endToEnd,
-        exclude: [...(notOn[backend] ?? []), '**/node_modules/**'],
-        env: { BOTSHELF_TEST_BACKEND: backend },
-        ...(setupFiles[backend] ? { setupFiles: setupFiles[backend] } : {}),
-      },
-    })),
+    maxWorkers: workers,
+    // A worker keeps its modules from one file to the next (decision 1454): the service's graph is imported once
+    // per worker, not once per file. Each file still starts its own services, databases and folders.
+    isolate: false,
+    projects: [
+      ...backends.map((backend, index) => ({
+        extends: true as const,
+        test: {
+          name: backend,
+          include: index === 0 ? ['src/**/*.test.ts', 'server/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'] : endToEnd,
+          exclude: [...(notOn[backend] ?? []), ...ownModuleGraph, '**/node_modules/**'],
+          env: { BOTSHELF_TEST_BACKEND: backend },
+          ...(setupFiles[backend] ? { setupFiles: setupFiles[backend] } : {}),
+        },
+      })),
+      { extends: true as const, test: { name: 'own-module-graph', include: ownModuleGraph, isolate: true } },
+    ],
   },
 })

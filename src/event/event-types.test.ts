@@ -75,25 +75,27 @@ describe('built-in event types', () => {
 })
 
 describe('defineEventType', () => {
-  const Order = defineEventType('order', z.object({ orderId: z.string(), total: z.number().nonnegative() }))
+  // The registry is process-wide and test files share their worker's modules (vitest.config.ts): a name no other
+  // file uses, so a runtime of another file that asserts it does not know `order` is not affected.
+  const Order = defineEventType('shop-order', z.object({ orderId: z.string(), total: z.number().nonnegative() }))
 
   it('checks the payload of events of the new type', () => {
-    const ok = parseEvent({ ...base, type: 'order', payload: { orderId: 'o1', total: 3 } })
+    const ok = parseEvent({ ...base, type: 'shop-order', payload: { orderId: 'o1', total: 3 } })
     expect(Order.is(ok)).toBe(true)
     expect(isEventOfType(ok, Order)).toBe(true)
-    const bad = safeParseEvent({ ...base, type: 'order', payload: { orderId: 'o1', total: -1 } })
+    const bad = safeParseEvent({ ...base, type: 'shop-order', payload: { orderId: 'o1', total: -1 } })
     expect(bad.error?.message).toContain('payload.total: expected at least 0, received number (-1)')
   })
 
   it('refuses built-in names, duplicates and empty names', () => {
     expect(() => defineEventType('text', z.object({}))).toThrow(EventTypeDefinitionError)
-    expect(() => defineEventType('order', z.object({}))).toThrow('already defined with another payload schema')
+    expect(() => defineEventType('shop-order', z.object({}))).toThrow('already defined with another payload schema')
     expect(() => defineEventType('  ', z.object({}))).toThrow('non-empty')
   })
 
   it('takes the same definition again (a module re-imported by resetModules) and keeps the first schema', () => {
-    const again = defineEventType('order', z.object({ orderId: z.string(), total: z.number().nonnegative() }))
-    expect(again.type).toBe('order')
-    expect(again.is(parseEvent({ ...base, type: 'order', payload: { orderId: 'o2', total: 1 } }))).toBe(true)
+    const again = defineEventType('shop-order', z.object({ orderId: z.string(), total: z.number().nonnegative() }))
+    expect(again.type).toBe('shop-order')
+    expect(again.is(parseEvent({ ...base, type: 'shop-order', payload: { orderId: 'o2', total: 1 } }))).toBe(true)
   })
 })
