@@ -7,6 +7,7 @@ import { createFilesFeature } from '../../../server/src/files/index.js'
 import { EXPIRE_FILES_JOB } from '../../../server/src/files/expire-files-job.js'
 import { startTestService, type TestService } from '../../helpers/service.js'
 import { manualClock, uploadText } from '../../files/helpers.js'
+import { eventually } from '../../helpers/eventually.js'
 import { startReceiver } from './receiver.js'
 
 let service: TestService
@@ -55,8 +56,12 @@ describe(`file expiry emits file.deleted (${process.env['BOTSHELF_TEST_BACKEND']
     // Only the expired file, and one event: the subscription has exactly one delivery, sent once.
     expect(receiver.on('/expiry')).toHaveLength(1)
     expect((await service.request('GET', `/v1/files/${stays.id}`)).status).toBe(200)
-    const deliveries = await service.request('GET', `/v1/webhooks/${created.body.webhook.id}/deliveries`)
-    expect(deliveries.body.deliveries).toMatchObject([{ eventId: event.id, type: 'file.deleted', status: 'succeeded', attempts: 1, lastStatusCode: 200 }])
+    // The sender records the answer after the receiver has it: wait for the delivery to leave `pending`.
+    const deliveries = await eventually(async () => {
+      const { body } = await service.request('GET', `/v1/webhooks/${created.body.webhook.id}/deliveries`)
+      return body.deliveries.some((delivery: { status: string }) => delivery.status === 'pending') ? undefined : body.deliveries
+    }, 'the delivery settled')
+    expect(deliveries).toMatchObject([{ eventId: event.id, type: 'file.deleted', status: 'succeeded', attempts: 1, lastStatusCode: 200 }])
   })
 })
 
