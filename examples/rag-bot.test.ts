@@ -4,6 +4,7 @@
  * Run it: npx vitest run examples/rag-bot.test.ts --project sqlite
  */
 import { afterEach, describe, expect, it } from 'vitest'
+import { eventually } from '../test/helpers/eventually.js'
 import { createTestBot, fakeImageEvent, fakeTextEvent, type TestBot } from '../src/testing/index.js'
 import { searchKnowledgeBases } from '../src/index.js'
 import { answerFromDocs, attachKnowledge, HANDBOOK_KB } from './rag-bot.js'
@@ -27,13 +28,11 @@ const HANDBOOK = [
 /** Uploads a file for indexing and waits until the service has indexed it. */
 async function uploadIndexed(testBot: TestBot, key: string, content: string, tags: Record<string, string>): Promise<void> {
   const { file } = await testBot.client.uploadFile({ key, content, contentType: 'text/markdown', index: true, tags })
-  for (let i = 0; i < 400; i++) {
+  await eventually(async () => {
     const { file: current } = await testBot.client.getFile({ id: file.id })
-    if (current.status === 'indexing_completed') return
     if (current.status === 'indexing_failed') throw new Error(`indexing failed: ${current.failedStatusReason}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  throw new Error(`${key} was not indexed in time`)
+    return current.status === 'indexing_completed' ? true : undefined
+  }, `${key} indexed`)
 }
 
 async function start(): Promise<TestBot<readonly [typeof answerFromDocs]>> {

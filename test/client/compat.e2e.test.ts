@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventually } from '../helpers/eventually.js'
 import type { Client } from '../../src/client/index.js'
 import { startClientService, type ClientTestService } from './service.js'
 
@@ -127,11 +128,10 @@ const scenarios: Record<string, Scenario> = {
       id: `${p}/manual.md`,
       passages: [{ content: 'Manual', type: 'title' }, { content: `Zebras ${p} graze at dawn`, pageNumber: 1 }, { content: `Zebras ${p} sleep standing`, type: 'list', pageNumber: 2 }],
     })
-    let file = (await c.getFile({ id: `${p}/manual.md` })).file
-    for (let i = 0; i < 200 && file.status === 'indexing_pending'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25))
-      file = (await c.getFile({ id: `${p}/manual.md` })).file
-    }
+    const file = await eventually(async () => {
+      const latest = (await c.getFile({ id: `${p}/manual.md` })).file
+      return latest.status === 'indexing_pending' ? undefined : latest
+    }, `${p}/manual.md indexed`)
     const strip = (list: Array<{ id: string; content: string; meta: unknown }>) => list.map(({ content, meta }) => ({ content, meta }))
     const page = await c.listFilePassages({ id: `${p}/manual.md`, limit: 2 })
     const all = await c.list.filePassages({ id: `${p}/manual.md`, limit: 1 }).collect()

@@ -200,8 +200,10 @@ describe('client e2e: failures without an answer are client errors, not API erro
   })
 
   it('TimeoutError when the answer is slower than the timeout', async () => {
+    // A real delay on purpose: the client's timeout is a real timer racing it (timers fire in the order they fall
+    // due, so 60 ms against 30 ms is decided whatever the load); the same network then answers a patient call.
     const slowNetwork = async (request: Request) => {
-      await new Promise((resolve) => setTimeout(resolve, 200))
+      await new Promise((resolve) => setTimeout(resolve, 60))
       return service.app.fetch(request)
     }
     const client = service.client('bot', { fetch: slowNetwork, timeout: 30 })

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventually } from '../helpers/eventually.js'
 import {
   AlreadyExistsError,
   ForbiddenError,
@@ -121,11 +122,10 @@ describe('client e2e: Files API operations against the real in-process service',
     await client.uploadFile({ key: 'guide.md', content: '# Guide' })
     const given = Array.from({ length: 5 }, (_, i) => ({ content: `Step ${i}: tighten bolt number ${i}`, pageNumber: i + 1 }))
     expect(await client.setFilePassages({ id: 'guide.md', passages: [{ content: 'Assembly guide', type: 'title' }, ...given] })).toEqual({})
-    let status = 'indexing_pending'
-    for (let i = 0; i < 200 && status === 'indexing_pending'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25))
-      status = (await client.getFile({ id: 'guide.md' })).file.status
-    }
+    const status = await eventually(async () => {
+      const latest = (await client.getFile({ id: 'guide.md' })).file.status
+      return latest === 'indexing_pending' ? undefined : latest
+    }, 'guide.md indexed')
     expect(status).toBe('indexing_completed')
     const page = await client.listFilePassages({ id: 'guide.md', limit: 2 })
     expect(page.passages.map((p) => p.content)).toEqual(['Assembly guide', 'Step 0: tighten bolt number 0'])

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventually } from '../helpers/eventually.js'
 import {
   AlreadyExistsError,
   InvalidDataFormatError,
@@ -129,11 +130,10 @@ describe('client e2e: Tables API operations against the real in-process service'
     await client.createTable({ name: 'transferTable', schema: { a: '' } })
     const { job } = await client.exportTable({ table: 'transferTable', format: 'csv' })
     expect(job).toMatchObject({ type: 'export', status: 'pending' })
-    let done = job
-    for (let i = 0; i < 500 && done.status !== 'completed' && done.status !== 'failed'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10))
-      done = (await client.getTableJobs({ table: 'transferTable' })).jobs.find((j) => j.id === job.id)!
-    }
+    const done = await eventually(async () => {
+      const latest = (await client.getTableJobs({ table: 'transferTable' })).jobs.find((j) => j.id === job.id)!
+      return latest.status === 'completed' || latest.status === 'failed' ? latest : undefined
+    }, 'the export to end')
     expect(done).toMatchObject({ type: 'export', status: 'completed', progress: 1, outputFileId: expect.stringMatching(/^file_/) })
     await expect(client.importTable({ table: 'transferTable', fileId: 'file_x' })).rejects.toMatchObject({ type: 'ResourceNotFound' })
   })

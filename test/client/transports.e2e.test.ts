@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventually } from '../helpers/eventually.js'
 import {
   AbortError,
   Client,
@@ -103,8 +104,11 @@ describe.each(transports)('client failures over a socket, %s', (_name, transport
     try {
       expect(await failure(() => clientFor(server.url, { timeout: 50 }).listFiles({}))).toBeInstanceOf(TimeoutError)
       const controller = new AbortController()
+      const before = server.seen.length
       const call = clientFor(server.url).listFiles({}, { signal: controller.signal })
-      setTimeout(() => controller.abort(), 20)
+      // Mid-call: the request has reached the server, which never answers.
+      await eventually(async () => (server.seen.length > before ? true : undefined), 'the request at the server')
+      controller.abort()
       expect(await failure(() => call)).toBeInstanceOf(AbortError)
     } finally {
       await server.close()

@@ -139,6 +139,7 @@ describe('every format through the API', () => {
         const health = await fetch(`${service.url}/health`)
         expect(health.status).toBe(200)
         healthChecks++
+        // Kept real: it paces the probe beside the refusals (the test waits on the documents, not on this).
         await new Promise((resolve) => setTimeout(resolve, 20))
       }
     })()

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { eventually } from '../helpers/eventually.js'
 import { FileSchema } from '../../src/api/files/index.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { fetchUrl, uploadText } from './helpers.js'
@@ -49,12 +50,12 @@ describe('upsertFile and getFile', () => {
   it('accepts index: true and indexes the file with the default extractor and embedder: pending, then completed and searchable', async () => {
     const { file } = await uploadText(service, 'a.md', '# Refunds\n\nOrders are refunded within fourteen days of the return.', { index: true })
     expect(file.index).toBe(true)
-    let current = (await service.request('GET', `/v1/files/${file.id}`)).body.file
-    expect(['indexing_pending', 'indexing_completed']).toContain(current.status)
-    for (let i = 0; i < 400 && current.status === 'indexing_pending'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25))
-      current = (await service.request('GET', `/v1/files/${file.id}`)).body.file
-    }
+    const first = (await service.request('GET', `/v1/files/${file.id}`)).body.file
+    expect(['indexing_pending', 'indexing_completed']).toContain(first.status)
+    const current = await eventually(async () => {
+      const latest = (await service.request('GET', `/v1/files/${file.id}`)).body.file
+      return latest.status === 'indexing_pending' ? undefined : latest
+    }, 'the indexing to end')
     expect(current.status).toBe('indexing_completed')
     const found = await service.request('GET', '/v1/files/search', { query: { query: 'how long do refunds take' } })
     expect(found.status).toBe(200)
@@ -270,11 +271,10 @@ describe('search and passages', () => {
     expect((await service.request('GET', '/v1/files/doc.txt/passages')).body).toEqual({ passages: [], meta: {} })
     const set = await service.request('PUT', '/v1/files/doc.txt/passages', { body: { passages: [{ content: 'Refunds within thirty days' }] } })
     expect(set.status).toBe(200)
-    let found: any[] = []
-    for (let i = 0; i < 200 && found.length === 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25))
-      found = (await service.request('GET', '/v1/files/search', { query: { query: 'refund' } })).body.passages
-    }
+    const found: any[] = await eventually(async () => {
+      const passages = (await service.request('GET', '/v1/files/search', { query: { query: 'refund' } })).body.passages
+      return passages.length > 0 ? passages : undefined
+    }, 'the given passages searchable')
     expect(found.map((p) => p.content)).toEqual(['Refunds within thirty days'])
     expect((await service.request('GET', '/v1/files/doc.txt')).body.file.status).toBe('indexing_completed')
     const longQuery = await service.request('GET', '/v1/files/search', { query: { query: 'q'.repeat(1025) } })

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventually } from '../helpers/eventually.js'
 import { SearchPassageSchema } from '../../src/api/files/index.js'
 import { uploadText } from './helpers.js'
 import { settledFile, startSearchService, type SearchTestService } from './search-helpers.js'
@@ -151,11 +152,10 @@ describe('@botpress/client against the search routes, unchanged', () => {
   it('uploads with index, waits for indexing_completed, searches with tags and context, lists and sets passages', async () => {
     const client = service.botpressClient('bot')
     const { file } = await client.uploadFile({ key: 'official.md', content: '# Official\n\nThe mongoose eats snakes.\n\nIt is quick.', index: true, tags: { via: 'official' } })
-    let current = (await client.getFile({ id: file.id })).file
-    for (let i = 0; i < 200 && current.status !== 'indexing_completed'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25))
-      current = (await client.getFile({ id: file.id })).file
-    }
+    const current = await eventually(async () => {
+      const latest = (await client.getFile({ id: file.id })).file
+      return latest.status === 'indexing_completed' ? latest : undefined
+    }, 'official.md indexed')
     expect(current).toMatchObject({ status: 'indexing_completed', indexingStack: 'v1', index: true })
     const { passages } = await client.searchFiles({ query: 'mongoose', tags: { via: 'official' }, withContext: true, contextDepth: 1 })
     expect(passages[0]).toMatchObject({ content: 'The mongoose eats snakes.', file: { id: file.id, key: 'official.md' } })
@@ -165,13 +165,11 @@ describe('@botpress/client against the search routes, unchanged', () => {
     const all = await client.list.filePassages({ id: file.id, limit: 1 }).collect()
     expect(all.map((p) => p.content)).toEqual(['# Official', 'The mongoose eats snakes.', 'It is quick.'])
     expect(await client.setFilePassages({ id: file.id, passages: [{ content: 'Meerkats stand guard.', type: 'list', pageNumber: 4 }] })).toEqual({})
-    for (let i = 0; i < 200; i++) {
-      if ((await client.getFile({ id: file.id })).file.status === 'indexing_completed') {
-        const listed = (await client.listFilePassages({ id: file.id })).passages
-        if (listed[0]?.content === 'Meerkats stand guard.') break
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25))
-    }
+    await eventually(async () => {
+      if ((await client.getFile({ id: file.id })).file.status !== 'indexing_completed') return undefined
+      const listed = (await client.listFilePassages({ id: file.id })).passages
+      return listed[0]?.content === 'Meerkats stand guard.' ? true : undefined
+    }, 'the set passages listed')
     expect((await client.listFilePassages({ id: file.id })).passages.map((p) => p.meta)).toEqual([{ type: 'chunk', subtype: 'list', pageNumber: 4, position: 0 }])
     await expect(client.searchFiles({ query: 'q'.repeat(1025) })).rejects.toMatchObject({ type: 'InvalidPayload' })
   })

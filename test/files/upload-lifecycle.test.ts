@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { eventually } from '../helpers/eventually.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { fetchUrl, manualClock, uploadText, type ManualClock } from './helpers.js'
 
@@ -131,7 +132,8 @@ describe('upload state machine', () => {
       },
     })
     const pending = fetchUrl(service, upsert.body.file.uploadUrl, { method: 'PUT', body, duplex: 'half' } as RequestInit)
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // The service is writing the first bytes (its temporary file exists) when the newer upsert comes.
+    await eventually(async () => ((await contentFiles()).tmp.length === 1 ? true : undefined), 'the upload under way')
     const newer = await service.request('PUT', '/v1/files', { body: { key: 'slow.txt', size: 3 } })
     expect(newer.body.file.status).toBe('upload_pending')
     release()

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it } from 'vitest'
+import { eventually } from '../helpers/eventually.js'
 import { createApp } from '../../server/src/http/app.js'
 import type { AppEnv, ServiceFeature } from '../../server/src/http/env.js'
 import { silentLogger } from '../../server/src/http/logger.js'
@@ -164,8 +165,11 @@ describe('createServer', () => {
   it('listens on a port and lets a request in flight finish on close', async () => {
     let release: () => void = () => {}
     const gate = new Promise<void>((resolve) => (release = resolve))
+    let arrived: () => void = () => {}
+    const inHandler = new Promise<void>((resolve) => (arrived = resolve))
     const slow = new Hono<AppEnv>()
     slow.get('/v1/slow', async (c) => {
+      arrived()
       await gate
       return c.json({ done: true })
     })
@@ -175,9 +179,12 @@ describe('createServer', () => {
     const { token } = await server.app.admin.createToken({ botId: bot.id, role: 'bot' })
 
     const inFlight = fetch(`${server.url}/v1/slow`, authed(token, bot.id))
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    const closing = server.close()
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await inHandler
+    let closed = false
+    const closing = server.close().then(() => (closed = true))
+    // close() has stopped listening and waits for the request in flight.
+    await eventually(async () => (server.httpServer.listening ? undefined : true), 'the listener closed')
+    expect(closed).toBe(false)
     release()
     const res = await inFlight
     expect(res.status).toBe(200)

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventually } from '../helpers/eventually.js'
 import { ErrorBodySchema } from '../../src/api/error-body.js'
 import { startTestService, type TestService, type TestResponse } from '../helpers/service.js'
 
@@ -74,14 +75,11 @@ describe('JSON nesting in request bodies', () => {
     expect(put.status).toBeLessThan(300)
     const started = await service.request('POST', '/v1/tables/boundsTable/import', { body: { fileId: file.body.file.id } })
     expect(started.status, started.text).toBe(200)
-    const deadline = Date.now() + 10_000
-    let job: Record<string, unknown> | undefined
-    while (Date.now() < deadline) {
+    const job = await eventually(async () => {
       const { body } = await service.request('GET', '/v1/tables/boundsTable/jobs')
-      job = body.jobs.find((j: { id: string }) => j.id === started.body.job.id)
-      if (job?.['status'] === 'failed' || job?.['status'] === 'completed') break
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
+      const latest: Record<string, unknown> | undefined = body.jobs.find((j: { id: string }) => j.id === started.body.job.id)
+      return latest?.['status'] === 'failed' || latest?.['status'] === 'completed' ? latest : undefined
+    }, 'the import to end')
     expect(job).toMatchObject({ status: 'failed', error: expect.stringContaining('rows.1.o: expected at most 64 levels of nesting, received more (at a.a.a.a.a.a.a.a…)') })
     const found = await service.request('POST', '/v1/tables/boundsTable/rows/find', { body: { filter: { s: 'fine' } } })
     expect(found.body.rows).toEqual([])

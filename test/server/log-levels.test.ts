@@ -16,6 +16,7 @@ const probes = {
       throw new Error('kaboom')
     })
     .get('/v1/slow', async (c) => {
+      // Kept real: the pipeline times the request with the real clock, and being slow is what this route is for.
       await new Promise((resolve) => setTimeout(resolve, 30))
       return c.json({ ok: true })
     }),

@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createOfflineEmbedder, type Embedder } from '../../server/src/search/embedding/index.js'
 import { createTablesFeature } from '../../server/src/tables/index.js'
+import { eventually } from '../helpers/eventually.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 
 const products = [
@@ -52,12 +53,14 @@ const gate = gated(() => embedder)
 
 /** Polls `getTable` until no row is stale (the embedding job runs in the background); returns the last counts. */
 async function waitUntilEmbedded(client: Client, table: string): Promise<{ rows: number; stale: number; indexing: number }> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const { rows, stale, indexing } = await client.getTable({ table })
-    if (stale === 0) return { rows, stale, indexing }
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`the rows of ${table} were never embedded`)
+  return eventually(
+    async () => {
+      const { rows, stale, indexing } = await client.getTable({ table })
+      return stale === 0 ? { rows, stale, indexing } : undefined
+    },
+    `the rows of ${table} embedded`,
+    1_200,
+  )
 }
 
 beforeAll(async () => {

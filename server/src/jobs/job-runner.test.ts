@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Clock } from 'botshelf/api'
 import type { JobQueue, JobRecord } from '../store/jobs/index.js'
 import { asyncPort } from '../store/sqlite/guarded-port.js'
@@ -26,19 +26,46 @@ function gate(): { promise: Promise<void>; open(): void } {
   return { promise, open }
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+// The runner waits on timers only (its poll, lease renewals, the shutdown grace, a due job): fake ones drive them,
+// so "a few polls later" is exact whatever the machine's load. Date follows the fake time (the real-clock test);
+// setImmediate stays real, the turn the runner takes between two claims.
+const faked = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] as const
 
-async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms
+/** Lets `ms` of fake time pass, running the runner's timers and the promise work they start. */
+const pass = (ms: number): Promise<unknown> => vi.advanceTimersByTimeAsync(ms)
+
+/** A real turn of the event loop (the runner's claims and the store's answers settle in it). */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+/**
+ * Until `check` holds: 5 ms of fake time and a real turn per look (`stepMs: 0`: turns only, no timer fires), for at
+ * most `ms` of real time.
+ */
+async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 5_000, stepMs = 5): Promise<void> {
+  const giveUp = performance.now() + ms
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(5)
+    if (performance.now() > giveUp) throw new Error(`timed out waiting for ${what}`)
+    if (stepMs > 0) await pass(stepMs)
+    await turn()
   }
 }
 
 const cleanup: Array<() => Promise<void> | void> = []
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: [...faked] })
+})
 afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step()
+  try {
+    let finished = false
+    const steps = (async () => {
+      for (const step of cleanup.splice(0).reverse()) await step()
+    })().finally(() => (finished = true))
+    // stop() waits for a running handler up to its grace, on the fake clock: let that time pass.
+    for (let i = 0; i < 200 && !finished; i++) await pass(100)
+    await steps
+  } finally {
+    vi.useRealTimers()
+  }
 })
 
 /** A real in-memory SQLite queue on a fake clock, and a runner factory whose runners are stopped after the test. */
@@ -95,7 +122,7 @@ describe('JobRunner', () => {
     runner({ jobs: [work], concurrency: 2 }).start()
 
     await waitFor(() => gates.size === 2, 'two handlers to start')
-    await sleep(100)
+    await pass(100)
     expect(gates.size).toBe(2)
     expect(store.list({ state: 'pending' })).toHaveLength(3)
     expect(owners.sort()).toEqual([`test:${process.pid}:0`, `test:${process.pid}:1`])
@@ -163,7 +190,7 @@ describe('JobRunner', () => {
 
     await waitFor(() => job(id).attempts === 1 && job(id).state === 'pending', 'the first failure')
     expect(job(id).lastError).toBe('flaky 1')
-    await sleep(60) // a few polls: the backoff holds it back
+    await pass(60) // three polls: the backoff holds it back
     expect(attempts).toEqual([1])
     advance(1_000)
     await waitFor(() => job(id).attempts === 2 && job(id).state === 'pending', 'the second failure')
@@ -220,7 +247,7 @@ describe('JobRunner', () => {
     await waitFor(() => job(id).state === 'dead', 'the job to go dead')
     expect(job(id)).toMatchObject({ attempts: 1, lastError: 'bad CSV header' })
     advance(60 * 60_000)
-    await sleep(60)
+    await pass(60)
     expect(calls).toBe(1)
   })
 
@@ -248,7 +275,7 @@ describe('JobRunner', () => {
 
     await waitFor(() => reason !== undefined, 'the signal to abort')
     expect(String(reason)).toMatch(/lost the lease/)
-    await sleep(50)
+    await pass(50)
     expect(job(id)).toMatchObject({ state: 'running', attempts: 2, leaseOwner: 'elsewhere', lastError: null })
     expect(lines.some((line) => line.level === 'warn' && line.message.includes('lease lost'))).toBe(true)
   })
@@ -261,7 +288,7 @@ describe('JobRunner', () => {
       payload: z.any(),
       async run({ job: record }) {
         started.push(record.id)
-        await sleep(150)
+        await new Promise((resolve) => setTimeout(resolve, 150))
       },
     })
     const first = store.enqueue({ kind: 'steady' }).job.id
@@ -270,13 +297,16 @@ describe('JobRunner', () => {
     worker.start()
     await waitFor(() => started.length === 1, 'the first handler')
 
-    const stopping = Date.now()
-    await worker.stop()
-    expect(Date.now() - stopping).toBeGreaterThanOrEqual(100)
+    let stopped = false
+    const stopping = worker.stop().then(() => (stopped = true))
+    await pass(100)
+    expect(stopped).toBe(false) // the handler still runs: stop() waits for it
+    await pass(50)
+    await stopping
     expect(job(first).state).toBe('completed')
 
     worker.wake()
-    await sleep(100)
+    await pass(100)
     expect(started).toEqual([first])
     expect(job(second)).toMatchObject({ state: 'pending', attempts: 0 })
     expect(() => worker.start()).toThrow(/stopped/)
@@ -300,11 +330,15 @@ describe('JobRunner', () => {
     worker.start()
     await started.promise
 
-    const stopping = Date.now()
-    await worker.stop()
-    expect(Date.now() - stopping).toBeLessThan(2_000)
+    let stopped = false
+    const stopping = worker.stop().then(() => (stopped = true))
+    await pass(99)
+    expect(stopped).toBe(false)
+    expect(aborted).toBe(false)
+    await pass(1)
+    await stopping
     expect(aborted).toBe(true)
-    await sleep(20)
+    await pass(20)
     // Not completed although the handler resolved: the outcome after the grace is not recorded.
     expect(job(id)).toMatchObject({ state: 'running', attempts: 1, lastError: null, leaseOwner: `test:${process.pid}:0` })
   })
@@ -314,15 +348,16 @@ describe('JobRunner', () => {
     const quick = defineJob({ kind: 'quick', payload: z.any(), run: async () => {} })
     const worker = runner({ jobs: [quick], pollMs: 60_000 })
     worker.start()
-    await sleep(50) // the first look found nothing; the next poll is a minute away
+    await pass(50) // the first look found nothing; the next poll is a minute away
 
     const { id } = store.enqueue({ kind: 'quick' }).job
-    await sleep(150)
+    await pass(150)
     expect(job(id).state).toBe('pending')
     const woken = Date.now()
     worker.wake()
-    await waitFor(() => job(id).state === 'completed', 'the woken runner to run the job', 2_000)
-    expect(Date.now() - woken).toBeLessThan(2_000)
+    // Real turns only: no timer fires, so the wake alone runs the job.
+    await waitFor(() => job(id).state === 'completed', 'the woken runner to run the job', 2_000, 0)
+    expect(Date.now()).toBe(woken)
   })
 
   it('looks again when a known job falls due, sooner than the poll', async () => {
@@ -331,8 +366,11 @@ describe('JobRunner', () => {
     const { id } = store.enqueue({ kind: 'quick', runAt: new Date(Date.now() + 200) }).job
     const started = Date.now()
     runner({ jobs: [quick], pollMs: 60_000 }).start()
+    await pass(199)
+    expect(job(id).state).toBe('pending')
     await waitFor(() => job(id).state === 'completed', 'the scheduled job', 3_000)
-    expect(Date.now() - started).toBeGreaterThanOrEqual(150)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200)
+    expect(Date.now() - started).toBeLessThan(60_000)
   })
 
   it('takes a turn of the event loop between two claims', async () => {
@@ -362,7 +400,7 @@ describe('JobRunner', () => {
     const theirs = store.enqueue({ kind: 'theirs' }).job.id
     runner({ jobs: [defineJob({ kind: 'mine', payload: z.any(), run: async () => {} })] }).start()
     await waitFor(() => job(mine).state === 'completed', 'its own job')
-    await sleep(60)
+    await pass(60)
     expect(job(theirs)).toMatchObject({ state: 'pending', attempts: 0 })
   })
 

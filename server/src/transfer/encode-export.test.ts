@@ -135,6 +135,8 @@ describe('encodeExport', () => {
       const first = await chunks.next()
       expect(first.done).toBe(false)
       // Rows of about 40 bytes: one 64 KiB chunk is some 1600 rows; gzip reads a little ahead, not endlessly.
+      // Kept real: a window in which an encoder that read on would (gzip works on the thread pool, fake time would
+      // not run it); nothing happens when the code is right, so there is no event to wait for.
       await new Promise((resolve) => setTimeout(resolve, 50))
       expect(pulled).toBeGreaterThan(1000)
       expect(pulled).toBeLessThan(compress ? 50_000 : 2000)

@@ -5,9 +5,9 @@ import { verifyWebhook } from 'botshelf'
 import { StorageEventSchema } from 'botshelf/api'
 import { createFilesFeature } from '../../../server/src/files/index.js'
 import { EXPIRE_FILES_JOB } from '../../../server/src/files/expire-files-job.js'
+import { eventually } from '../../helpers/eventually.js'
 import { startTestService, type TestService } from '../../helpers/service.js'
 import { manualClock, uploadText } from '../../files/helpers.js'
-import { eventually } from '../../helpers/eventually.js'
 import { startReceiver } from './receiver.js'
 
 let service: TestService
@@ -41,7 +41,7 @@ describe(`file expiry emits file.deleted (${process.env['BOTSHELF_TEST_BACKEND']
 
     // Before the expiry a sweep has run and deleted nothing: no event.
     const backend = service.app.services.backend
-    await until(async () => (await backend.jobs.list({ kind: EXPIRE_FILES_JOB, state: 'completed' })).length >= 1)
+    await eventually(async () => ((await backend.jobs.list({ kind: EXPIRE_FILES_JOB, state: 'completed' })).length >= 1 ? true : undefined), 'a completed sweep')
     expect(receiver.on('/expiry')).toEqual([])
 
     clock.advance(61_000)
@@ -64,11 +64,3 @@ describe(`file expiry emits file.deleted (${process.env['BOTSHELF_TEST_BACKEND']
     expect(deliveries).toMatchObject([{ eventId: event.id, type: 'file.deleted', status: 'succeeded', attempts: 1, lastStatusCode: 200 }])
   })
 })
-
-async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventually } from '../../helpers/eventually.js'
 import { verifyWebhook } from 'botshelf'
 import { StorageEventSchema, storageEventPayloads, type StorageEventType } from 'botshelf/api'
 import { Client } from 'botshelf/client'
@@ -149,12 +150,10 @@ describe(`storage events (${process.env['BOTSHELF_TEST_BACKEND'] ?? 'sqlite'})`,
     await receiver.waitFor(() => receiver.on('/flaky').length >= 3, 'three attempts')
     const flaky = receiver.on('/flaky')
     expect(new Set(flaky.map((request) => request.headers['webhook-id'])).size).toBe(1)
-    let delivery: any
-    for (let i = 0; i < 100; i++) {
-      delivery = (await service.request('GET', `/v1/webhooks/${id}/deliveries`)).body.deliveries[0]
-      if (delivery.status === 'succeeded') break
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
+    const delivery = await eventually(async () => {
+      const latest = (await service.request('GET', `/v1/webhooks/${id}/deliveries`)).body.deliveries[0]
+      return latest?.status === 'succeeded' ? latest : undefined
+    }, 'the delivery to succeed')
     expect(delivery).toMatchObject({ type: 'table.created', status: 'succeeded', attempts: 3, lastStatusCode: 200 })
     expect(flaky).toHaveLength(3)
     await service.request('DELETE', `/v1/webhooks/${id}`)

@@ -80,6 +80,7 @@ describe('extractPassages', () => {
   it('aborts a running extraction through its signal (ABORTED), well before it would end', async () => {
     const controller = new AbortController()
     const running = extractPassages(bigHtml(200_000), { signal: controller.signal })
+    // Kept real: the abort must come while the worker thread extracts, which signals nothing when it starts.
     setTimeout(() => controller.abort(), 100)
     expect((await failure(running)).code).toBe('ABORTED')
     expect(await extractPassages(small)).toHaveLength(2)
@@ -100,6 +101,8 @@ describe('extractPassages', () => {
 
   it('fails running extractions with ABORTED when the workers are closed, and starts again afterwards', async () => {
     const running = failure(extractPassages(bigHtml(100_000)))
+    // Kept real: the extraction runs in a worker thread that tells nothing when it starts; 50 ms lets it start
+    // (the document takes far longer than that to extract).
     await new Promise((resolve) => setTimeout(resolve, 50))
     await closeExtractionWorkers()
     const error = await running

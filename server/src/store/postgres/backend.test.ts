@@ -140,6 +140,7 @@ describe('openPostgresBackend', () => {
       const claimOnce = (worker: number) =>
         (worker % 2 === 0 ? backend : other).transaction(async (tx) => {
           if ((await tx.jobs.list({ kind: 'pg.singleton' })).length > 0) throw new Refused(`worker ${worker}: already queued`)
+          // Kept real: it holds the gap between the check and the act open on the server, where the others interleave.
           await sleep(2)
           await tx.files.upsert(definition(`winner-${worker}.txt`))
           return (await tx.jobs.enqueue({ kind: 'pg.singleton', payload: { worker } })).job.id
@@ -161,6 +162,7 @@ describe('openPostgresBackend', () => {
         Array.from({ length: 5 }, () =>
           backend.transaction(async (tx) => {
             const current = await tx.knowledgeBases.get(BOT, kb.id)
+            // Kept real: the read and the write are apart in time, as a lost update needs.
             await sleep(1)
             await tx.knowledgeBases.update(BOT, kb.id, { name: String(Number(current!.name) + 1) })
           }),

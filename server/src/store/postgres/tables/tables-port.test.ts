@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { eventually } from '../../../../../test/helpers/eventually.js'
 import type postgres from 'postgres'
 import type { TablesPort } from '../../tables/tables-port.js'
 import { createPostgresTablesPort } from './tables-port.js'
@@ -146,14 +147,11 @@ describe('reads racing a schema change', () => {
       await release
     })
     // The change holds the rows table: the read gets the old catalog, then waits for the table.
-    const waitForLock = async () => {
-      for (let i = 0; i < 200; i++) {
+    const waitForLock = () =>
+      eventually(async () => {
         const [row] = await sql.unsafe(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)
-        if ((row!['n'] as number) > 0) return
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-      throw new Error('the read never waited for the change')
-    }
+        return (row!['n'] as number) > 0 ? true : undefined
+      }, 'the read waiting for the change')
     await applied
     const read = tables.findRows(BOT, 'racedTable', {})
     await waitForLock()
