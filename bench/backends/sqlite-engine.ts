@@ -84,7 +84,7 @@ export async function openSqliteEngine(): Promise<Engine> {
     },
     async bulkFiles(botId, from, to) {
       db.prepare(`
-        WITH RECURSIVE g(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM g WHERE i < ?)
+        WITH RECURSIVE g(i) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT i + 1 FROM g WHERE i < ?)
         INSERT INTO files (${FILE_COLUMNS})
         SELECT 'file_bench' || printf('%09d', i), ?, 'bench/' || i, '', ?, 'text/plain', '{}', '{}', '[]', 0, 0, 0, 'upload_completed',
           strftime('%Y-%m-%dT%H:%M:%fZ', (? + i) / 1000.0, 'unixepoch'), strftime('%Y-%m-%dT%H:%M:%fZ', (? + i) / 1000.0, 'unixepoch'),
@@ -94,7 +94,7 @@ export async function openSqliteEngine(): Promise<Engine> {
     async bulkRows(record: TableRecord, from, to) {
       const t = physicalOf(record)
       db.prepare(`
-        WITH RECURSIVE g(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM g WHERE i < ?)
+        WITH RECURSIVE g(i) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT i + 1 FROM g WHERE i < ?)
         INSERT INTO ${quote(t.table)} (id, created_at, updated_at, ${quote(t.category)}, ${quote(t.amount)}, ${quote(t.flag)}, ${quote(t.note)})
         SELECT i, ?, ?, 'cat' || (i % 20), (i * 7919) % 10000, i % 3 = 0, 'note number ' || i FROM g`).run(from, to, new Date(BASE_TIME_MS).toISOString(), new Date(BASE_TIME_MS).toISOString())
     },

@@ -52,6 +52,23 @@ export interface Backend extends BackendPorts {
    * uncommitted writes.
    */
   transaction<T>(fn: (tx: BackendPorts) => Promise<T>): Promise<T>
+  /**
+   * Runs reads that must agree with each other (a row and its computed cells) with ports on one snapshot
+   * (decision 1479). PostgreSQL: one REPEATABLE READ, READ ONLY transaction, so a commit made meanwhile by another
+   * connection is not seen by any of them; `fn` runs once more, in a new snapshot, when a table it read was dropped
+   * meanwhile or the connection was lost, so keep it to reads. SQLite: the backend's own ports, as a plain call
+   * (nothing added to the read path; see decision 1479 for what one connection gives). Writes inside are refused on
+   * PostgreSQL.
+   *
+   * @example
+   * ```ts
+   * const row = await backend.readSnapshot(async (ports) => {
+   *   const row = await ports.tables.getRow(botId, tableId, 1)
+   *   return { row, cells: await ports.computed.cellsOf(tableId, [row.id]) }
+   * })
+   * ```
+   */
+  readSnapshot<T>(fn: (ports: BackendPorts) => Promise<T>): Promise<T>
   /** Resolves when the backend answers a trivial query (`GET /health`); rejects otherwise. */
   ping(): Promise<void>
   /** Applies the migrations of every port that have not run yet; safe to call again. */

@@ -171,10 +171,15 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
   }))
 
   register(ops.getTableRow, async ({ input, principal, services }, store) => {
-    const row = await store.getRow(principal.botId, input.params.table, input.query.id)
     const view = await loadComputedView(store, principal.botId, input.params.table)
-    const [answered] = await withComputedState(services.backend.computed, view.table.id, view.columns.length > 0, [row])
-    return { row: answered! }
+    if (view.columns.length === 0) return { row: await store.getRow(principal.botId, input.params.table, input.query.id) }
+    // The row's values and its cells' states from one snapshot: a computation committing between the two reads
+    // would otherwise answer settled cells beside the row's older values on PostgreSQL (decision 1479).
+    const row = await services.backend.readSnapshot(async (ports) => {
+      const [answered] = await withComputedState(ports.computed, view.table.id, true, [await ports.tables.getRow(principal.botId, view.table.id, input.query.id)])
+      return answered!
+    })
+    return { row }
   })
 
   register(ops.findTableRows, async ({ input, principal, services }, store) => {

@@ -260,6 +260,56 @@ describe('openPostgresBackend', () => {
     })
   })
 
+  // A row and its computed cells read apart answered settled cells beside older row values when a computation
+  // committed between the reads (decision 1453); `readSnapshot` reads them in one snapshot (decision 1479). The
+  // commits "between the statements" come from another server on the same database, in the middle of fn.
+  describe('read snapshots', () => {
+    async function rowWithCell(): Promise<{ tableId: string }> {
+      const table = await backend.tables.createTable(BOT, { name: 'snapTable', schema: { n: 0 } })
+      await backend.tables.createRows(BOT, 'snapTable', [{ n: 1 }])
+      await backend.computed.resetCells(BOT, table.id, [{ rowId: 1, column: 'label', stale: true }])
+      return { tableId: table.id }
+    }
+    const cellState = (cells: ReadonlyArray<{ status: string; stale: boolean }>) => cells.map((cell) => [cell.status, cell.stale])
+
+    it('reads every statement of fn in one snapshot: a commit made between them is not seen, and is after', async () => {
+      const { tableId } = await rowWithCell()
+      const other = await open()
+      const seen = await backend.readSnapshot(async (ports) => {
+        const before = { n: (await ports.tables.getRow(BOT, tableId, 1))['n'], cells: cellState(await ports.computed.cellsOf(tableId, [1])) }
+        await other.transaction(async (tx) => {
+          await tx.tables.updateRows(BOT, tableId, [{ id: 1, n: 2 }])
+          await tx.computed.resetCells(BOT, tableId, [{ rowId: 1, column: 'label', stale: false }])
+        })
+        const after = { n: (await ports.tables.getRow(BOT, tableId, 1))['n'], cells: cellState(await ports.computed.cellsOf(tableId, [1])) }
+        return { before, after, rows: (await ports.tables.getTable(BOT, tableId)).rows }
+      })
+      expect(seen.before).toEqual({ n: 1, cells: [['pending', true]] })
+      expect(seen.after).toEqual(seen.before)
+      expect(seen.rows).toBe(1)
+      expect((await backend.tables.getRow(BOT, tableId, 1))['n']).toBe(2)
+      expect(cellState(await backend.computed.cellsOf(tableId, [1]))).toEqual([['disabled', false]])
+    })
+
+    it('refuses writes inside, and answers a table dropped meanwhile as not found (one more run in a new snapshot)', async () => {
+      const { tableId } = await rowWithCell()
+      await expect(backend.readSnapshot((ports) => ports.tables.createRows(BOT, tableId, [{ n: 3 }]))).rejects.toMatchObject({ code: '25006' })
+      const other = await open()
+      let runs = 0
+      const outcome = await settle(
+        backend.readSnapshot(async (ports) => {
+          runs++
+          await ports.tables.loadTable(BOT, tableId)
+          if (runs === 1) await other.tables.deleteTable(BOT, tableId)
+          return ports.tables.getRow(BOT, tableId, 1)
+        }),
+      )
+      expect(runs).toBe(2)
+      expect(outcome).toMatchObject({ ok: false, error: { code: 'TABLE_NOT_FOUND' } })
+      expect((await backend.tables.createRows(BOT, 'snapTable', [{ n: 4 }]).catch((error: unknown) => error)) as object).toMatchObject({ code: 'TABLE_NOT_FOUND' })
+    })
+  })
+
   describe('several servers on one database', () => {
     it('migrates once when many servers start at the same moment', async () => {
       const fresh = database.freshSchema()

@@ -295,6 +295,37 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
         active.delete(run)
       }
     },
+    async readSnapshot(fn) {
+      transactions.assertOutside('backend.readSnapshot')
+      assertOpen('backend.readSnapshot')
+      const attempt = () =>
+        sql.begin('isolation level repeatable read read only', async (tx) => {
+          let ended = false
+          const ports = portsOn(transactionScope(tx), tx, {
+            before: (what) => {
+              if (ended) throw new BotshelfError('Internal', 'TRANSACTION_ENDED', `${what.replace(/^backend\./, 'snapshot.')}: the snapshot these ports belong to has ended`)
+            },
+            translate: explainUnstorableText,
+          })
+          try {
+            // Wrapped: an array result would otherwise be awaited element by element by the driver.
+            return { value: await transactions.run(() => fn(ports)) }
+          } finally {
+            ended = true
+          }
+        }) as Promise<{ value: Awaited<ReturnType<typeof fn>> }>
+      const run = attempt().catch((error: unknown) => {
+        // A table dropped after the snapshot began is still in its catalog: a new snapshot sees it gone.
+        if (isConnectionLost(error) || droppedMeanwhile(error)) return attempt()
+        throw error
+      })
+      active.add(run)
+      try {
+        return (await run).value
+      } finally {
+        active.delete(run)
+      }
+    },
     async ping() {
       assertOpen('backend.ping')
       await sql`SELECT 1`.catch((error: unknown) => {
@@ -326,6 +357,11 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     },
   }
   return backend
+}
+
+/** A statement named a table or column a change committed after the snapshot began had dropped (SQLSTATE 42P01, 42703). */
+function droppedMeanwhile(error: unknown): boolean {
+  return error instanceof postgres.PostgresError && (error.code === '42P01' || error.code === '42703')
 }
 
 const builtInTables: PostgresTablesAdapter = { create: createPostgresTablesPort, migrations: postgresTablesMigrations }

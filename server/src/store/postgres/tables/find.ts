@@ -1,6 +1,6 @@
 import type { Row } from 'botshelf/api'
 import type { FindPlan, GroupFindPlan, GroupOutput, RowsFindPlan, SortDirection } from '../../tables/find/index.js'
-import { planFind, projectRow } from '../../tables/find/index.js'
+import { countsEveryRow, planFind, projectRow } from '../../tables/find/index.js'
 import { queryRegexBudget } from '../../tables/regex-budget.js'
 import type { FindQuery, FindResult, TableRecord } from '../../tables/types.js'
 import { arrangeHybridRows, lexicalDepth, planHybridFetch, rankTableSearch, type QueryVector } from '../../tables/row-vectors/index.js'
@@ -105,20 +105,28 @@ const AGGREGATES: Readonly<Record<Exclude<GroupOutput['op'], 'key'>, (column: st
   unique: (c) => `to_json(array_agg(DISTINCT ${c}) FILTER (WHERE ${c} IS NOT NULL))::text`,
 }
 
+/** The SQL of one group output: the key column, or its aggregate; a count of every row is `count(*)` (decision 1479). */
+function aggregateSql(output: GroupOutput, columnSql: (column: string) => string): string {
+  if (output.op === 'key') return columnSql(output.column)
+  return countsEveryRow(output) ? 'count(*)::int' : AGGREGATES[output.op](columnSql(output.column))
+}
+
 function compileGroup(rt: PgTableRuntime, plan: GroupFindPlan, matches: RegexMatches, guard?: FindGuard): CompiledFind {
   const columnSql = columnSqlOf(rt, ALIAS)
   const params = new SqlParams()
   const alias = (output: number) => `g${output}`
   const from = plan.search ? `, LATERAL (SELECT ${searchQuery(plan.search, params)} AS q) s` : ''
-  const conditions = [compileFilterSql(plan.filter, columnSql, params, matches)]
+  // No `WHERE true` without a filter: the statement a whole-table count compiles to is the plain `count(*)`.
+  const conditions = plan.filter.type === 'all' ? [] : [compileFilterSql(plan.filter, columnSql, params, matches)]
   if (plan.search) conditions.push(`${ALIAS}.${SEARCH_COLUMN} @@ s.q`)
-  const selects = plan.outputs.map((o, i) => `${o.op === 'key' ? columnSql(o.column) : AGGREGATES[o.op](columnSql(o.column))} AS ${alias(i)}`)
+  const selects = plan.outputs.map((o, i) => `${aggregateSql(o, columnSql)} AS ${alias(i)}`)
   const groupBy = plan.outputs.filter((o) => o.op === 'key').map((o) => columnSql(o.column))
   const order = plan.order.map((o) => `${alias(o.output)} ${sqlDirection(o.direction)}`)
   const limit = params.add(plan.limit + 1, 'int')
   const offset = params.add(plan.offset, 'int')
   const sql =
-    `SELECT ${selects.join(', ')} FROM ${quoteIdent(rt.physical)} ${ALIAS}${from} WHERE ${conditions.join(' AND ')}` +
+    `SELECT ${selects.join(', ')} FROM ${quoteIdent(rt.physical)} ${ALIAS}${from}` +
+    (conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '') +
     (groupBy.length ? ` GROUP BY ${groupBy.join(', ')}` : '') +
     // As HAVING: without keys, aggregates answer one row even over no rows; HAVING drops it when the guard fails.
     (guard ? ` HAVING ${guard(params)}` : '') +

@@ -213,6 +213,24 @@ describe('the plans of finds', () => {
     const down = await tables.findRows(BOT, 'bigTable', { orderBy: 'amount', orderDirection: 'desc', limit: 2 })
     expect(down.rows.map((row) => [row['amount'], row['id']])).toEqual([[999, 999], [999, 1999]])
   })
+
+  // A whole-table count is the engine's plain `count(*)`: no `WHERE true`, no column read (decision 1479).
+  it('counts a whole table with a plain count(*), and a column with its values', async () => {
+    await tables.createTable(BOT, { name: 'countedTable', schema: { amount: 0 } })
+    await tables.createRows(BOT, 'countedTable', [{ amount: 1 }, {}, { amount: 3 }])
+    const { compileFind } = await import('./find.js')
+    const { runtimeOf } = await import('./runtime.js')
+    const { planFind } = await import('../../tables/find/index.js')
+    const rt = runtimeOf(await tables.loadTable(BOT, 'countedTable'))
+    const statement = (request: Parameters<TablesPort['findRows']>[2]) => compileFind(rt, planFind(rt, request)).sql
+    expect(statement({ group: { id: 'count' } })).toMatch(/^SELECT count\(\*\)::int AS g0 FROM "[^"]+" t LIMIT \$1::int OFFSET \$2::int$/)
+    expect(statement({ filter: {}, group: { updatedAt: 'count' } })).not.toMatch(/WHERE/)
+    expect(statement({ group: { amount: 'count' } })).toMatch(/^SELECT count\(t\."c1"\)::int AS g0 /)
+    const [explained] = await sql.unsafe(`EXPLAIN (FORMAT JSON) ${statement({ group: { id: 'count' } })}`, [2, 0])
+    expect(JSON.stringify(explained)).not.toMatch(/"Filter"/)
+    expect((await tables.findRows(BOT, 'countedTable', { group: { id: 'count', amount: 'count' } })).rows).toEqual([{ idCount: 3, amountCount: 2 }])
+    expect((await tables.findRows(BOT, 'countedTable', { group: { id: 'count' }, offset: 1 })).rows).toEqual([])
+  })
 })
 
 describe('row ids taken with the catalog lock', () => {

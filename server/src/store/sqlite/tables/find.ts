@@ -1,6 +1,6 @@
 import type { Row } from 'botshelf/api'
 import type { FindPlan, GroupFindPlan, GroupOutput, RowsFindPlan, SortDirection } from '../../tables/find/index.js'
-import { planFind, projectRow } from '../../tables/find/index.js'
+import { countsEveryRow, planFind, projectRow } from '../../tables/find/index.js'
 import { queryRegexBudget } from '../../tables/regex-budget.js'
 import type { FindQuery, FindResult } from '../../tables/types.js'
 import { arrangeHybridRows, lexicalDepth, planHybridFetch, rankTableSearch, type QueryVector } from '../../tables/row-vectors/index.js'
@@ -97,16 +97,24 @@ const AGGREGATES: Readonly<Record<Exclude<GroupOutput['op'], 'key'>, (column: st
   unique: (c) => `json_group_array(DISTINCT ${c})`,
 }
 
+/** The SQL of one group output: the key column, or its aggregate; a count of every row is `COUNT(*)`. */
+function aggregateSql(output: GroupOutput, columnSql: (column: string) => string): string {
+  if (output.op === 'key') return columnSql(output.column)
+  return countsEveryRow(output) ? 'COUNT(*)' : AGGREGATES[output.op](columnSql(output.column))
+}
+
 function compileGroup(rt: TableRuntime, plan: GroupFindPlan): CompiledFind {
   const columnSql = columnSqlOf(rt, ALIAS)
   const alias = (output: number) => `g${output}`
-  const selects = plan.outputs.map((o, i) => `${o.op === 'key' ? columnSql(o.column) : AGGREGATES[o.op](columnSql(o.column))} AS ${alias(i)}`)
+  const selects = plan.outputs.map((o, i) => `${aggregateSql(o, columnSql)} AS ${alias(i)}`)
   const groupBy = plan.outputs.filter((o) => o.op === 'key').map((o) => columnSql(o.column))
   const order = plan.order.map((o) => `${alias(o.output)} ${sqlDirection(o.direction)}`)
   const search = searchJoin(rt, plan.search)
   const where = compileFilterSql(plan.filter, columnSql)
+  // No WHERE at all without a filter: `SELECT COUNT(*) FROM t` alone is what SQLite answers with its count opcode
+  // (b-tree cells counted page by page); `WHERE 1` makes it a scan of the smallest index (decision 1479).
   const sql =
-    `SELECT ${selects.join(', ')} FROM ${quoteIdent(rt.physical)} ${ALIAS} ${search.sql} WHERE ${where.sql}` +
+    `SELECT ${selects.join(', ')} FROM ${quoteIdent(rt.physical)} ${ALIAS}${search.sql ? ` ${search.sql}` : ''}${plan.filter.type === 'all' ? '' : ` WHERE ${where.sql}`}` +
     (groupBy.length ? ` GROUP BY ${groupBy.join(', ')}` : '') +
     (order.length ? ` ORDER BY ${order.join(', ')}` : '') +
     ' LIMIT ? OFFSET ?'

@@ -1,4 +1,5 @@
 import type { Migration } from '../migrations.js'
+import { ensureStaleIndex, hasRowVectors } from './row-vectors.js'
 
 /**
  * Schema of the tables store: the catalog of tables (one row per user table, with its normalized
@@ -73,6 +74,15 @@ export const tablesMigrations: ReadonlyArray<Migration> = [
         INSERT INTO table_tags (table_id, bot_id, tag_key, tag_value)
           SELECT c.id, c.bot_id, t.key, t.value FROM tables_catalog c, json_each(c.tags_json) t;
       `)
+    },
+  },
+  {
+    // The sweep of stale rows tells a fully embedded table without reading its rows (decision 1479): every side
+    // table of row vectors made before gets the index new ones are made with.
+    id: 'tables-0004-row-vector-stale-index',
+    up: (db) => {
+      const physicals = db.prepare('SELECT physical FROM tables_catalog').pluck().all() as string[]
+      for (const physical of physicals) if (hasRowVectors(db, physical)) ensureStaleIndex(db, physical)
     },
   },
 ]

@@ -2,3 +2,4 @@ export type { FindPlan, GroupFindPlan, GroupOutput, RowsFindPlan, RowsOrder, Row
 export { planFind } from './plan-find.js'
 export { planProjection, projectRow } from './projection.js'
 export { searchWords } from './search-words.js'
+export { countsEveryRow } from './counts-every-row.js'
