@@ -186,10 +186,16 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
     const query = input.body
     const text = query.search?.trim()
     const vector = text && !query.group ? await embedQuery(search.embedder, text, services.logger) : undefined
-    const found = await store.findRows(principal.botId, input.params.table, vector ? { ...query, vector } : query)
-    if (query.group) return found
+    const request = vector ? { ...query, vector } : query
+    if (query.group) return store.findRows(principal.botId, input.params.table, request)
     const view = await loadComputedView(store, principal.botId, input.params.table)
-    return { ...found, rows: await withComputedState(services.backend.computed, view.table.id, view.columns.length > 0, found.rows) }
+    if (view.columns.length === 0) return store.findRows(principal.botId, input.params.table, request)
+    // A page and its cells' states from one snapshot, as getTableRow (decision 1479): read apart, a computation
+    // committing between them answered a cell `computed` beside its value still null on PostgreSQL.
+    return services.backend.readSnapshot(async (ports) => {
+      const found = await ports.tables.findRows(principal.botId, view.table.id, request)
+      return { ...found, rows: await withComputedState(ports.computed, view.table.id, true, found.rows) }
+    })
   })
 
   register(ops.createTableRows, async ({ input, principal, services }, store) => {
