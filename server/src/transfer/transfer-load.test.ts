@@ -125,6 +125,10 @@ function report(label: string, bytes: number, measure: DecodeMeasure): void {
   )
 }
 
+// The decodes assert memory, not time: how long 200 MB takes is the machine's (16 s alone, over 30 s beside another
+// busy test file on 2 cores), so they get a time budget of their own.
+const DECODE_TIMEOUT_MS = 180_000
+
 describe('transfer codecs under load', () => {
   it('decode a ~200 MB CSV stream in bounded memory', async () => {
     const count = { bytes: 0 }
@@ -134,7 +138,7 @@ describe('transfer codecs under load', () => {
     expect(measure.rows).toBeGreaterThan(1_500_000)
     expect(measure.retainedGrowth).toBeLessThan(MEMORY_BOUND)
     expect(measure.rssGrowth).toBeLessThan(MEMORY_BOUND)
-  })
+  }, DECODE_TIMEOUT_MS)
 
   it('decode a ~200 MB JSON stream, rows after a 2 MB schema, in bounded memory', async () => {
     const count = { bytes: 0 }
@@ -143,7 +147,7 @@ describe('transfer codecs under load', () => {
     expect(measure.rows).toBeGreaterThan(1_200_000)
     expect(measure.retainedGrowth).toBeLessThan(MEMORY_BOUND)
     expect(measure.rssGrowth).toBeLessThan(MEMORY_BOUND)
-  })
+  }, DECODE_TIMEOUT_MS)
 
   it('decode a gzipped ~64 MB CSV stream in bounded memory', async () => {
     const count = { bytes: 0 }
@@ -152,7 +156,7 @@ describe('transfer codecs under load', () => {
     expect(measure.rows).toBeGreaterThan(500_000)
     expect(measure.retainedGrowth).toBeLessThan(MEMORY_BOUND)
     expect(measure.rssGrowth).toBeLessThan(MEMORY_BOUND)
-  })
+  }, DECODE_TIMEOUT_MS)
 
   it('keep the event loop turning while decoding one huge chunk, plain or gzipped', async () => {
     for (const [format, compress] of [['csv', false], ['json', false], ['csv', true]] as const) {
