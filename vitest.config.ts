@@ -34,7 +34,9 @@ const notOn: Record<string, string[]> = {
 
 // Files that replace a module (`vi.mock`) need a module graph of their own: every other file shares its worker's
 // graph with the files the worker ran before (decision 1454), where the real module is already loaded.
-const ownModuleGraph = ['server/src/store/sqlite/backend.test.ts']
+// test/admin/bp-cli.test.ts: its @botpress/cli child answered "Unknown or revoked token" once after other files
+// had run in its worker (cause not found yet, decision 1454), so it runs isolated until that is explained.
+const ownModuleGraph = ['server/src/store/sqlite/backend.test.ts', 'test/admin/bp-cli.test.ts']
 
 // One file per core (decision 1454): the files wait on sockets, fsync, PostgreSQL and child processes, so a second
 // worker on 2 cores halves the wall time; BOTSHELF_TEST_WORKERS sets another count.
@@ -50,18 +52,22 @@ export default defineConfig({
     // A worker keeps its modules from one file to the next (decision 1454): the service's graph is imported once
     // per worker, not once per file. Each file still starts its own services, databases and folders.
     isolate: false,
-    projects: [
-      ...backends.map((backend, index) => ({
+    projects: backends.flatMap((backend, index) => {
+      const include = index === 0 ? ['src/**/*.test.ts', 'server/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'] : endToEnd
+      const project = (name: string, files: string[], isolate: boolean, exclude: string[]) => ({
         extends: true as const,
         test: {
-          name: backend,
-          include: index === 0 ? ['src/**/*.test.ts', 'server/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'] : endToEnd,
-          exclude: [...(notOn[backend] ?? []), ...ownModuleGraph, '**/node_modules/**'],
+          name,
+          include: files,
+          exclude: [...(notOn[backend] ?? []), ...exclude, '**/node_modules/**'],
+          isolate,
           env: { BOTSHELF_TEST_BACKEND: backend },
           ...(setupFiles[backend] ? { setupFiles: setupFiles[backend] } : {}),
         },
-      })),
-      { extends: true as const, test: { name: 'own-module-graph', include: ownModuleGraph, isolate: true } },
-    ],
+      })
+      // The files of ownModuleGraph this backend runs, in a project of their own that isolates each file.
+      const own = ownModuleGraph.filter((file) => index === 0 || endToEnd.some((glob) => file.startsWith(glob.slice(0, glob.indexOf('*')))))
+      return [project(backend, include, false, ownModuleGraph), ...(own.length > 0 ? [project(`${backend}-own-module-graph`, own, true, [])] : [])]
+    }),
   },
 })
