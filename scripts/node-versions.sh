@@ -60,17 +60,31 @@ adopt_running_build() {
 }
 
 # Compiles better-sqlite3 with Node $1's binary and headers, in a scratch copy of the module (so builds run side
-# by side), into its ABI's folder.
+# by side), into its ABI's folder. SQLite itself (sqlite3.c, ~90 s of CPU) does not depend on Node's ABI: the static
+# library npm ci built is reused and only the binding (~7 s) is compiled against the version's headers; without
+# that library (a node_modules npm did not build), the whole module is built.
 build_sqlite_for() {
-  local version="$1" folder="$install_root/$1" abi scratch gyp
+  local version="$1" folder="$install_root/$1" abi scratch gyp built_library="$sqlite_module/build/Release/obj.target/deps/sqlite3.a"
   abi="$("$folder/bin/node" -p process.versions.modules)"
   if [ -f "$(binding_folder "$abi")/better_sqlite3.node" ]; then return 0; fi
   gyp="$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/node-gyp/bin/node-gyp.js"
   [ -f "$gyp" ] || fail "npm's node-gyp not found at $gyp"
   scratch="$(mktemp -d)"
   cp -r "$sqlite_module/binding.gyp" "$sqlite_module/deps" "$sqlite_module/src" "$sqlite_module/package.json" "$scratch/"
-  (cd "$scratch" && PATH="$folder/bin:$PATH" "$folder/bin/node" "$gyp" rebuild --release --nodedir="$folder" --loglevel=warn >"$scratch/build.log" 2>&1) \
-    || { cat "$scratch/build.log" >&2; fail "better-sqlite3 did not build for Node $version"; }
+  # node-gyp lets npm's exported config (`npm_config_nodedir`, set by `npm run` from this machine's npmrc) win over
+  # its own --nodedir flag, so the version's folder is given both ways: otherwise, under `npm run`, the binding is
+  # compiled against the headers of the Node running npm and does not load on this version.
+  if [ -f "$built_library" ]; then
+    # make's -o marks the library as up to date, so its sources are not compiled again.
+    (cd "$scratch" && PATH="$folder/bin:$PATH" npm_config_nodedir="$folder" "$folder/bin/node" "$gyp" configure --release --nodedir="$folder" --loglevel=warn \
+      && mkdir -p build/Release/obj.target/deps && cp "$built_library" build/Release/obj.target/deps/sqlite3.a \
+      && cp "$built_library" build/Release/sqlite3.a \
+      && make -C build BUILDTYPE=Release -o Release/obj.target/deps/sqlite3.a -o Release/sqlite3.a better_sqlite3) >"$scratch/build.log" 2>&1 \
+      || { cat "$scratch/build.log" >&2; fail "better-sqlite3 did not build for Node $version"; }
+  else
+    (cd "$scratch" && PATH="$folder/bin:$PATH" npm_config_nodedir="$folder" "$folder/bin/node" "$gyp" rebuild --release --nodedir="$folder" --loglevel=warn >"$scratch/build.log" 2>&1) \
+      || { cat "$scratch/build.log" >&2; fail "better-sqlite3 did not build for Node $version"; }
+  fi
   mkdir -p "$(binding_folder "$abi")"
   cp "$scratch/build/Release/better_sqlite3.node" "$(binding_folder "$abi")/better_sqlite3.node"
   rm -rf "$scratch"
