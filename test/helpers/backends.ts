@@ -2,7 +2,7 @@ import type { Backend } from '../../server/src/store/index.js'
 import type { Clock } from '../../server/src/store/clock.js'
 import { openPostgresBackend } from '../../server/src/store/postgres/backend.js'
 import { openSqliteBackend } from '../../server/src/store/sqlite/backend.js'
-import { testFileDatabase } from './postgres-database.js'
+import { testFileSchema } from './postgres-database.js'
 
 /** How a test opens one backend: in its data folder (a fresh temp dir), with the test's clock. */
 export type TestBackendFactory = (options: { dataDir: string; now?: Clock }) => Promise<Backend>
@@ -14,10 +14,16 @@ export type TestBackendFactory = (options: { dataDir: string; now?: Clock }) => 
 export const testBackends = {
   sqlite: ({ dataDir, now }) => openSqliteBackend({ dataDir, ...(now ? { now } : {}) }),
   'sqlite-memory': ({ now }) => openSqliteBackend({ memory: true, ...(now ? { now } : {}) }),
-  // A database per test file (dropped after it), a fresh schema per backend opened; content in the data folder.
+  // A database per test file (dropped after it), an empty migrated schema of its own per backend opened (one a
+  // closed backend left, emptied, or a fresh one); content in the data folder.
   postgres: async ({ dataDir, now }) => {
-    const database = await testFileDatabase()
-    return openPostgresBackend({ url: database.url, schema: database.freshSchema(), dataDir, poolSize: 4, ...(now ? { now } : {}) })
+    const taken = await testFileSchema()
+    const backend = await openPostgresBackend({ url: taken.url, schema: taken.schema, dataDir, poolSize: 4, ...(now ? { now } : {}) })
+    await taken.opened()
+    const close = backend.close.bind(backend)
+    let closed: Promise<void> | undefined
+    backend.close = () => (closed ??= close().then(() => taken.release()))
+    return backend
   },
 } satisfies Record<string, TestBackendFactory>
 
