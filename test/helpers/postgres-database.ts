@@ -1,7 +1,10 @@
+import { inject } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../../server/src/store/postgres/test-database.test-support.js'
 
-// One database per test file: the setup file of the postgres project (postgres-setup.ts) drops it after the file's
-// last test (a worker keeps its modules between files, so "per file" is this module's state, reset by the drop).
+// One database per worker in the postgres project: its global setup (postgres-global-setup.ts) names this run's
+// databases and drops them all after the run; after each file, the setup file (postgres-setup.ts) only ends the
+// connections the file's backends left open. Elsewhere (no run prefix given) it is one database per file, dropped
+// after the file's last test. Either way, a file's backends each get an empty migrated schema of their own.
 let database: Promise<TestDatabase> | undefined
 // Schemas of that database a closed backend left migrated and empty again, for the next backend to take: migrating a
 // fresh schema costs ~300 ms of PostgreSQL work, emptying a used one ~20 ms (the port contracts do the same).
@@ -19,8 +22,13 @@ let pristine: Promise<string> | undefined
  * ```
  */
 export function testFileDatabase(): Promise<TestDatabase> {
-  database ??= createTestDatabase()
+  database ??= createTestDatabase(runPrefix() === undefined ? {} : { prefix: runPrefix()! })
   return database
+}
+
+/** This run's database name prefix, when the postgres project's global setup gave one. */
+function runPrefix(): string | undefined {
+  return (inject as (key: string) => string | undefined)('postgresRunPrefix') || undefined
 }
 
 /** A schema of the test file's database for one backend: migrated and empty once `open` has run on it. */
@@ -106,6 +114,20 @@ async function dropWhatMigrationsDidNotMake(db: TestDatabase, schema: string, ex
   for (const { signature } of functions) {
     if (!keep.has(`function ${signature.replace(`${schema}.`, '')}`)) await db.admin.unsafe(`DROP FUNCTION IF EXISTS ${signature} CASCADE`)
   }
+}
+
+/**
+ * After a test file: ends the connections its backends left open on the worker's database (kept for the next
+ * file) when the run keeps one per worker; otherwise drops the file's database.
+ *
+ * @example
+ * ```ts
+ * afterAll(endTestFileDatabase)
+ * ```
+ */
+export async function endTestFileDatabase(): Promise<void> {
+  if (runPrefix() === undefined) return dropTestFileDatabase()
+  if (database) await (await database).endOtherConnections()
 }
 
 /**

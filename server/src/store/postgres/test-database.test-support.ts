@@ -7,6 +7,9 @@ import postgres from 'postgres'
  */
 export const testPostgresAdminUrl = process.env['BOTSHELF_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
+/** The `application_name` of a test database's administrator connections (kept when leftovers are ended). */
+export const testAdminApplicationName = 'botshelf-test-admin'
+
 /** A database made for one test file. */
 export interface TestDatabase {
   /** Its name, `botshelf_t_<random>`. */
@@ -19,6 +22,8 @@ export interface TestDatabase {
   empty(schema: string): Promise<void>
   /** Runs statements on it as the administrator (for tests that reach behind the backend). */
   admin: postgres.Sql
+  /** Ends every connection on it but the administrator's (the backends a test left open). */
+  endOtherConnections(): Promise<void>
   /** Drops it, ending every connection still open on it. */
   drop(): Promise<void>
 }
@@ -30,7 +35,8 @@ function urlOf(database: string): string {
 }
 
 /**
- * Creates a fresh, empty database with a unique name; `drop()` removes it (call it in `afterAll`).
+ * Creates a fresh, empty database with a unique name (`<prefix>_<random>`, `botshelf_t` unless given); `drop()`
+ * removes it (call it in `afterAll`).
  *
  * @example
  * ```ts
@@ -39,15 +45,15 @@ function urlOf(database: string): string {
  * afterAll(() => db.drop())
  * ```
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `botshelf_t_${randomBytes(6).toString('hex')}`
+export async function createTestDatabase(options: { prefix?: string } = {}): Promise<TestDatabase> {
+  const name = `${options.prefix ?? 'botshelf_t'}_${randomBytes(6).toString('hex')}`
   const server = postgres(testPostgresAdminUrl, { max: 1, onnotice: () => {} })
   try {
     await server`CREATE DATABASE ${server(name)}`
   } finally {
     await server.end({ timeout: 5 })
   }
-  const admin = postgres(urlOf(name), { max: 2, onnotice: () => {} })
+  const admin = postgres(urlOf(name), { max: 2, onnotice: () => {}, connection: { application_name: testAdminApplicationName } })
   let schemas = 0
   return {
     name,
@@ -64,6 +70,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
         await tx`SET LOCAL session_replication_role = replica`
         for (const table of tables) await tx.unsafe(`DELETE FROM ${table.name}`)
       })
+    },
+    async endOtherConnections() {
+      await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = ${name} AND pid <> pg_backend_pid() AND application_name <> ${testAdminApplicationName}`
     },
     async drop() {
       await admin.end({ timeout: 5 })
