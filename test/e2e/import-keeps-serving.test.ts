@@ -20,7 +20,7 @@ function csvOf(rows: number): Buffer {
 }
 
 describe('a large import in the background', () => {
-  it('never delays GET /health by more than 100 ms, and its progress moves through intermediate values', async () => {
+  it('answers GET /health within 100 ms nine times in ten while it runs, and its progress moves through intermediate values', async () => {
     await service.request('POST', '/v1/tables', { body: { name: 'bigImportTable', schema: { name: '', score: 0, note: '' } } })
     const content = csvOf(ROWS)
     const { body: defined } = await service.request('PUT', '/v1/files', { body: { key: 'imports/big.csv', size: content.byteLength } })
@@ -53,6 +53,11 @@ describe('a large import in the background', () => {
     const intermediate = [...progress].filter((value) => value > 0 && value < 1)
     expect(intermediate.length, `progress values seen: ${[...progress].join(', ')}`).toBeGreaterThanOrEqual(3)
     expect(healthWaits.length).toBeGreaterThan(5)
-    expect(Math.max(...healthWaits), `health waits (ms): ${healthWaits.map((w) => w.toFixed(0)).join(', ')}`).toBeLessThan(100)
+    // Nine health checks in ten answer within 100 ms. An import that held the event loop would delay most of them
+    // (each request waits out the slice it lands in); a single slow answer is the machine's other load, which a
+    // shared CI machine has, and says nothing of the import (decision 1455).
+    const sorted = [...healthWaits].sort((a, b) => a - b)
+    const ninetieth = sorted[Math.ceil(sorted.length * 0.9) - 1]!
+    expect(ninetieth, `health waits (ms): ${healthWaits.map((w) => w.toFixed(0)).join(', ')}`).toBeLessThan(100)
   })
 })
