@@ -1,5 +1,4 @@
 import { UsageError, type CliIo } from './io.js'
-import { describeFailure } from './failure.js'
 
 /**
  * Help text of `botshelf`.
@@ -103,6 +102,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         throw new UsageError(`Unknown command "${command}"; expected serve, token, bot, migrate, reindex, export, import, backup, restore, files, tables, webhooks, login, logout or usage.\nRun "botshelf --help" for usage.`)
     }
   } catch (error) {
+    // Loaded when a command fails: it names the client's errors, which a serving process never loads (decision 1480).
+    const { describeFailure } = await import('./failure.js')
     const { code, message } = describeFailure(error)
     io.stderr.write(`botshelf: ${message}\n`)
     return code

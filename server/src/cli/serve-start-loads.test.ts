@@ -2,15 +2,22 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 
 const checkout = fileURLToPath(new URL('../../../', import.meta.url))
 const folder = mkdtempSync(join(tmpdir(), 'botshelf-start-loads-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
-/** What only some requests need, loaded on first use (decisions 1304, 1475). */
-const loadedOnFirstUse = /\/node_modules\/(@aws-sdk\/|pdfjs-dist\/|mammoth\/|exceljs\/|@jitl\/quickjs|quickjs-emscripten-core\/|postgres\/)|\/store\/postgres\/|\/cli\/(export|import|backup|restore|reindex|migrate)\.js$/
+/**
+ * What only some requests need, loaded on first use (decisions 1304, 1475, 1480): extraction, the S3 SDK,
+ * PostgreSQL, the code sandbox, the other commands, the RE2 engine (a `$regex` filter or a column pattern), the
+ * command failure report and the client it names; and nothing of the `botshelf` package but its wire (`api/`) and
+ * the small shared modules: not its main entry, the bot runtime, events, inbox or client.
+ */
+const loadedOnFirstUse = /\/node_modules\/(@aws-sdk\/|pdfjs-dist\/|mammoth\/|exceljs\/|@jitl\/quickjs|quickjs-emscripten-core\/|postgres\/|re2js\/)|\/store\/postgres\/|\/cli\/(export|import|backup|restore|reindex|migrate|failure)\.js$/
+/** The parts of the `botshelf` package (its built `dist/`) a serving process must not load. */
+const runtimeParts = /^(index\.js$|runtime\/|event\/|inbox\/|client\/|testing\/)/
 
 describe('botshelf serve at start', () => {
   it('loads neither extraction, the S3 SDK, PostgreSQL, the code sandbox nor the other commands (the built CLI)', async () => {
@@ -46,5 +53,8 @@ export async function resolve(specifier, context, next) {
     expect(resolved.some((url) => url.includes('/node_modules/hono/'))).toBe(true)
     expect(resolved.some((url) => url.endsWith('/cli/serve.js'))).toBe(true)
     expect(resolved.filter((url) => loadedOnFirstUse.test(url))).toEqual([])
+    const packageDist = pathToFileURL(join(checkout, 'dist/')).href
+    expect(resolved.some((url) => url.startsWith(`${packageDist}api/`))).toBe(true)
+    expect(resolved.filter((url) => url.startsWith(packageDist) && runtimeParts.test(url.slice(packageDist.length)))).toEqual([])
   }, 60_000)
 })

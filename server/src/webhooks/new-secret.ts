@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { SECRET_PREFIX } from 'botshelf'
+import { SECRET_PREFIX } from 'botshelf/api'
 
 /** How long the previous secret keeps signing after a rotation. */
 export const PREVIOUS_SECRET_HOURS = 24

@@ -1,4 +1,4 @@
-import { signWebhookPayload } from 'botshelf'
+import { signWebhookPayload } from 'botshelf/api'
 import type { WebhookRecord } from '../store/index.js'
 
 /**

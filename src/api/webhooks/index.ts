@@ -32,3 +32,6 @@ export {
   retryWebhookDelivery,
   webhooksOperations,
 } from './operations.js'
+// How a delivery is signed (Standard Webhooks): the service signs with this, the runtime's receiver verifies. Here so
+// the service reaches the signer without loading the bot runtime that the package's main entry brings (decision 1480).
+export { signWebhookPayload, SECRET_PREFIX, type WebhookSecret } from '../../webhook/signature.js'

@@ -1,5 +1,6 @@
 import { BotshelfError } from 'botshelf/api'
-import { RE2JS } from 're2js'
+import { createRequire } from 'node:module'
+import type { RE2JS } from 're2js'
 import { regexLimits } from './regex-limits.js'
 import { estimateRegexSize } from './regex-size.js'
 import { BoundedMap } from 'botshelf/api'
@@ -63,12 +64,22 @@ export interface CompileRegexOptions {
 
 const cache = new BoundedMap<string, SafeRegex>(500, 'clear')
 
-const RE2_FLAGS: Readonly<Record<string, number>> = {
-  i: RE2JS.CASE_INSENSITIVE,
-  m: RE2JS.MULTILINE,
-  s: RE2JS.DOTALL,
-  // RE2 always matches by Unicode code point; `u` changes nothing and is accepted for JavaScript habits.
-  u: 0,
+// re2js is one 257 KB module (~0.6 MB of heap once loaded) that only a `$regex` filter or a column `pattern` needs:
+// it is required (synchronously, its CommonJS build) by the first compile and kept (decision 1480).
+const requireFromHere = createRequire(import.meta.url)
+let engine: { RE2JS: typeof RE2JS; flags: Readonly<Record<string, number>> } | undefined
+
+/** The RE2 engine and its flag bits, loaded by the first call and kept for the life of the process. */
+function re2(): NonNullable<typeof engine> {
+  if (!engine) {
+    const loaded = (requireFromHere('re2js') as { RE2JS: typeof RE2JS }).RE2JS
+    engine = {
+      RE2JS: loaded,
+      // RE2 always matches by Unicode code point; `u` changes nothing and is accepted for JavaScript habits.
+      flags: { i: loaded.CASE_INSENSITIVE, m: loaded.MULTILINE, s: loaded.DOTALL, u: 0 },
+    }
+  }
+  return engine
 }
 
 /**
@@ -93,9 +104,10 @@ export function compileSafeRegex(pattern: string, flags: string, options: Compil
       const estimate = estimateRegexSize(pattern)
       if (estimate > regexLimits.estimateMax) throw new RegexTooComplexError(estimate, true)
     }
+    const { RE2JS: engineClass, flags: flagBits } = re2()
     let bits = 0
-    for (const flag of flags) bits |= RE2_FLAGS[flag] ?? 0
-    const compiled = RE2JS.compile(pattern, bits)
+    for (const flag of flags) bits |= flagBits[flag] ?? 0
+    const compiled = engineClass.compile(pattern, bits)
     regex = { programSize: compiled.programSize(), test: (value) => compiled.test(value) }
     cache.set(key, regex)
   }
