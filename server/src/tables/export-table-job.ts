@@ -7,7 +7,7 @@ import { defineJob } from '../jobs/index.js'
 import { throttledProgress } from './job-progress.js'
 import { failTableJob } from './table-job-failure.js'
 import { columnsOf } from './table-columns.js'
-import { encodeExport } from '../transfer/index.js'
+import { transferCodecs } from './transfer-codecs.js'
 import { computedColumnsOf, withComputedState } from './computed/index.js'
 
 /** Kind of the queued job that runs an `exportTable`. */
@@ -72,6 +72,7 @@ export const exportTableJob = defineJob<ExportTablePayload, AppServices>({
         }
       }
       const { format, compress } = payload
+      const { encodeExport } = await transferCodecs()
       const key = `tables/${table.name}/${tableJob.id}.${format}${compress ? '.gz' : ''}`
       const file = await services.files.createWithContent(
         {

@@ -9,7 +9,7 @@ import { throttledProgress } from './job-progress.js'
 import { failTableJob, failsForGood } from './table-job-failure.js'
 import { columnsOf } from './table-columns.js'
 import { rowBytes } from './row-bytes.js'
-import { decodeImport } from '../transfer/index.js'
+import { transferCodecs } from './transfer-codecs.js'
 import { computedColumnsOf, queueCarriedCells } from './computed/index.js'
 
 /** Rows checked and staged per step: one step holds the event loop for a few milliseconds. */
@@ -98,6 +98,7 @@ async function stageFile(context: ServiceJobContext, payload: ImportTablePayload
   let bytes = 0
   // The step before, while its commit is made durable; the next batch is read and parsed meanwhile.
   let pending: Promise<unknown> | undefined
+  const { decodeImport } = await transferCodecs()
   const { stream } = await backend.blobs.read(file.blobId)
   const batches = decodeImport(stream as unknown as AsyncIterable<Uint8Array>, {
     columns: columnsOf(record),

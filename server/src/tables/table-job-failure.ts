@@ -2,7 +2,7 @@ import { PermanentJobError } from '../jobs/index.js'
 import { TablesStoreError } from '../store/tables/index.js'
 import type { ServiceJobContext } from '../http/env.js'
 import { finishTableJob } from './finish-table-job.js'
-import { TransferError } from '../transfer/index.js'
+import { TransferError } from '../transfer/transfer-error.js'
 
 /**
  * Records why a table job failed when no retry will help (bad input, or the last attempt), then tells the
