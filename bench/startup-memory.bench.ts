@@ -1,5 +1,5 @@
 /**
- * Idle memory and restart time of `botshelf serve` (issue 29, decision 1475), against a same-run baseline:
+ * Idle memory and restart time of `botshelf serve` (issue 29, decisions 1475 and 1480), against a same-run baseline:
  *
  *   npm run bench:startup                                   # 10,000 files + a 1,000,000-row table
  *   npm run bench:startup -- --baseline /path/to/checkout   # also the built CLI of another checkout, alternating
@@ -7,11 +7,12 @@
  *
  * Measures, on the built CLI (`npm run build` first): the RSS of an idle server 3 s after its first answer, and
  * settled (60 s after it, once V8's memory reducer has given back the young generation grown by the start,
- * decision 1480), on an empty data folder and on a loaded one; the time from spawning `botshelf serve` on the loaded folder to its first
- * answered request (3 restarts, alternating with the baseline checkout when given); and what the first request that
- * needs each lazily loaded part pays, once: the first search (the offline word vectors), the first console page, the
- * first find on the big table, the first `$regex` filter (the RE2 engine), each against the same request repeated (time and RSS after). The floor is a bare
- * `node:http` server in the same run: what Node itself holds here.
+ * decision 1480), on an empty data folder and on a loaded one; the time from spawning `botshelf serve` on the
+ * loaded folder to its first answered request (3 restarts, alternating with the baseline checkout when given); and
+ * what the first request that needs each lazily loaded part pays, once: the first search (the offline word
+ * vectors), the first console page, the first find on the big table, the first `$regex` filter (the RE2 engine, on
+ * the first 1,000 ids: a `$regex` over all rows passes its work budget), each against the same request repeated
+ * (time and RSS after). The floor is a bare `node:http` server in the same run: what Node itself holds here.
  */
 import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
