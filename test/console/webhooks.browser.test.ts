@@ -149,7 +149,8 @@ describe('console webhooks page in Chromium against botshelf serve', () => {
     await viewer.getByRole('button', { name: 'Sign in' }).click()
     await viewer.getByRole('link', { name: 'Webhooks' }).click()
     await viewer.getByRole('link', { name: `${receiver.url}/console` }).click()
-    await viewer.getByTestId('deliveries-table').waitFor()
+    // The table's header shows before its rows arrive: wait for the delivery row (the earlier test saw it succeed).
+    await viewer.getByTestId('deliveries-table').locator('tbody tr[data-status]').first().waitFor()
     expect(await viewer.getByText(/Read-only/).count()).toBe(1)
     expect(await viewer.getByRole('button', { name: 'Add subscription' }).count()).toBe(0)
     expect(await viewer.getByRole('button', { name: 'Save subscription' }).count()).toBe(0)
