@@ -14,8 +14,8 @@ export type TestBackendFactory = (options: { dataDir: string; now?: Clock }) => 
 export const testBackends = {
   sqlite: ({ dataDir, now }) => openSqliteBackend({ dataDir, ...(now ? { now } : {}) }),
   'sqlite-memory': ({ now }) => openSqliteBackend({ memory: true, ...(now ? { now } : {}) }),
-  // A database per test file (dropped after it), an empty migrated schema of its own per backend opened (one a
-  // closed backend left, emptied, or a fresh one); content in the data folder.
+  // The worker's test database (postgres-database.ts), an empty migrated schema of its own per backend opened (one
+  // a closed backend left, emptied, or a fresh one); content in the data folder.
   postgres: async ({ dataDir, now }) => {
     const taken = await testFileSchema()
     const backend = await openPostgresBackend({ url: taken.url, schema: taken.schema, dataDir, poolSize: 4, ...(now ? { now } : {}) })
