@@ -15,7 +15,7 @@ import { resetColumnsOf, tableColumns } from '../store/tables/index.js'
 import type { AppServices } from '../http/env.js'
 import { embedQuery } from '../search/embedding/index.js'
 import { enqueueRowEmbedding, type TableSearchOptions } from '../search/rows/index.js'
-import { workflowAnswers, answerRows, applyComputedSchemaChange, commitRowWrite, loadComputedView, withComputedState, computedColumnsOf, copyCells, type ResolvedComputeOptions, resolveComputeOptions } from './computed/index.js'
+import { workflowAnswers, answerRows, applyComputedSchemaChange, commitRowWrite, loadComputedView, readRowsWithComputedState, computedColumnsOf, copyCells, type ResolvedComputeOptions, resolveComputeOptions } from './computed/index.js'
 import { rowsEvents, tableEvent } from '../webhooks/event-drafts.js'
 
 /** The ids of the rows a delete will remove, read inside its transaction (for `table.rows.deleted`). */
@@ -173,13 +173,8 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
   register(ops.getTableRow, async ({ input, principal, services }, store) => {
     const view = await loadComputedView(store, principal.botId, input.params.table)
     if (view.columns.length === 0) return { row: await store.getRow(principal.botId, input.params.table, input.query.id) }
-    // The row's values and its cells' states from one snapshot: a computation committing between the two reads
-    // would otherwise answer settled cells beside the row's older values on PostgreSQL (decision 1479).
-    const row = await services.backend.readSnapshot(async (ports) => {
-      const [answered] = await withComputedState(ports.computed, view.table.id, true, [await ports.tables.getRow(principal.botId, view.table.id, input.query.id)])
-      return answered!
-    })
-    return { row }
+    const { rows } = await readRowsWithComputedState(services.backend, view.table.id, async (tables) => ({ rows: [await tables.getRow(principal.botId, view.table.id, input.query.id)] }))
+    return { row: rows[0]! }
   })
 
   register(ops.findTableRows, async ({ input, principal, services }, store) => {
@@ -190,12 +185,7 @@ export function tablesRoutes(search: TableSearchOptions = { embedder: null }, co
     if (query.group) return store.findRows(principal.botId, input.params.table, request)
     const view = await loadComputedView(store, principal.botId, input.params.table)
     if (view.columns.length === 0) return store.findRows(principal.botId, input.params.table, request)
-    // A page and its cells' states from one snapshot, as getTableRow (decision 1479): read apart, a computation
-    // committing between them answered a cell `computed` beside its value still null on PostgreSQL.
-    return services.backend.readSnapshot(async (ports) => {
-      const found = await ports.tables.findRows(principal.botId, view.table.id, request)
-      return { ...found, rows: await withComputedState(ports.computed, view.table.id, true, found.rows) }
-    })
+    return readRowsWithComputedState(services.backend, view.table.id, (tables) => tables.findRows(principal.botId, view.table.id, request))
   })
 
   register(ops.createTableRows, async ({ input, principal, services }, store) => {

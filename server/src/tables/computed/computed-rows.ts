@@ -5,7 +5,7 @@ import type { TableRecord } from '../../store/tables/index.js'
 import { cellResetsAfterWrite, type WrittenRow } from './cell-resets.js'
 import { computedColumnsOf, type ComputedColumn } from './computed-column.js'
 import { enqueueComputation } from './enqueue-computation.js'
-import { withComputedState } from './row-computed-state.js'
+import { readRowsWithComputedState, withComputedState } from './row-computed-state.js'
 import { waitComputed } from './wait-computed.js'
 import type { StorageEventDraft } from '../../webhooks/storage-event.js'
 import type { WorkflowAnswer } from './workflow-answers.js'
@@ -76,15 +76,16 @@ export async function commitRowWrite<T>(
  */
 export async function answerRows(services: AppServices, view: ComputedTableView, rows: Row[], wait: boolean, waitMs: number): Promise<Row[]> {
   if (view.columns.length === 0) return rows
-  let answer = rows
-  if (wait && rows.length > 0) {
-    const ids = rows.map((row) => row.id)
-    await waitComputed(services.backend.computed, view.table.id, ids, waitMs)
-    const again = await services.backend.tables.findRows(view.table.botId, view.table.id, { filter: { id: { $in: ids } }, limit: ids.length })
-    const byId = new Map(again.rows.map((row) => [row.id, row]))
-    answer = rows.map((row) => byId.get(row.id) ?? row)
-  }
-  return withComputedState(services.backend.computed, view.table.id, true, answer)
+  if (!wait || rows.length === 0) return withComputedState(services.backend.computed, view.table.id, true, rows)
+  const ids = rows.map((row) => row.id)
+  await waitComputed(services.backend.computed, view.table.id, ids, waitMs)
+  // Read again with their cells' states from one snapshot, as getTableRow and findTableRows (decision 1479).
+  const again = await readRowsWithComputedState(services.backend, view.table.id, (tables) => tables.findRows(view.table.botId, view.table.id, { filter: { id: { $in: ids } }, limit: ids.length }))
+  const byId = new Map(again.rows.map((row) => [row.id, row]))
+  // A row deleted meanwhile is answered as written, with whatever cells it still has.
+  const gone = await withComputedState(services.backend.computed, view.table.id, true, rows.filter((row) => !byId.has(row.id)))
+  for (const row of gone) byId.set(row.id, row)
+  return rows.map((row) => byId.get(row.id)!)
 }
 
 /**

@@ -1,5 +1,23 @@
 import type { Row } from 'botshelf/api'
-import type { ComputedCellsPort } from '../../store/index.js'
+import type { Backend, ComputedCellsPort, TablesPort } from '../../store/index.js'
+
+/**
+ * Reads rows of a table with computed columns and answers them with their cells' states, both from one snapshot
+ * (decision 1479): read apart on PostgreSQL, a computation committing between the two reads answered a cell
+ * `computed` beside the row's older value. `read` gets the snapshot's tables port and returns anything with `rows`
+ * (a find's page, or one row wrapped); the answer is the same with the rows' states added.
+ *
+ * @example
+ * ```ts
+ * const page = await readRowsWithComputedState(backend, table.id, (tables) => tables.findRows(botId, table.id, query))
+ * ```
+ */
+export function readRowsWithComputedState<T extends { rows: Row[] }>(backend: Pick<Backend, 'readSnapshot'>, tableId: string, read: (tables: TablesPort) => Promise<T>): Promise<T> {
+  return backend.readSnapshot(async (ports) => {
+    const found = await read(ports.tables)
+    return { ...found, rows: await withComputedState(ports.computed, tableId, true, found.rows) }
+  })
+}
 
 /**
  * Rows with their `computed` statuses and `stale` columns, read from the computed cells: `computed[column] =
