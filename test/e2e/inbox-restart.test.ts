@@ -52,8 +52,9 @@ describe('the acknowledge-first receiver killed between 202 and the end of proce
     expect(left).toMatchObject([{ webhookId: 'msg_survivor', status: 'pending', attempts: 1 }])
 
     const second = startReceiver('work')
-    const [, secondUrl] = await lineFrom(second, /ready (\S+)\n/, 30_000, 'the restarted receiver')
-    await lineFrom(second, /processed evt_survivor\n/, 30_000, 'the restarted receiver')
+    // One wait for all three lines, in any order: lines that arrive in one chunk would be lost to a second wait.
+    // `drained` is written once the worker has marked the entry done, after the hook's `processed`.
+    const [, secondUrl] = await lineFrom(second, /^(?=[^]*ready (\S+)\n)(?=[^]*processed evt_survivor\n)(?=[^]*drained\n)/, 30_000, 'the restarted receiver')
     const { rows: processed } = await client.findTableRows({ table: 'processedEventsTable' })
     expect(processed.map((row) => row['eventId'])).toEqual(['evt_survivor'])
     const { rows: inbox } = await client.findTableRows({ table: 'webhookInboxTable' })
