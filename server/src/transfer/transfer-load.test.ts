@@ -1,7 +1,9 @@
 /**
- * The codecs under load: memory stays bounded on a ~200 MB stream (generated lazily, never held whole), and the
+ * The codecs under load: memory stays bounded on a ~100 MB stream (generated lazily, never held whole), and the
  * event loop keeps turning while one huge chunk is decoded or a large export encoded. The measured numbers are
- * printed for the record.
+ * printed for the record. The sizes are what the bounds need, no more (decision 1456): the rows of 100 MB decoded
+ * and kept would take several hundred MB, against a retained growth bound of 16 MB (measured: 1 to 4 MB), and one
+ * 24 MB chunk or 150,000 rows encoded without a yield would stall the loop for well over the 200 ms gap bound.
  */
 import { Buffer } from 'node:buffer'
 import { Readable } from 'node:stream'
@@ -18,8 +20,10 @@ setFlagsFromString('--expose-gc')
 const collectGarbage = runInNewContext('gc') as () => void
 
 const MB = 1024 * 1024
-/** Most growth of retained memory (heap and buffers) and of the resident set while decoding ~200 MB. */
-const MEMORY_BOUND = 64 * MB
+/** Most growth of retained memory (heap and buffers) while decoding ~100 MB: what a decoder that kept rows would pass. */
+const RETAINED_BOUND = 16 * MB
+/** Most growth of the resident set meanwhile (the allocator keeps freed pages: up to 33 MB measured). */
+const RSS_BOUND = 64 * MB
 /** Longest acceptable pause between two 10 ms ticks (the target is a few tens of ms; a shared machine is noisy). */
 const GAP_BOUND_MS = 200
 
@@ -125,43 +129,43 @@ function report(label: string, bytes: number, measure: DecodeMeasure): void {
   )
 }
 
-// The decodes assert memory, not time: how long 200 MB takes is the machine's (16 s alone, over 30 s beside another
+// The decodes assert memory, not time: how long 100 MB takes is the machine's (5 s alone, 15 s or more beside another
 // busy test file on 2 cores), so they get a time budget of their own.
 const DECODE_TIMEOUT_MS = 180_000
 
 describe('transfer codecs under load', () => {
-  it('decode a ~200 MB CSV stream in bounded memory', async () => {
+  it('decode a ~100 MB CSV stream in bounded memory', async () => {
     const count = { bytes: 0 }
-    const measure = await measureDecode(counted(generated('csv', 200 * MB), count))
+    const measure = await measureDecode(counted(generated('csv', 100 * MB), count))
     report('CSV', count.bytes, measure)
-    expect(count.bytes).toBeGreaterThan(200 * MB)
-    expect(measure.rows).toBeGreaterThan(1_500_000)
-    expect(measure.retainedGrowth).toBeLessThan(MEMORY_BOUND)
-    expect(measure.rssGrowth).toBeLessThan(MEMORY_BOUND)
+    expect(count.bytes).toBeGreaterThan(100 * MB)
+    expect(measure.rows).toBeGreaterThan(750_000)
+    expect(measure.retainedGrowth).toBeLessThan(RETAINED_BOUND)
+    expect(measure.rssGrowth).toBeLessThan(RSS_BOUND)
   }, DECODE_TIMEOUT_MS)
 
-  it('decode a ~200 MB JSON stream, rows after a 2 MB schema, in bounded memory', async () => {
+  it('decode a ~100 MB JSON stream, rows after a 2 MB schema, in bounded memory', async () => {
     const count = { bytes: 0 }
-    const measure = await measureDecode(counted(generated('json', 200 * MB), count))
+    const measure = await measureDecode(counted(generated('json', 100 * MB), count))
     report('JSON', count.bytes, measure)
-    expect(measure.rows).toBeGreaterThan(1_200_000)
-    expect(measure.retainedGrowth).toBeLessThan(MEMORY_BOUND)
-    expect(measure.rssGrowth).toBeLessThan(MEMORY_BOUND)
+    expect(measure.rows).toBeGreaterThan(600_000)
+    expect(measure.retainedGrowth).toBeLessThan(RETAINED_BOUND)
+    expect(measure.rssGrowth).toBeLessThan(RSS_BOUND)
   }, DECODE_TIMEOUT_MS)
 
-  it('decode a gzipped ~64 MB CSV stream in bounded memory', async () => {
+  it('decode a gzipped ~40 MB CSV stream in bounded memory', async () => {
     const count = { bytes: 0 }
-    const measure = await measureDecode(gzipped(counted(generated('csv', 64 * MB), count)))
+    const measure = await measureDecode(gzipped(counted(generated('csv', 40 * MB), count)))
     report('CSV gzip', count.bytes, measure)
-    expect(measure.rows).toBeGreaterThan(500_000)
-    expect(measure.retainedGrowth).toBeLessThan(MEMORY_BOUND)
-    expect(measure.rssGrowth).toBeLessThan(MEMORY_BOUND)
+    expect(measure.rows).toBeGreaterThan(300_000)
+    expect(measure.retainedGrowth).toBeLessThan(RETAINED_BOUND)
+    expect(measure.rssGrowth).toBeLessThan(RSS_BOUND)
   }, DECODE_TIMEOUT_MS)
 
   it('keep the event loop turning while decoding one huge chunk, plain or gzipped', async () => {
     for (const [format, compress] of [['csv', false], ['json', false], ['csv', true]] as const) {
       const parts: Buffer[] = []
-      for await (const chunk of generated(format, 48 * MB)) parts.push(chunk)
+      for await (const chunk of generated(format, 24 * MB)) parts.push(chunk)
       const text = Buffer.concat(parts)
       const input = compress ? gzipSync(text, { level: 1 }) : text
       const ticker = startTicker()
@@ -174,13 +178,13 @@ describe('transfer codecs under load', () => {
       const seconds = (performance.now() - started) / 1000
       const maxGap = ticker.stop()
       console.log(`one ${(text.length / MB).toFixed(0)} MB ${format}${compress ? ' gzip' : ''} chunk: ${rows} rows in ${seconds.toFixed(2)} s (${(text.length / MB / seconds).toFixed(1)} MB/s), longest event-loop gap ${maxGap.toFixed(1)} ms`)
-      expect(rows).toBeGreaterThan(300_000)
+      expect(rows).toBeGreaterThan(150_000)
       expect(maxGap).toBeLessThan(GAP_BOUND_MS)
     }
   })
 
   it('keep the event loop turning while encoding a large export from rows already in memory', async () => {
-    const rows = Array.from({ length: 300_000 }, (_, i) => ({ id: i + 1, createdAt: 'c', updatedAt: 'u', name: `Name ${i}, "q"`, score: i / 7, ok: i % 2 === 0, meta: { k: i } }))
+    const rows = Array.from({ length: 150_000 }, (_, i) => ({ id: i + 1, createdAt: 'c', updatedAt: 'u', name: `Name ${i}, "q"`, score: i / 7, ok: i % 2 === 0, meta: { k: i } }))
     async function* fromMemory() {
       yield* rows
     }
@@ -193,7 +197,7 @@ describe('transfer codecs under load', () => {
         const seconds = (performance.now() - started) / 1000
         const maxGap = ticker.stop()
         console.log(`export ${format}${compress ? ' gzip' : ''}: ${(bytes / MB).toFixed(1)} MB in ${seconds.toFixed(2)} s, longest event-loop gap ${maxGap.toFixed(1)} ms`)
-        expect(bytes).toBeGreaterThan(compress ? 1 * MB : 20 * MB)
+        expect(bytes).toBeGreaterThan(compress ? 1 * MB : 8 * MB)
         expect(maxGap).toBeLessThan(GAP_BOUND_MS)
       }
     }
