@@ -10,7 +10,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -90,7 +90,7 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
   const dataDir = options.dataDir ?? (await mkdtemp(join(os.tmpdir(), 'botshelf-bench-serve-')))
   const cwd = options.root ?? root
   const layout = serviceLayout(cwd)
-  const built = isBuildFresh(cwd, layout)
+  const built = await isBuildFresh(cwd, layout)
   if (!built) process.stderr.write(`botshelf serve runs from source through tsx in ${cwd}: its dist/ is missing or older than src/ (npm run build)\n`)
   const entry = built ? [layout.built] : ['--import', 'tsx', layout.source]
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry, 'serve', '--port', '0', '--data', join(dataDir, 'data'), ...(options.args ?? [])], {
@@ -144,8 +144,17 @@ function serviceLayout(checkout: string): { built: string; source: string; sourc
   return { built: 'dist/cli/bin.js', source: 'src/cli/bin.ts', sources: ['src'] }
 }
 
-/** Whether the built CLI of a checkout is newer than every file of its sources. */
-function isBuildFresh(checkout: string, layout: ReturnType<typeof serviceLayout>): boolean {
+/**
+ * Whether the built CLI of a checkout is current. A checkout with build stamps (scripts/build-stamp.mjs) answers
+ * by them, as the CLI's own launcher does: an incremental build leaves unchanged outputs with their old times, so
+ * the output's time says nothing. An older checkout without stamps: the built CLI newer than every source file.
+ */
+async function isBuildFresh(checkout: string, layout: ReturnType<typeof serviceLayout>): Promise<boolean> {
+  const stamps = join(checkout, 'scripts/build-stamp.mjs')
+  if (existsSync(stamps)) {
+    const { isUpToDate } = (await import(pathToFileURL(stamps).href)) as { isUpToDate(root: string): boolean }
+    return isUpToDate(checkout)
+  }
   let builtAt: number
   try {
     builtAt = statSync(join(checkout, layout.built)).mtimeMs
