@@ -23,6 +23,11 @@ import { systemClock, type Clock } from '../../clock.js'
 
 /** Candidates each ranking (lexical, vector) contributes to the fusion. */
 const CANDIDATES = 100
+/**
+ * Passages the vector scan keeps by their int8 copies before the float32 ranking (decision 1457): 4 × `CANDIDATES`,
+ * so a passage the quantization moved a few places (distances agree to ~0.01) still reaches the exact stage.
+ */
+const SHORTLIST = 4 * CANDIDATES
 
 
 function vectorBytes(vector: Float32Array): Buffer {
@@ -330,35 +335,44 @@ export class SqliteSearchStore {
    * and embedder with trained lists scan only the lists of the closest centroids (decision 0821), the filter applied
    * inside the same statement; when those lists hold fewer than `CANDIDATES` allowed vectors (a narrow filter), the
    * probe widens (×4 lists) until they do or every list was scanned, so a filter never costs a caller results.
+   *
+   * Two stages (decision 1457): the scan compares the int8 copies in the covering index `search_passages_vector_scan`
+   * (the probed lists are contiguous runs of it, no table read per passage) and keeps the `SHORTLIST` nearest; those
+   * are ranked again on their float32 vectors, so the order and distances handed on are exact.
    */
   private vectorRanking(botId: string, vector: { embedderId: string; values: Float32Array }, filter: { sql: string; params: unknown[] }): string[] {
     const bytes = vectorBytes(vector.values)
     const probe = this.lists.probe(botId, vector.embedderId, vector.values)
-    const scan = (lists: string | undefined) =>
+    const scan = (lists: string | undefined): number[] =>
       this.db
         .prepare(
-          // The distance is computed once per allowed row; rows with no positive similarity sort last and are dropped
-          // here (a `distance < 1` term in SQL would compute it twice).
-          `SELECT p.rowid AS rowid, vec_distance_cosine(p.embedding, ?) AS distance FROM search_passages p
+          `SELECT p.rowid FROM search_passages p
            JOIN files f ON f.id = p.file_id
-           WHERE p.embedder_id = ? AND length(p.embedding) = ? AND ${filter.sql}
+           WHERE p.embedder_id = ? AND length(p.embedding_i8) = ? AND ${filter.sql}
            ${lists === undefined ? '' : 'AND p.list_id IN (SELECT value FROM json_each(?))'}
-           ORDER BY distance, p.rowid LIMIT ?`,
+           ORDER BY vec_distance_cosine(vec_int8(p.embedding_i8), vec_quantize_int8(?, 'unit')), p.rowid LIMIT ?`,
         )
-        .all(bytes, vector.embedderId, vector.values.byteLength, ...filter.params, ...(lists === undefined ? [] : [lists]), CANDIDATES) as Array<{
-        rowid: number
-        distance: number
-      }>
-    let rows: Array<{ rowid: number; distance: number }>
-    if (!probe) rows = scan(undefined)
+        .pluck()
+        .all(vector.embedderId, vector.values.length, ...filter.params, ...(lists === undefined ? [] : [lists]), bytes, SHORTLIST) as number[]
+    let shortlist: number[]
+    if (!probe) shortlist = scan(undefined)
     else {
       let probed = probe.first
       for (;;) {
-        rows = scan(JSON.stringify(Array.from(probe.order.subarray(0, probed))))
-        if (rows.length >= CANDIDATES || probed >= probe.order.length) break
+        shortlist = scan(JSON.stringify(Array.from(probe.order.subarray(0, probed))))
+        if (shortlist.length >= CANDIDATES || probed >= probe.order.length) break
         probed = Math.min(probe.order.length, probed * 4)
       }
     }
+    if (shortlist.length === 0) return []
+    // The distance is computed once per row; rows with no positive similarity sort last and are dropped here (a
+    // `distance < 1` term in SQL would compute it twice).
+    const rows = this.db
+      .prepare(
+        `SELECT rowid, vec_distance_cosine(embedding, ?) AS distance FROM search_passages
+         WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY distance, rowid LIMIT ?`,
+      )
+      .all(bytes, JSON.stringify(shortlist), CANDIDATES) as Array<{ rowid: number; distance: number }>
     return rows.filter((row) => row.distance < 1).map((row) => String(row.rowid))
   }
 }

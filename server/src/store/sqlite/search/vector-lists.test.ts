@@ -177,15 +177,18 @@ describe('the approximate vector stage on SQLite (decision 0821)', () => {
     const vectors = await embedder.embed(texts.passages)
     const queries = await embedder.embed(texts.queries, { purpose: 'query' })
     // Passages written through a backend that never trains, then the schema taken back to what the previous version
-    // made (no list column, no lists table, its index, the migration not recorded).
+    // made (no list column, no lists table, no int8 copies, its index, the migrations not recorded): the upgrade
+    // also fills the int8 copies of the passages already there, which the scan reads.
     let fileIds: string[]
     {
       const backend = await open({ dataDir, vectorLists: { minVectors: Number.MAX_SAFE_INTEGER } })
       fileIds = await addVectors(backend, vectors)
       await backend.close()
       const old = openDatabase(join(dataDir, 'botshelf.db'))
-      old.exec("DELETE FROM _migrations WHERE id IN ('search-0002-vector-lists', 'search-0004-vector-list-probes')")
-      old.exec('DROP TABLE search_vector_lists; DROP INDEX search_passages_lists; ALTER TABLE search_passages DROP COLUMN list_id')
+      old.exec("DELETE FROM _migrations WHERE id IN ('search-0002-vector-lists', 'search-0004-vector-list-probes', 'search-0005-vector-scan-int8')")
+      old.exec('DROP TRIGGER search_passages_int8_after_insert; DROP TRIGGER search_passages_int8_after_update')
+      old.exec('DROP INDEX search_passages_vector_scan; ALTER TABLE search_passages DROP COLUMN embedding_i8')
+      old.exec('DROP TABLE search_vector_lists; ALTER TABLE search_passages DROP COLUMN list_id')
       old.exec('CREATE INDEX search_passages_bot_embedder ON search_passages (bot_id, embedder_id)')
       expect(old.prepare("SELECT count(*) FROM pragma_table_info('search_passages') WHERE name = 'list_id'").pluck().get()).toBe(0)
       old.close()
