@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { UpsertFileInput } from './files/types.js'
 import type { Backend, BackendPorts } from './backend.js'
 import type { Clock } from './clock.js'
+import { botFileInput } from './files/bot-file-input.test-support.js'
 
 const START = Date.parse('2026-07-01T12:00:00.000Z')
 const BOT = 'bot_backend_a'
@@ -10,19 +11,7 @@ const DEADLOCK_MS = 2_000
 
 /** A bot file definition. */
 function definition(key: string): UpsertFileInput {
-  return {
-    botId: BOT,
-    key,
-    ownerScope: '',
-    owner: { type: 'bot', id: BOT },
-    size: 1,
-    contentType: 'text/plain',
-    tags: {},
-    metadata: {},
-    accessPolicies: [],
-    index: false,
-    expiresAt: null,
-  }
+  return botFileInput(BOT, key, { index: false })
 }
 
 /** A promise and the function that resolves it: a gate a test opens by hand. */

@@ -11,24 +11,13 @@ import { connectPostgres } from './connect.js'
 import { openPostgresBackend, postgresMigrations, type PostgresBackend, type PostgresBackendOptions } from './backend.js'
 import { serializable, SERIALIZABLE_ATTEMPTS } from './serializable.js'
 import { createTestDatabase, type TestDatabase } from './test-database.test-support.js'
+import { botFileInput } from '../files/bot-file-input.test-support.js'
 
 const START = Date.parse('2026-07-01T12:00:00.000Z')
 const BOT = 'bot_pg_a'
 
 function definition(key: string): UpsertFileInput {
-  return {
-    botId: BOT,
-    key,
-    ownerScope: '',
-    owner: { type: 'bot', id: BOT },
-    size: 1,
-    contentType: 'text/plain',
-    tags: {},
-    metadata: {},
-    accessPolicies: [],
-    index: false,
-    expiresAt: null,
-  }
+  return botFileInput(BOT, key, { index: false })
 }
 
 function latch(): { promise: Promise<void>; open(): void } {

@@ -4,6 +4,7 @@ import { normalizeTagFilter } from 'botshelf/api'
 import type { Backend } from '../backend.js'
 import type { Clock } from '../clock.js'
 import type { FileRecord, UpsertFileInput } from '../files/types.js'
+import { botFileInput } from '../files/bot-file-input.test-support.js'
 import type { PassageInput } from './types.js'
 
 const START = Date.parse('2026-05-01T08:00:00.000Z')
@@ -13,20 +14,7 @@ const OTHER_BOT = 'bot_search_b'
 type Open = (now: Clock) => Promise<{ backend: Backend; close(): Promise<void> }>
 
 function definition(key: string, extra: Partial<UpsertFileInput> = {}): UpsertFileInput {
-  return {
-    botId: BOT,
-    key,
-    ownerScope: '',
-    owner: { type: 'bot', id: extra.botId ?? BOT },
-    size: 5,
-    contentType: 'text/plain',
-    tags: {},
-    metadata: {},
-    accessPolicies: [],
-    index: true,
-    expiresAt: null,
-    ...extra,
-  }
+  return botFileInput(BOT, key, { size: 5, ...extra })
 }
 
 function passage(content: string, vector: number[] | null = null, extra: Partial<PassageInput> = {}): PassageInput {

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3'
 import type { Database as SqliteDatabase } from 'better-sqlite3'
 import * as sqliteVec from 'sqlite-vec'
+import { registerInt8Copy } from './search/int8-copy.js'
 
 /** A better-sqlite3 connection. */
 export type Sqlite = SqliteDatabase
@@ -24,8 +25,8 @@ export interface OpenDatabaseOptions {
 /**
  * Opens the embedded database with the settings botshelf relies on: WAL, foreign keys,
  * a busy timeout, `synchronous = FULL` so a committed row survives a power cut (or `NORMAL` when the caller makes
- * commits durable itself: `groupCommit`), and the sqlite-vec functions
- * (`vec_distance_cosine`) the search index ranks vectors with.
+ * commits durable itself: `groupCommit`), the sqlite-vec functions (`vec_distance_cosine`) the search index ranks
+ * vectors with, and `botshelf_int8`, which its triggers write the scan's int8 copies with (decision 1457).
  * Pass `':memory:'` for a throwaway store (tests).
  *
  * @example
@@ -40,5 +41,6 @@ export function openDatabase(filename: string, options: OpenDatabaseOptions = {}
   db.pragma('busy_timeout = 5000')
   db.pragma(options.groupCommit === true && filename !== ':memory:' ? 'synchronous = NORMAL' : 'synchronous = FULL')
   sqliteVec.load(db)
+  registerInt8Copy(db)
   return db
 }

@@ -5,7 +5,7 @@ import type { Migration } from '../migrations.js'
  * made one, its vector as float32 bytes beside the id of that embedder), belonging to a file row so deleting the
  * file deletes its passages; an FTS5 index over the text kept in step by triggers (BM25 ranking, Porter stemming,
  * diacritics folded). Vectors sit in the row as float32 and, for the scan, as an int8 copy in a covering index
- * (`search-0005`); both are compared with sqlite-vec's `vec_distance_cosine`, and the caller's scope and tag filter
+ * (`search-0005`, `botshelf_int8`); both are compared with sqlite-vec's `vec_distance_cosine`, and the caller's scope and tag filter
  * narrow the rows before any distance is computed.
  *
  * @example
@@ -92,23 +92,22 @@ export const searchMigrations: ReadonlyArray<Migration> = [
   {
     // The vector scan reads an int8 copy of each vector from one covering index (decision 1457): the lists probed
     // are contiguous runs of the index, not a table lookup per passage, and a quarter of the float32 bytes. The copy
-    // is kept in step by triggers, so no write path can miss it; a blob sqlite-vec cannot read as float32 gets none
-    // (the scan skips it, as it skipped a vector of another length).
+    // (`botshelf_int8`, registered on every connection) is written with the vector by the port and kept in step by
+    // triggers wherever a write leaves it behind (a new vector without its copy, a vector changed and the copy not),
+    // so no write path can miss it; a blob that is no float32 vector gets none (the scan skips it, as it skipped a
+    // vector of another length).
     id: 'search-0005-vector-scan-int8',
     up(db) {
       db.exec(`
         ALTER TABLE search_passages ADD COLUMN embedding_i8 BLOB;
-        UPDATE search_passages SET embedding_i8 = vec_quantize_int8(embedding, 'unit')
-          WHERE embedding IS NOT NULL AND length(embedding) > 0 AND length(embedding) % 4 = 0;
+        UPDATE search_passages SET embedding_i8 = botshelf_int8(embedding) WHERE embedding IS NOT NULL;
         CREATE TRIGGER search_passages_int8_after_insert AFTER INSERT ON search_passages
-          WHEN new.embedding IS NOT NULL AND length(new.embedding) > 0 AND length(new.embedding) % 4 = 0 BEGIN
-          UPDATE search_passages SET embedding_i8 = vec_quantize_int8(new.embedding, 'unit') WHERE rowid = new.rowid;
+          WHEN new.embedding IS NOT NULL AND new.embedding_i8 IS NULL BEGIN
+          UPDATE search_passages SET embedding_i8 = botshelf_int8(new.embedding) WHERE rowid = new.rowid;
         END;
-        CREATE TRIGGER search_passages_int8_after_update AFTER UPDATE OF embedding ON search_passages BEGIN
-          UPDATE search_passages SET embedding_i8 = CASE
-            WHEN new.embedding IS NOT NULL AND length(new.embedding) > 0 AND length(new.embedding) % 4 = 0
-            THEN vec_quantize_int8(new.embedding, 'unit') END
-          WHERE rowid = new.rowid;
+        CREATE TRIGGER search_passages_int8_after_update AFTER UPDATE OF embedding ON search_passages
+          WHEN new.embedding_i8 IS old.embedding_i8 BEGIN
+          UPDATE search_passages SET embedding_i8 = botshelf_int8(new.embedding) WHERE rowid = new.rowid;
         END;
         DROP INDEX search_passages_lists;
         CREATE INDEX search_passages_vector_scan ON search_passages (bot_id, embedder_id, list_id, file_id, embedding_i8);

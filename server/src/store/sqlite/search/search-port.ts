@@ -17,6 +17,7 @@ import { StatementCache } from '../tables/statements.js'
 import { evidenceText, fuseByReciprocalRank, keepLexicalTop, rankByRelevance, RESCORED_CANDIDATES, RRF_K, STOP_WORDS } from '../../../search/ranking/index.js'
 import { dot } from '../../../search/embedding/vector-math.js'
 import { tagConditionsSql } from '../tag-sql.js'
+import { int8Copy } from './int8-copy.js'
 import { SqliteVectorLists } from './vector-lists.js'
 import { systemClock, type Clock } from '../../clock.js'
 
@@ -98,8 +99,8 @@ export class SqliteSearchStore {
    */
   replacePassages(input: ReplacePassagesInput): void {
     const insert = this.db.prepare(
-      `INSERT INTO search_passages (id, file_id, bot_id, position, content, passage_type, subtype, page_number, breadcrumb_json, embedder_id, embedding, list_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO search_passages (id, file_id, bot_id, position, content, passage_type, subtype, page_number, breadcrumb_json, embedder_id, embedding, embedding_i8, list_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     const previous = this.embeddersOf(input.fileId)
     this.db.transaction(() => {
@@ -119,6 +120,8 @@ export class SqliteSearchStore {
           JSON.stringify(passage.breadcrumb),
           embedderId,
           passage.vector ? vectorBytes(passage.vector) : null,
+          // Written here, so the trigger that fills a missing copy has nothing to do (one row write, not two).
+          passage.vector ? (int8Copy(passage.vector) ?? null) : null,
           embedderId === null ? null : place(passage.vector),
         )
       })
@@ -269,14 +272,16 @@ export class SqliteSearchStore {
    * ```
    */
   setPassageVectors(input: PassageVectorsInput): number {
-    const update = this.db.prepare('UPDATE search_passages SET embedder_id = ?, embedding = ?, list_id = ? WHERE id = ? AND file_id = ?')
+    const update = this.db.prepare('UPDATE search_passages SET embedder_id = ?, embedding = ?, embedding_i8 = ?, list_id = ? WHERE id = ? AND file_id = ?')
     const previous = this.embeddersOf(input.fileId)
     const botId = previous[0]?.botId
     if (botId === undefined) return 0
     const updated = this.db.transaction(() => {
       const place = this.lists.assigner(botId, input.embedderId)
       let count = 0
-      for (const entry of input.vectors) count += update.run(input.embedderId, vectorBytes(entry.vector), place(entry.vector), entry.passageId, input.fileId).changes
+      for (const entry of input.vectors) {
+        count += update.run(input.embedderId, vectorBytes(entry.vector), int8Copy(entry.vector) ?? null, place(entry.vector), entry.passageId, input.fileId).changes
+      }
       return count
     })()
     for (const embedderId of new Set([...previous.map((row) => row.embedderId), input.embedderId])) this.lists.changed(botId, embedderId)
@@ -308,9 +313,13 @@ export class SqliteSearchStore {
     const ranked = this.db.prepare(
       `SELECT rowid FROM search_passages_fts WHERE search_passages_fts MATCH ? ORDER BY bm25(search_passages_fts), rowid LIMIT ?`,
     )
+    // CROSS JOIN fixes the order: each ranked rowid looks up its passage, then its file. Left free, the planner
+    // scanned the bot's whole run of the vector scan's covering index (it holds rowid, bot and file) instead.
     const allowed = this.db.prepare(
-      `SELECT p.rowid FROM search_passages p JOIN files f ON f.id = p.file_id
-       WHERE p.rowid IN (SELECT value FROM json_each(?)) AND ${filter.sql}`,
+      `SELECT p.rowid FROM json_each(?) ranked
+       CROSS JOIN search_passages p NOT INDEXED ON p.rowid = ranked.value
+       CROSS JOIN files f ON f.id = p.file_id
+       WHERE ${filter.sql}`,
     )
     for (let window = CANDIDATES * 2; window <= CANDIDATES * 16; window *= 4) {
       const rowids = ranked.pluck().all(match, window) as number[]
@@ -342,6 +351,8 @@ export class SqliteSearchStore {
    */
   private vectorRanking(botId: string, vector: { embedderId: string; values: Float32Array }, filter: { sql: string; params: unknown[] }): string[] {
     const bytes = vectorBytes(vector.values)
+    const copy = int8Copy(vector.values)
+    if (!copy) return []
     const probe = this.lists.probe(botId, vector.embedderId, vector.values)
     const scan = (lists: string | undefined): number[] =>
       this.db
@@ -350,10 +361,10 @@ export class SqliteSearchStore {
            JOIN files f ON f.id = p.file_id
            WHERE p.embedder_id = ? AND length(p.embedding_i8) = ? AND ${filter.sql}
            ${lists === undefined ? '' : 'AND p.list_id IN (SELECT value FROM json_each(?))'}
-           ORDER BY vec_distance_cosine(vec_int8(p.embedding_i8), vec_quantize_int8(?, 'unit')), p.rowid LIMIT ?`,
+           ORDER BY vec_distance_cosine(vec_int8(p.embedding_i8), vec_int8(?)), p.rowid LIMIT ?`,
         )
         .pluck()
-        .all(vector.embedderId, vector.values.length, ...filter.params, ...(lists === undefined ? [] : [lists]), bytes, SHORTLIST) as number[]
+        .all(vector.embedderId, vector.values.length, ...filter.params, ...(lists === undefined ? [] : [lists]), copy, SHORTLIST) as number[]
     let shortlist: number[]
     if (!probe) shortlist = scan(undefined)
     else {

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createOfflineEmbedder } from '../../../search/embedding/offline/offline-embedder.js'
 import { convertWinkEmbeddings } from '../../../search/embedding/offline/word-vectors-file.js'
 import type { Embedder } from '../../../search/embedding/embedder.js'
+import { botFileInput } from '../../files/bot-file-input.test-support.js'
 import type { PassageInput } from '../../search/types.js'
 import { openDatabase } from '../connect.js'
 import { openSqliteBackend, type SqliteBackend } from '../backend.js'
@@ -36,19 +37,7 @@ async function open(options: Parameters<typeof openSqliteBackend>[0]): Promise<S
 }
 
 async function addFile(backend: SqliteBackend, key: string, vectors: readonly Float32Array[], options: { tags?: Record<string, string>; ownerScope?: string } = {}): Promise<string> {
-  const { file } = await backend.files.upsert({
-    botId: BOT,
-    key,
-    ownerScope: options.ownerScope ?? '',
-    owner: { type: 'bot', id: BOT },
-    size: 1,
-    contentType: 'text/plain',
-    tags: options.tags ?? {},
-    metadata: {},
-    accessPolicies: [],
-    index: true,
-    expiresAt: null,
-  })
+  const { file } = await backend.files.upsert(botFileInput(BOT, key, { ownerScope: options.ownerScope ?? '', tags: options.tags ?? {} }))
   const passages: PassageInput[] = vectors.map((vector, i) => ({ content: `passage ${key} ${i}`, subtype: 'paragraph', breadcrumb: [], vector }))
   await backend.search.replacePassages({ fileId: file.id, botId: BOT, embedderId: 'test-embedder', passages })
   return file.id

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { botFileInput } from '../../files/bot-file-input.test-support.js'
 import type { PassageInput } from '../../search/types.js'
 import { openSqliteBackend, type SqliteBackend } from '../backend.js'
 import { randomVectors } from './vector-lists.test-support.js'
@@ -16,19 +17,7 @@ afterEach(async () => {
 async function backendWith(vectors: ReadonlyArray<Float32Array | null>, options: { minVectors?: number } = {}): Promise<{ backend: SqliteBackend; fileId: string }> {
   const backend = await openSqliteBackend({ memory: true, vectorLists: { minVectors: options.minVectors ?? 1_000_000 } })
   opened.push(backend)
-  const { file } = await backend.files.upsert({
-    botId: BOT,
-    key: 'scan.md',
-    ownerScope: '',
-    owner: { type: 'bot', id: BOT },
-    size: 1,
-    contentType: 'text/plain',
-    tags: {},
-    metadata: {},
-    accessPolicies: [],
-    index: true,
-    expiresAt: null,
-  })
+  const { file } = await backend.files.upsert(botFileInput(BOT, 'scan.md'))
   const passages: PassageInput[] = vectors.map((vector, i) => ({ content: `passage ${i}`, subtype: 'paragraph', breadcrumb: [], vector }))
   await backend.search.replacePassages({ fileId: file.id, botId: BOT, embedderId: EMBEDDER, passages })
   return { backend, fileId: file.id }
@@ -38,7 +27,7 @@ function copies(backend: SqliteBackend): Array<{ position: number; copy: string 
   return backend.db
     .prepare(
       `SELECT position, CASE WHEN embedding_i8 IS NULL THEN NULL ELSE hex(embedding_i8) END AS copy,
-         CASE WHEN embedding IS NULL THEN NULL ELSE hex(vec_quantize_int8(embedding, 'unit')) END AS expected
+         CASE WHEN embedding IS NULL THEN NULL ELSE hex(botshelf_int8(embedding)) END AS expected
        FROM search_passages ORDER BY position`,
     )
     .all() as Array<{ position: number; copy: string | null; expected: string | null }>
@@ -64,6 +53,17 @@ describe('the int8 vector scan on SQLite (decision 1457)', () => {
 
     backend.db.prepare('UPDATE search_passages SET embedding = NULL WHERE position = 0').run()
     expect(copies(backend)[0]!.copy).toBeNull()
+
+    // A write that leaves the copy out (a tool, a loader writing rows by SQL) gets it from the trigger.
+    backend.db
+      .prepare(
+        `INSERT INTO search_passages (id, file_id, bot_id, position, content, subtype, breadcrumb_json, embedder_id, embedding)
+         VALUES ('passage_raw', ?, ?, 3, 'raw', 'paragraph', '[]', ?, ?)`,
+      )
+      .run(fileId, BOT, EMBEDDER, Buffer.from(vectors[0]!.buffer))
+    const raw = copies(backend)[3]!
+    expect(raw.copy).not.toBeNull()
+    expect(raw.copy).toBe(raw.expected)
   })
 
   it('answers in the exact float32 order, even where the int8 copies tie or swap two passages', async () => {
