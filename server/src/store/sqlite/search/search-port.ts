@@ -26,7 +26,7 @@ import { systemClock, type Clock } from '../../clock.js'
 const CANDIDATES = 100
 /**
  * Passages the vector scan keeps by their int8 copies before the float32 ranking (decision 1457): 4 × `CANDIDATES`,
- * so a passage the quantization moved a few places (distances agree to ~0.01) still reaches the exact stage.
+ * so a passage the quantization moved a few places (distances move by a few thousandths) still reaches the exact stage.
  */
 const SHORTLIST = 4 * CANDIDATES
 
