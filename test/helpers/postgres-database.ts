@@ -6,12 +6,10 @@ import { createTestDatabase, type TestDatabase } from '../../server/src/store/po
 // connections the file's backends left open. Elsewhere (no run prefix given) it is one database per file, dropped
 // after the file's last test. Either way, a file's backends each get an empty migrated schema of their own.
 let database: Promise<TestDatabase> | undefined
-// Schemas of that database a closed backend left migrated and empty again, for the next backend to take: migrating a
-// fresh schema costs ~300 ms of PostgreSQL work, emptying a used one ~20 ms (the port contracts do the same).
+// Schemas of that database a closed backend left migrated and empty again (`resetSchema`), for the next backend to
+// take: migrating a fresh schema costs ~300 ms of PostgreSQL work, emptying a used one ~20 ms (the port contracts
+// reset theirs the same way).
 let freeSchemas: string[] = []
-// What a freshly migrated schema holds (relations, functions, triggers), read once per database: a used schema is
-// taken back only when, emptied, it holds exactly that again.
-let pristine: Promise<string> | undefined
 
 /**
  * The PostgreSQL database of the running test file, created on first use.
@@ -67,52 +65,14 @@ export async function testFileSchema(): Promise<TestSchema> {
     schema,
     reused: reusedName !== undefined,
     async opened() {
-      if (reusedName === undefined && database === made && pristine === undefined) {
-        pristine = catalogOf(db, schema)
-        await pristine
-      }
+      if (reusedName === undefined && database === made) await db.notePristine(schema)
     },
     async release() {
       // The file's database may be gone (dropped after its last test) or replaced: nothing to give back then.
-      if (database !== made || pristine === undefined) return
-      const expected = await pristine
-      await dropWhatMigrationsDidNotMake(db, schema, expected)
-      await db.empty(schema)
-      if ((await catalogOf(db, schema)) === expected && database === made) freeSchemas.push(schema)
+      if (database !== made) return
+      // Taken back only when, emptied, it holds exactly what a freshly migrated schema holds.
+      if ((await db.resetSchema(schema)) && database === made) freeSchemas.push(schema)
     },
-  }
-}
-
-/** The schema's relations, functions and (user) triggers, one per line, sorted. */
-async function catalogOf(db: TestDatabase, schema: string): Promise<string> {
-  const rows = await db.admin<Array<{ item: string }>>`
-    SELECT 'relation ' || c.relkind::text || ' ' || c.relname AS item FROM pg_class c
-      JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ${schema}
-    UNION ALL
-    SELECT 'function ' || p.oid::regprocedure::text FROM pg_proc p
-      JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = ${schema}
-    UNION ALL
-    SELECT 'trigger ' || c.relname || ' ' || t.tgname FROM pg_trigger t
-      JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = ${schema} AND NOT t.tgisinternal
-    ORDER BY 1`
-  // regprocedure names the function with its schema while it is not on the search path: keep only the bare name.
-  return rows.map((row) => row.item.replace(`${schema}.`, '')).join('\n')
-}
-
-/** Drops the tables and functions a backend made at run time (user tables, their vectors and staging tables). */
-async function dropWhatMigrationsDidNotMake(db: TestDatabase, schema: string, expected: string): Promise<void> {
-  const keep = new Set(expected.split('\n'))
-  const tables = await db.admin<Array<{ name: string; item: string }>>`
-    SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS name, 'relation r ' || c.relname AS item
-    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ${schema} AND c.relkind = 'r'`
-  const extraTables = tables.filter((table) => !keep.has(table.item)).map((table) => table.name)
-  if (extraTables.length > 0) await db.admin.unsafe(`DROP TABLE IF EXISTS ${extraTables.join(', ')} CASCADE`)
-  const functions = await db.admin<Array<{ signature: string }>>`
-    SELECT p.oid::regprocedure::text AS signature FROM pg_proc p
-    JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = ${schema}`
-  for (const { signature } of functions) {
-    if (!keep.has(`function ${signature.replace(`${schema}.`, '')}`)) await db.admin.unsafe(`DROP FUNCTION IF EXISTS ${signature} CASCADE`)
   }
 }
 
@@ -142,6 +102,5 @@ export async function dropTestFileDatabase(): Promise<void> {
   const made = database
   database = undefined
   freeSchemas = []
-  pristine = undefined
   if (made) await (await made).drop()
 }

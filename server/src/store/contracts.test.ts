@@ -100,8 +100,9 @@ const sqliteMemory: ContractTarget<Backend> = {
 }
 
 /**
- * PostgreSQL: one database for the target, migrated once; each test opens a backend on it and, on close, drops the
- * user tables it made (real PostgreSQL tables, `ut_<ulid>`) and empties the rest: a migrated, empty backend again.
+ * PostgreSQL: one database for the target, migrated once; each test opens a backend on it and, on close, drops what
+ * it made at run time (user tables, `ut_<ulid>`, their vector and staging tables, functions) and empties the rest
+ * (`resetSchema`): a migrated, empty backend again.
  * Its search index runs the search contract in the two targets below, which choose the vector mode.
  */
 const postgresServer: ContractTarget<Backend> = {
@@ -116,13 +117,10 @@ const postgresServer: ContractTarget<Backend> = {
         const dataDir = mkdtempSync(join(tmpdir(), 'botshelf-pg-contracts-'))
         try {
           const backend = await openPostgresBackend({ url: database.url, dataDir, now, schema, poolSize: 4 })
+          await database.notePristine(schema)
           const close = async (): Promise<void> => {
             await backend.close()
-            const userTables = await database.admin<Array<{ name: string }>>`
-              SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables
-              WHERE schemaname = ${schema} AND tablename LIKE 'ut\\_%'`
-            if (userTables.length > 0) await database.admin.unsafe(`DROP TABLE ${userTables.map((table) => table.name).join(', ')}`)
-            await database.empty(schema)
+            await database.resetSchema(schema)
           }
           return { backend, close: () => removeAfter(close, dataDir) }
         } catch (error) {

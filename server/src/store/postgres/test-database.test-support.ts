@@ -22,6 +22,17 @@ export interface TestDatabase {
   empty(schema: string): Promise<void>
   /** Runs statements on it as the administrator (for tests that reach behind the backend). */
   admin: postgres.Sql
+  /**
+   * Records what a freshly migrated schema holds (relations, functions, triggers): call once a backend has migrated
+   * `schema`; only the first call reads the catalog.
+   */
+  notePristine(schema: string): Promise<void>
+  /**
+   * Gives a schema a closed backend used its migrated, empty state back: drops the tables and functions the backend
+   * made at run time (user tables, their vector and staging tables), empties the rest, and answers whether its
+   * catalog is then exactly the pristine one. Without `notePristine` first it changes nothing and answers false.
+   */
+  resetSchema(schema: string): Promise<boolean>
   /** Ends every connection on it but the administrator's (the backends a test left open). */
   endOtherConnections(): Promise<void>
   /** Drops it, ending every connection still open on it. */
@@ -55,21 +66,34 @@ export async function createTestDatabase(options: { prefix?: string } = {}): Pro
   }
   const admin = postgres(urlOf(name), { max: 2, onnotice: () => {}, connection: { application_name: testAdminApplicationName } })
   let schemas = 0
+  let pristine: Promise<string> | undefined
+  const empty = async (schema: string): Promise<void> => {
+    const tables = await admin<Array<{ name: string }>>`
+      SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables
+      WHERE schemaname = ${schema} AND tablename <> 'botshelf_migrations'`
+    // DELETE, not TRUNCATE: a few rows go in milliseconds, where TRUNCATE makes new files and syncs them. Foreign
+    // keys are not checked meanwhile (the administrator is a superuser), so the order of the tables does not matter.
+    await admin.begin(async (tx) => {
+      await tx`SET LOCAL session_replication_role = replica`
+      for (const table of tables) await tx.unsafe(`DELETE FROM ${table.name}`)
+    })
+  }
   return {
     name,
     url: urlOf(name),
     admin,
     freshSchema: () => `t_${++schemas}_${randomBytes(3).toString('hex')}`,
-    async empty(schema) {
-      const tables = await admin<Array<{ name: string }>>`
-        SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables
-        WHERE schemaname = ${schema} AND tablename <> 'botshelf_migrations'`
-      // DELETE, not TRUNCATE: a few rows go in milliseconds, where TRUNCATE makes new files and syncs them. Foreign
-      // keys are not checked meanwhile (the administrator is a superuser), so the order of the tables does not matter.
-      await admin.begin(async (tx) => {
-        await tx`SET LOCAL session_replication_role = replica`
-        for (const table of tables) await tx.unsafe(`DELETE FROM ${table.name}`)
-      })
+    empty,
+    async notePristine(schema) {
+      pristine ??= catalogOf(admin, schema)
+      await pristine
+    },
+    async resetSchema(schema) {
+      if (!pristine) return false
+      const expected = await pristine
+      await dropWhatMigrationsDidNotMake(admin, schema, expected)
+      await empty(schema)
+      return (await catalogOf(admin, schema)) === expected
     },
     async endOtherConnections() {
       await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
@@ -84,5 +108,38 @@ export async function createTestDatabase(options: { prefix?: string } = {}): Pro
         await dropper.end({ timeout: 5 })
       }
     },
+  }
+}
+
+/** The schema's relations, functions and (user) triggers, one per line, sorted. */
+async function catalogOf(admin: postgres.Sql, schema: string): Promise<string> {
+  const rows = await admin<Array<{ item: string }>>`
+    SELECT 'relation ' || c.relkind::text || ' ' || c.relname AS item FROM pg_class c
+      JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ${schema}
+    UNION ALL
+    SELECT 'function ' || p.oid::regprocedure::text FROM pg_proc p
+      JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = ${schema}
+    UNION ALL
+    SELECT 'trigger ' || c.relname || ' ' || t.tgname FROM pg_trigger t
+      JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = ${schema} AND NOT t.tgisinternal
+    ORDER BY 1`
+  // regprocedure names the function with its schema while it is not on the search path: keep only the bare name.
+  return rows.map((row) => row.item.replace(`${schema}.`, '')).join('\n')
+}
+
+/** Drops the tables and functions a backend made at run time (user tables, their vectors and staging tables). */
+async function dropWhatMigrationsDidNotMake(admin: postgres.Sql, schema: string, expected: string): Promise<void> {
+  const keep = new Set(expected.split('\n'))
+  const tables = await admin<Array<{ name: string; item: string }>>`
+    SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS name, 'relation r ' || c.relname AS item
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ${schema} AND c.relkind = 'r'`
+  const extraTables = tables.filter((table) => !keep.has(table.item)).map((table) => table.name)
+  if (extraTables.length > 0) await admin.unsafe(`DROP TABLE IF EXISTS ${extraTables.join(', ')} CASCADE`)
+  const functions = await admin<Array<{ signature: string }>>`
+    SELECT p.oid::regprocedure::text AS signature FROM pg_proc p
+    JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = ${schema}`
+  for (const { signature } of functions) {
+    if (!keep.has(`function ${signature.replace(`${schema}.`, '')}`)) await admin.unsafe(`DROP FUNCTION IF EXISTS ${signature} CASCADE`)
   }
 }
