@@ -2,12 +2,14 @@
  * Retrieval quality of botshelf's search: recall@10 and nDCG@10 of lexical (BM25, SQLite FTS5), vector (exact cosine)
  * and hybrid (reciprocal rank fusion) ranking on the labelled question set, for the offline embedder and, when
  * BOTSHELF_EMBEDDINGS_URL is set, an embedding service. `--sweep` also measures the offline embedder's variants, the
- * RRF k constant and list weights, which is how their defaults were chosen (decisions 0811, 0812).
+ * RRF k constant and list weights, which is how their defaults were chosen (decisions 0811, 0812). The text each
+ * passage is embedded from is measured too: alone, under its headings, with neighbours (decision 1458).
  *
  *   npm run bench:quality [-- --sweep]
  */
 import { cpus } from 'node:os'
 import { createOfflineEmbedder, createOpenAiCompatibleEmbedder, embedderOptionsFromEnv, fuseByReciprocalRank, RRF_K, type Embedder, type OfflineEmbedderOptions } from '../../server/src/search/embedding/index.js'
+import { embeddingTexts } from '../../server/src/search/indexing/embedding-texts.js'
 import { indexedText, loadCorpus, loadQuestions, type Question } from './corpus.js'
 import { Bm25Index } from './fts5.js'
 import { rareTermProbes } from './rare-terms.js'
@@ -149,6 +151,26 @@ if (sweep) {
   }
   printTable('Offline variants (hybrid at the default k)', rows)
 }
+
+/** Vector ranking by the text each passage is embedded from (`chunking.embedBreadcrumb`, `embeddedContextLevels`). */
+async function embeddedTextRows(embedder: Embedder): Promise<void> {
+  const questionVectors = await embedder.embed(questions.map((q) => q.question), { purpose: 'query' })
+  // The corpus lists passages in document order; the title is the heading path.
+  const docs = passages.map((p) => ({ content: p.text, breadcrumb: p.title.split(' › ') }))
+  const first = (subset: (q: Question) => boolean, rankings: string[][]) => mean(questions.flatMap((q, i) => (subset(q) ? [q.relevant.includes(rankings[i]![0]!) ? 1 : 0] : [])))
+  console.log(`\n### The text a passage is embedded from (${embedder.label}): vector ranking, recall@10 / first-rank\n`)
+  console.log('| embedded text | all | paraphrase | other |\n|---|---|---|---|')
+  for (const [breadcrumb, contextLevels] of [[false, 0], [true, 0], [false, 1], [true, 1], [true, 2], [true, 3]] as const) {
+    const vectors = await embedder.embed(embeddingTexts(docs, { breadcrumb, contextLevels }), { purpose: 'passage' })
+    const index = new ExactVectorIndex(documents.map((d) => d.id), vectors)
+    const rankings = questionVectors.map((v) => index.search(v, DEPTH))
+    const r = row('', (_, i) => rankings[i]!)
+    const cell = (scores: Scores, subset: (q: Question) => boolean) => `${f(scores.recall)} / ${f(first(subset, rankings))}`
+    const name = `${breadcrumb ? 'headings + passage' : 'passage alone'}${contextLevels > 0 ? `, ${contextLevels} neighbour(s) each side` : ''}`
+    console.log(`| ${name} | ${cell(r.all, () => true)} | ${cell(r.paraphrase, (q) => q.paraphrase)} | ${cell(r.lexical, (q) => !q.paraphrase)} |`)
+  }
+}
+await embeddedTextRows(offline)
 
 const service = embedderOptionsFromEnv(process.env)
 if (service) await measure(createOpenAiCompatibleEmbedder(service), 'Embedding service')

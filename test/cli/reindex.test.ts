@@ -81,8 +81,9 @@ describe('botshelf reindex', () => {
     expect(run.stderr()).toMatch(/reindex: 2\/2 files, 5\/5 passages/)
     expect(run.stderr()).toMatch(/re-embedded 5 passage\(s\) of 2 file\(s\) with \S*model-b\S*/)
     const embedded = fake.requests.flatMap((request) => request.body.input ?? [])
-    expect(embedded).toContain('Refunds are paid within thirty days.')
-    expect(embedded).toContain('Parcels leave the warehouse every morning.')
+    // Each passage is embedded under its heading, as when it was indexed (decision 1458).
+    expect(embedded).toContain('Returns\n\nRefunds are paid within thirty days.')
+    expect(embedded).toContain('Shipping\n\nParcels leave the warehouse every morning.')
 
     // A second run has nothing left to do.
     const again = capture(false)

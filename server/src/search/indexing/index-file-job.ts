@@ -12,6 +12,7 @@ import type { DocumentExtractor } from './document-extractor.js'
 import { enqueueIndexing, indexFileSpec, type IndexFilePayload } from './enqueue-indexing.js'
 import { prepareGivenPassages, type PreparedPassage } from './given-passages.js'
 import type { IndexingOptions } from './indexing-options.js'
+import { embeddingContextOf, embeddingTexts } from './embedding-texts.js'
 import { applyIndexingOptions, captionImage, fileIndexingOptions, IMAGE_CAPTION_MAX_BYTES, imageType, IndexingNotes, modelRefusal, NO_LANGUAGE_MODEL } from './options/index.js'
 
 /** Shortest and longest wait before retrying after an unavailable embedder, in milliseconds. */
@@ -112,11 +113,11 @@ async function extract(services: AppServices, file: FileRecord, extractor: Docum
   }))
 }
 
-async function embed(embedder: Embedder | null | undefined, passages: PreparedPassage[], batchSize: number, signal: AbortSignal): Promise<Array<Float32Array | null>> {
-  if (!embedder || passages.length === 0) return passages.map(() => null)
+async function embed(embedder: Embedder | null | undefined, texts: string[], batchSize: number, signal: AbortSignal): Promise<Array<Float32Array | null>> {
+  if (!embedder || texts.length === 0) return texts.map(() => null)
   const vectors: Float32Array[] = []
-  for (let start = 0; start < passages.length; start += batchSize) {
-    const batch = passages.slice(start, start + batchSize).map((passage) => passage.content)
+  for (let start = 0; start < texts.length; start += batchSize) {
+    const batch = texts.slice(start, start + batchSize)
     const answer = await embedder.embed(batch, { signal, purpose: 'passage' })
     if (answer.length !== batch.length) throw new Error(`the embedder ${embedder.id} returned ${answer.length} vectors for ${batch.length} texts`)
     vectors.push(...answer)
@@ -159,7 +160,7 @@ export function indexFileJob(options: IndexingOptions = {}): ServiceJob<IndexFil
       try {
         const notes = new IndexingNotes()
         const prepared = payload.passages ? prepareGivenPassages(payload.passages) : await passagesFromContent(services, file, options.extractor, signal, notes)
-        const vectors = await embed(options.embedder, prepared, batchSize, signal)
+        const vectors = await embed(options.embedder, embeddingTexts(prepared, embeddingContextOf(file)), batchSize, signal)
         const passages: PassageInput[] = prepared.map((passage, index) => ({ ...passage, vector: vectors[index] ?? null }))
         const overQuota = await vectorStorageQuotaExceeded(backend, services.quotas, file.id, passages)
         if (overQuota) return fail(overQuota)

@@ -1,4 +1,5 @@
 import type { Embedder } from '../embedding/index.js'
+import { embeddingContextOf, embeddingTexts, type EmbeddablePassage } from './embedding-texts.js'
 import type { Backend } from '../../store/index.js'
 
 /** Where a reindex stands, reported after each file. */
@@ -76,14 +77,14 @@ export async function reembedStaleFiles(backend: Backend, embedder: Embedder, op
     for (const stale of page) {
       options.signal?.throwIfAborted()
       const passages = await allPassages(backend, stale.fileId)
+      // Embedded from the same texts as when the file was indexed: its own chunking options apply again.
+      const file = await backend.files.getAnyById(stale.fileId)
+      const texts = embeddingTexts(passages, file ? embeddingContextOf(file) : { breadcrumb: false, contextLevels: 0 })
       const vectors: Array<{ passageId: string; vector: Float32Array }> = []
       for (let start = 0; start < passages.length; start += batchSize) {
         options.signal?.throwIfAborted()
         const batch = passages.slice(start, start + batchSize)
-        const answer = await embedder.embed(
-          batch.map((passage) => passage.content),
-          { purpose: 'passage', ...(options.signal ? { signal: options.signal } : {}) },
-        )
+        const answer = await embedder.embed(texts.slice(start, start + batchSize), { purpose: 'passage', ...(options.signal ? { signal: options.signal } : {}) })
         if (answer.length !== batch.length) throw new Error(`the embedder ${embedderId} returned ${answer.length} vectors for ${batch.length} texts`)
         batch.forEach((passage, index) => vectors.push({ passageId: passage.id, vector: answer[index]! }))
       }
@@ -97,12 +98,12 @@ export async function reembedStaleFiles(backend: Backend, embedder: Embedder, op
   return { files: progress.files, passages: progress.passages, embedderId }
 }
 
-async function allPassages(backend: Backend, fileId: string): Promise<Array<{ id: string; content: string }>> {
-  const passages: Array<{ id: string; content: string }> = []
+async function allPassages(backend: Backend, fileId: string): Promise<Array<EmbeddablePassage & { id: string }>> {
+  const passages: Array<EmbeddablePassage & { id: string }> = []
   let afterPosition: number | undefined
   for (;;) {
     const page = await backend.search.listPassages({ fileId, pageSize: PASSAGES_PER_PAGE, ...(afterPosition !== undefined ? { afterPosition } : {}) })
-    passages.push(...page.items.map((item) => ({ id: item.id, content: item.content })))
+    passages.push(...page.items.map((item) => ({ id: item.id, content: item.content, type: item.type, subtype: item.subtype, breadcrumb: item.breadcrumb })))
     if (page.nextPosition === undefined) return passages
     afterPosition = page.nextPosition
   }
