@@ -48,22 +48,23 @@ export async function extractPassages(doc: DocumentInput, options: ExtractOption
 }
 
 /**
- * The bounds of rendering one PDF's pages (decision 1481): the longest side of a page image, in pixels (text of
- * 9 pt stays legible to a vision model, a page stays well under the models' image limits); the most pages rendered
- * per file; the wall-clock time for all of them.
+ * The bounds of rendering a PDF's pages (decision 1481): the longest side of a page image, in pixels (text of 9 pt
+ * stays legible to a vision model, a page stays well under the models' image limits); the most pages of one file
+ * rendered (the official client documents 100 for `vision`); the pages rendered by one call (a batch: the images
+ * held at once); the wall-clock time of one call.
  *
  * @example
  * ```ts
- * PAGE_RENDER_LIMITS.maxPages // 50
+ * PAGE_RENDER_LIMITS.maxPages // 100
  * ```
  */
-export const PAGE_RENDER_LIMITS = Object.freeze({ longestSidePx: 1500, maxPages: 50, timeMs: 120_000 })
+export const PAGE_RENDER_LIMITS = Object.freeze({ longestSidePx: 1500, maxPages: 100, batchPages: 10, timeMs: 60_000 })
 
 /**
  * Renders pages of a PDF to PNG images (each scaled to `PAGE_RENDER_LIMITS.longestSidePx` on its longest side) in a
  * worker thread of the extraction pool: `pages` is `true` for every page or page numbers; pages the document does
- * not have are skipped, and beyond the first `maxPages` (default `PAGE_RENDER_LIMITS.maxPages`) of the asked pages
- * are listed in `overCap` instead of rendered. Fails with an `ExtractionError`: a PDF pdf.js cannot read, no canvas
+ * not have are skipped, and beyond the first `maxPages` (default `PAGE_RENDER_LIMITS.batchPages`) of the asked pages
+ * are listed in `overCap` instead of rendered (render them with another call). Fails with an `ExtractionError`: a PDF pdf.js cannot read, no canvas
  * on this server (`WORKER_FAILED`), `TIME_LIMIT` after `PAGE_RENDER_LIMITS.timeMs`.
  *
  * @example
@@ -83,7 +84,7 @@ export async function renderPdfPages(
     content: doc.content,
     key: doc.key,
     pages: options.pages === true ? (true as const) : [...options.pages],
-    maxPages: options.maxPages ?? PAGE_RENDER_LIMITS.maxPages,
+    maxPages: options.maxPages ?? PAGE_RENDER_LIMITS.batchPages,
     longestSidePx: PAGE_RENDER_LIMITS.longestSidePx,
     limits,
   }

@@ -25,8 +25,10 @@ export interface FileIndexingOptions {
   outputTokenLimit: number
   /** `summarization.generateMasterSummary`: with `summarize`, one more summary of the whole document. */
   masterSummary: boolean
-  /** `vision.transcribePages` / `vision.indexPages` were asked (PDF page images). */
-  pageVision: boolean
+  /** `vision.transcribePages` (PDF): `true` for every page, or page numbers; absent when not asked. */
+  transcribePages?: true | number[]
+  /** `vision.indexPages` (PDF): `true` for every page, or page numbers; absent when not asked. */
+  indexPages?: true | number[]
 }
 
 /** Default `summarization.minimumInputLength`, in characters (the wire's lowest value). */
@@ -34,7 +36,11 @@ export const DEFAULT_MINIMUM_INPUT_LENGTH = 1000
 /** Default `summarization.outputTokenLimit`, in tokens (the wire's lowest value). */
 export const DEFAULT_OUTPUT_TOKEN_LIMIT = 1000
 
-const asked = (value: boolean | readonly number[] | undefined): boolean => value === true || (Array.isArray(value) && value.length > 0)
+/** A page selection as the job applies it: `true`, or page numbers (none, `false` and `[]` are not asking). */
+function pages(value: boolean | number[] | undefined): true | number[] | undefined {
+  if (value === true) return true
+  return Array.isArray(value) && value.length > 0 ? value : undefined
+}
 
 /**
  * Reads a file's stored `indexing.configuration` into the options the job applies.
@@ -47,7 +53,7 @@ const asked = (value: boolean | readonly number[] | undefined): boolean => value
 export function fileIndexingOptions(configuration: Record<string, unknown> | null | undefined, defaultChunkLength: number): FileIndexingOptions {
   const config = (configuration ?? {}) as IndexingConfiguration
   const summarization = config.summarization ?? {}
-  return {
+  const options: FileIndexingOptions = {
     maximumChunkLength: config.chunking?.maximumChunkLength ?? defaultChunkLength,
     mode: config.parsing?.mode ?? 'standard',
     smartCleanup: config.parsing?.smartCleanup === true,
@@ -56,6 +62,8 @@ export function fileIndexingOptions(configuration: Record<string, unknown> | nul
     minimumInputLength: summarization.minimumInputLength ?? DEFAULT_MINIMUM_INPUT_LENGTH,
     outputTokenLimit: summarization.outputTokenLimit ?? DEFAULT_OUTPUT_TOKEN_LIMIT,
     masterSummary: summarization.enable === true && summarization.generateMasterSummary === true,
-    pageVision: asked(config.vision?.transcribePages) || asked(config.vision?.indexPages),
   }
+  const transcribePages = pages(config.vision?.transcribePages)
+  const indexPages = pages(config.vision?.indexPages)
+  return { ...options, ...(transcribePages ? { transcribePages } : {}), ...(indexPages ? { indexPages } : {}) }
 }
