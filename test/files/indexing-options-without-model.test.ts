@@ -34,7 +34,8 @@ describe('indexing options without a language model', () => {
       key: 'warranty.md',
       content,
       index: true,
-      indexing: { configuration: { parsing: { mode: 'agent', minimumParagraphLength: 50 }, summarization: { enable: true } } },
+      // vision concerns PDFs only: ignored here, so not noted either.
+      indexing: { configuration: { parsing: { mode: 'agent', minimumParagraphLength: 50 }, summarization: { enable: true }, vision: { indexPages: true as never } } },
     })
     const done = await settledFile(service, file.id)
     expect(done.status).toBe('indexing_completed')

@@ -27,6 +27,8 @@ beforeAll(async () => {
       if (user.includes('refused.png')) return { status: 400, body: { error: { message: 'this model does not accept image input' } } }
       return chatCompletion('A lighthouse diagram labelled quokkalamp, with a red beam.')
     }
+    if (system.includes('transcribe pages')) return chatCompletion('Connect the brown lead to terminal L.')
+    if (system.includes('what a page of a document shows')) return chatCompletion(`A wiring diagram of the gorsewick oven, page ${/page (\d+)/.exec(user)?.[1]}.`)
     if (system.includes('summar')) return chatCompletion(user.includes('the whole') ? 'The handbook covers kestrelvane warranty and shipping rules.' : 'Claims under the zephyrquill warranty need a receipt.')
     if (system.includes('repair')) return chatCompletion(`${user.replace(/brok- en/g, 'broken')} (repaired)`)
     return chatCompletion('ok')
@@ -136,13 +138,30 @@ describe('parsing options', () => {
     ])
   })
 
-  it('vision page options on a PDF are noted as not applied; the pages are indexed from their text', async () => {
-    const pdf = await pdfDocument([[{ heading: 'Oven manual', paragraphs: ['Preheat for twenty minutes.'] }]], { key: 'manual.pdf' })
-    // The official client types transcribePages as an object; the wire takes true or page numbers.
-    const { file } = await client.uploadFile({ key: 'manual.pdf', content: pdf.content, index: true, indexing: { configuration: { vision: { transcribePages: true as never } } } })
+  it('vision on a PDF: an indexed page gets an image/page passage from its rendered image, a transcribed page the model\'s text', async () => {
+    const pdf = await pdfDocument([[{ heading: 'Oven manual', paragraphs: ['Preheat for twenty minutes.'] }], [{ heading: 'Wiring', paragraphs: ['See the diagram.'] }]], { key: 'manual.pdf' })
+    const before = fake.requests.length
+    // The official client types the page options as objects; the wire takes true or page numbers.
+    const { file } = await client.uploadFile({
+      key: 'manual.pdf',
+      content: pdf.content,
+      index: true,
+      indexing: { configuration: { vision: { indexPages: [1] as never, transcribePages: [2] as never } } },
+    })
     const done = await settledFile(service, file.id)
     expect(done.status).toBe('indexing_completed')
-    expect(done.failedStatusReason).toBe('indexed without vision: botshelf does not render PDF pages to images; the pages were indexed from their text')
-    expect((await passagesOf(file.id)).map((passage) => passage.meta.type)).toEqual(['chunk', 'chunk'])
+    expect(done.failedStatusReason).toBeUndefined()
+    expect((await passagesOf(file.id)).map((passage) => [passage.meta.type, passage.meta.subtype, passage.meta.pageNumber, passage.content])).toEqual([
+      ['chunk', 'title', 1, 'Oven manual'],
+      ['chunk', 'paragraph', 1, 'Preheat for twenty minutes.'],
+      ['image', 'page', 1, 'A wiring diagram of the gorsewick oven, page 1.'],
+      ['chunk', 'paragraph', 2, 'Connect the brown lead to terminal L.'],
+    ])
+    const pages = fake.requests.slice(before).map((request) => (request.body.messages?.at(-1)?.content as Array<{ type: string; image_url?: { url: string } }>).find((part) => part.type === 'image_url')?.image_url?.url)
+    expect(pages).toHaveLength(2)
+    expect(pages.every((url) => url?.startsWith('data:image/png;base64,iVBORw0KGgo'))).toBe(true)
+    const found = await client.searchFiles({ query: 'gorsewick wiring diagram' })
+    expect(found.passages[0]).toMatchObject({ content: 'A wiring diagram of the gorsewick oven, page 1.', meta: { type: 'image', subtype: 'page', pageNumber: 1 }, file: { key: 'manual.pdf' } })
   })
+
 })

@@ -10,13 +10,13 @@ const folder = mkdtempSync(join(tmpdir(), 'botshelf-start-loads-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
 /**
- * What only some requests need, loaded on first use (decisions 1304, 1475, 1480): extraction, the S3 SDK,
- * PostgreSQL, the code sandbox, the other commands, the RE2 engine (a `$regex` filter or a column pattern), the
- * CSV/JSON transfer codecs (a table import or export job), the command failure report and the client it names;
- * and nothing of the `botshelf` package but its wire (`api/`) and the small shared modules: not its main entry,
- * the bot runtime, events, inbox or client.
+ * What only some requests need, loaded on first use (decisions 1304, 1475, 1480, 1481): extraction and the canvas
+ * PDF pages are rendered on, the S3 SDK, PostgreSQL, the code sandbox, the other commands, the RE2 engine (a
+ * `$regex` filter or a column pattern), the CSV/JSON transfer codecs (a table import or export job), the command
+ * failure report and the client it names; and nothing of the `botshelf` package but its wire (`api/`) and the small
+ * shared modules: not its main entry, the bot runtime, events, inbox or client.
  */
-const loadedOnFirstUse = /\/node_modules\/(@aws-sdk\/|pdfjs-dist\/|mammoth\/|exceljs\/|@jitl\/quickjs|quickjs-emscripten-core\/|postgres\/|re2js\/)|\/store\/postgres\/|\/transfer\/(index|decode-import|encode-export|csv)\.js$|\/cli\/(export|import|backup|restore|reindex|migrate|failure)\.js$/
+const loadedOnFirstUse = /\/node_modules\/(@aws-sdk\/|pdfjs-dist\/|@napi-rs\/canvas|mammoth\/|exceljs\/|@jitl\/quickjs|quickjs-emscripten-core\/|postgres\/|re2js\/)|\/store\/postgres\/|\/transfer\/(index|decode-import|encode-export|csv)\.js$|\/cli\/(export|import|backup|restore|reindex|migrate|failure)\.js$/
 /** The parts of the `botshelf` package (its built `dist/`) a serving process must not load. */
 const runtimeParts = /^(index\.js$|runtime\/|event\/|inbox\/|client\/|testing\/)/
 

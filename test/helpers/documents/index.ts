@@ -3,7 +3,7 @@
  * Used by the extraction tests and by the search end-to-end tests, which upload them.
  */
 export { contentTypes, type DocumentSection, type GeneratedDocument } from './generated-document.js'
-export { blankPagesPdf, pdfDocument } from './pdf-document.js'
+export { blankPagesPdf, drawingPdf, pdfDocument, type DrawnPage } from './pdf-document.js'
 export { docxDocument, type DocxBlock } from './docx-document.js'
 export { pptxDocument, type Slide } from './pptx-document.js'
 export { xlsxDocument, type Sheet } from './xlsx-document.js'

@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib'
 import { contentTypes, type DocumentSection, type GeneratedDocument } from './generated-document.js'
 
 /**
@@ -27,6 +27,26 @@ export async function pdfDocument(pages: DocumentSection[][], options: { key?: s
     }
   }
   return { content: await doc.save(), contentType: contentTypes.pdf, key: options.key ?? 'generated.pdf' }
+}
+
+/** One page of {@link drawingPdf}: its size in points, a red box and an optional line of text in 24 pt. */
+export interface DrawnPage {
+  width: number
+  height: number
+  box: { x: number; y: number; width: number; height: number }
+  text?: string
+}
+
+/** A PDF whose pages hold a filled red box (and text), for page rendering: no text layer is needed to see them. */
+export async function drawingPdf(pages: DrawnPage[], key = 'drawing.pdf'): Promise<GeneratedDocument> {
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  for (const drawn of pages) {
+    const page = doc.addPage([drawn.width, drawn.height])
+    page.drawRectangle({ ...drawn.box, color: rgb(1, 0, 0) })
+    if (drawn.text) page.drawText(drawn.text, { x: 20, y: drawn.height - 40, size: 24, font })
+  }
+  return { content: await doc.save(), contentType: contentTypes.pdf, key }
 }
 
 /** A PDF of `count` empty pages (for the page cap). */

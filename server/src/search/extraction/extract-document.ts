@@ -65,7 +65,7 @@ export async function extractDocumentHere(
     throw new ExtractionError('CORRUPT_DOCUMENT', `${doc.key} could not be read as ${formatNames[format]}: ${(error as Error)?.message ?? String(error)}`)
   }
   if (passages.length === 0) {
-    throw new ExtractionError('NO_TEXT', `${doc.key} has no text to index (${formatNames[format]}${format === 'pdf' ? '; scanned pages need OCR, which is not done' : ''})`)
+    throw new ExtractionError('NO_TEXT', `${doc.key} has no text to index (${formatNames[format]}${format === 'pdf' ? '; scanned pages are read by a language model with indexing.configuration.vision.transcribePages' : ''})`)
   }
   return passages
 }

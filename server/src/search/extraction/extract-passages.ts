@@ -1,6 +1,7 @@
 import { resolveMaximumChunkLength } from './chunking/chunk-options.js'
 import { type DocumentInput, precheckDocument } from './extract-document.js'
 import { ExtractionError } from './extraction-error.js'
+import type { RenderedPdfPages } from './formats/pdf-pages.js'
 import { type ExtractionLimits, resolveLimits } from './limits.js'
 import type { ExtractedPassage } from './passage.js'
 import { ExtractionWorkerPool } from './worker/worker-pool.js'
@@ -44,6 +45,50 @@ export async function extractPassages(doc: DocumentInput, options: ExtractOption
   precheckDocument(doc, limits)
   if (options.signal?.aborted) throw new ExtractionError('ABORTED', `${doc.key} was not extracted: the extraction was aborted`)
   return sharedPool().run({ content: doc.content, contentType: doc.contentType, key: doc.key, maximumChunkLength, limits }, options.signal)
+}
+
+/**
+ * The bounds of rendering a PDF's pages (decision 1481): the longest side of a page image, in pixels (text of 9 pt
+ * stays legible to a vision model, a page stays well under the models' image limits); the most pages of one file
+ * rendered (the official client documents 100 for `vision`); the pages rendered by one call (a batch: the images
+ * held at once); the wall-clock time of one call.
+ *
+ * @example
+ * ```ts
+ * PAGE_RENDER_LIMITS.maxPages // 100
+ * ```
+ */
+export const PAGE_RENDER_LIMITS = Object.freeze({ longestSidePx: 1500, maxPages: 100, batchPages: 10, timeMs: 60_000 })
+
+/**
+ * Renders pages of a PDF to PNG images (each scaled to `PAGE_RENDER_LIMITS.longestSidePx` on its longest side) in a
+ * worker thread of the extraction pool: `pages` is `true` for every page or page numbers; pages the document does
+ * not have are skipped, and beyond the first `maxPages` (default `PAGE_RENDER_LIMITS.batchPages`) of the asked pages
+ * are listed in `overCap` instead of rendered (render them with another call). Fails with an `ExtractionError`: a PDF pdf.js cannot read, no canvas
+ * on this server (`WORKER_FAILED`), `TIME_LIMIT` after `PAGE_RENDER_LIMITS.timeMs`.
+ *
+ * @example
+ * ```ts
+ * const { pageCount, pages, overCap } = await renderPdfPages({ content, key: 'scan.pdf' }, { pages: [1, 2] })
+ * pages[0] // { pageNumber: 1, png: Uint8Array, width: 1160, height: 1500 }
+ * ```
+ */
+export async function renderPdfPages(
+  doc: { content: Uint8Array; key: string },
+  options: { pages: true | readonly number[]; maxPages?: number; signal?: AbortSignal },
+): Promise<RenderedPdfPages> {
+  const limits = resolveLimits({ timeMs: PAGE_RENDER_LIMITS.timeMs })
+  if (doc.content.byteLength === 0) throw new ExtractionError('EMPTY_DOCUMENT', `${doc.key} is empty: there are no pages to render`)
+  if (options.signal?.aborted) throw new ExtractionError('ABORTED', `${doc.key} was not rendered: the rendering was aborted`)
+  const request = {
+    content: doc.content,
+    key: doc.key,
+    pages: options.pages === true ? (true as const) : [...options.pages],
+    maxPages: options.maxPages ?? PAGE_RENDER_LIMITS.batchPages,
+    longestSidePx: PAGE_RENDER_LIMITS.longestSidePx,
+    limits,
+  }
+  return sharedPool().renderPages(request, options.signal)
 }
 
 /**

@@ -68,8 +68,13 @@ async function passagesFromContent(services: AppServices, file: FileRecord, extr
   const image = imageType(contentType, file.key)
   if (image) return describeImage(services, file, image, signal)
   const options = fileIndexingOptions(file.indexingConfiguration, filesLimits.chunkLengthDefault)
-  const extracted = await extract(services, file, extractor, options.maximumChunkLength, signal)
-  return applyIndexingOptions(extracted, { options, format: indexableFormat(contentType, file.key), key: file.key, model: services.languageModel, signal, notes })
+  const format = indexableFormat(contentType, file.key)
+  // A scanned PDF has no text of its own: with page vision its pages may still give passages (decision 1481).
+  const pageVision = format === 'pdf' && (options.transcribePages !== undefined || options.indexPages !== undefined)
+  const { passages: extracted, content, noText } = await extract(services, file, extractor, options.maximumChunkLength, signal, pageVision)
+  const passages = await applyIndexingOptions(extracted, { options, format, key: file.key, model: services.languageModel, signal, notes, content })
+  if (noText !== undefined && passages.length === 0) throw new IndexingRefusal([noText, notes.text()].filter(Boolean).join('; '))
+  return passages
 }
 
 /** An image file's one passage: its caption by the language model, or a refusal saying why there is none. */
@@ -92,7 +97,18 @@ async function describeImage(services: AppServices, file: FileRecord, type: stri
   return caption
 }
 
-async function extract(services: AppServices, file: FileRecord, extractor: DocumentExtractor | undefined, maximumChunkLength: number, signal: AbortSignal): Promise<PreparedPassage[]> {
+/**
+ * The document's bytes and its extracted passages. With `allowNoText`, a document without text (`NO_TEXT`) gives no
+ * passages and the extractor's reason in `noText`, instead of a refusal.
+ */
+async function extract(
+  services: AppServices,
+  file: FileRecord,
+  extractor: DocumentExtractor | undefined,
+  maximumChunkLength: number,
+  signal: AbortSignal,
+  allowNoText: boolean,
+): Promise<{ passages: PreparedPassage[]; content: Uint8Array; noText?: string }> {
   if (!extractor) {
     throw new IndexingRefusal('this server has no document extractor configured, so files cannot be indexed from their content (setFilePassages still works)')
   }
@@ -101,16 +117,18 @@ async function extract(services: AppServices, file: FileRecord, extractor: Docum
   try {
     extracted = await extractor({ content, contentType: file.blobContentType ?? file.contentType, key: file.key }, { maximumChunkLength, signal })
   } catch (error) {
+    if (allowNoText && error instanceof Error && error.name === 'ExtractionError' && (error as { code?: string }).code === 'NO_TEXT') return { passages: [], content, noText: error.message }
     // The extractor's own errors explain themselves; anything else may be transient and is retried.
     if (error instanceof BotshelfError || (error instanceof Error && error.name === 'ExtractionError')) throw new IndexingRefusal(error.message)
     throw error
   }
-  return extracted.map((passage) => ({
+  const passages = extracted.map((passage) => ({
     content: passage.content,
     subtype: passage.meta.subtype,
     ...(passage.meta.pageNumber !== undefined ? { pageNumber: passage.meta.pageNumber } : {}),
     breadcrumb: passage.breadcrumb,
   }))
+  return { passages, content }
 }
 
 async function embed(embedder: Embedder | null | undefined, texts: string[], batchSize: number, signal: AbortSignal): Promise<Array<Float32Array | null>> {
@@ -129,7 +147,8 @@ async function embed(embedder: Embedder | null | undefined, texts: string[], bat
  * The `files.index` job: extracts the passages of a file's content (or takes the given ones), embeds them when an
  * embedder is configured, then, in one transaction, swaps them in and marks the file `indexing_completed`, if the
  * indexing request it serves is still the file's latest. Until that commit the file's earlier passages keep
- * matching. The file's indexing options are applied to extracted passages (summaries, cleanup: decision 1435) and
+ * matching. The file's indexing options are applied to extracted passages (summaries, cleanup: decision 1435; PDF
+ * page vision: decision 1481) and
  * image files are described by the language model; options that could not be applied are named in the completed
  * file's `failedStatusReason`. Every failure ends in `indexing_failed` with a reason: at once when the document
  * cannot be indexed, after the last attempt otherwise. An unavailable embedder or language model does not count as

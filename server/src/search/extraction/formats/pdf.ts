@@ -15,8 +15,14 @@ let pdfjsLoaded: Promise<typeof import('pdfjs-dist/legacy/build/pdf.mjs')> | und
 /**
  * pdf.js, loaded on first use (in the extraction worker only). Its own worker is replaced by its message handler
  * running in this thread, so parsing never starts a thread of its own.
+ *
+ * @example
+ * ```ts
+ * const pdfjs = await loadPdfjs()
+ * const document = await pdfjs.getDocument({ data: bytes.slice(), isEvalSupported: false }).promise
+ * ```
  */
-function loadPdfjs(): Promise<typeof import('pdfjs-dist/legacy/build/pdf.mjs')> {
+export function loadPdfjs(): Promise<typeof import('pdfjs-dist/legacy/build/pdf.mjs')> {
   pdfjsLoaded ??= (async () => {
     // The worker build ships no type declarations; only its WorkerMessageHandler export is used, by pdf.js itself.
     const workerBuild = 'pdfjs-dist/legacy/build/pdf.worker.mjs'

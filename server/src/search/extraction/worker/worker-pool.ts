@@ -1,15 +1,15 @@
 import type { Worker } from 'node:worker_threads'
 import { ExtractionError } from '../extraction-error.js'
-import type { ExtractionLimits } from '../limits.js'
+import type { RenderedPdfPages } from '../formats/pdf-pages.js'
 import type { ExtractedPassage } from '../passage.js'
 import { spawnExtractionWorker } from './spawn-worker.js'
-import type { ExtractionRequest, ExtractionResponse } from './worker-messages.js'
+import type { ExtractionRequest, ExtractionResponse, PageRenderRequest, WorkerRequest } from './worker-messages.js'
 
 /** One document waiting for, or running in, a worker. */
 interface Job {
-  request: ExtractionRequest
+  request: WorkerRequest
   signal: AbortSignal | undefined
-  resolve: (passages: ExtractedPassage[]) => void
+  resolve: (value: ExtractedPassage[] | RenderedPdfPages) => void
   reject: (error: ExtractionError) => void
   settled: boolean
   onAbort?: () => void
@@ -60,9 +60,26 @@ export class ExtractionWorkerPool {
    * await pool.run({ content, contentType: 'application/pdf', key: 'a.pdf', maximumChunkLength: 1000, limits }, signal)
    * ```
    */
-  run(request: Omit<ExtractionRequest, 'id'>, signal: AbortSignal | undefined): Promise<ExtractedPassage[]> {
+  run(request: Omit<ExtractionRequest, 'id' | 'kind'>, signal: AbortSignal | undefined): Promise<ExtractedPassage[]> {
+    return this.enqueue({ ...request, kind: 'extract', id: this.nextId++ }, signal) as Promise<ExtractedPassage[]>
+  }
+
+  /**
+   * Renders pages of one PDF to PNG images in a worker thread (`renderPdfPagesHere`), under the same limits and
+   * failures as {@link run}.
+   *
+   * @example
+   * ```ts
+   * const { pages } = await pool.renderPages({ content, key: 'scan.pdf', pages: [1], maxPages: 50, longestSidePx: 1500, limits }, signal)
+   * ```
+   */
+  renderPages(request: Omit<PageRenderRequest, 'id' | 'kind'>, signal: AbortSignal | undefined): Promise<RenderedPdfPages> {
+    return this.enqueue({ ...request, kind: 'render-pages', id: this.nextId++ }, signal) as Promise<RenderedPdfPages>
+  }
+
+  private enqueue(request: WorkerRequest, signal: AbortSignal | undefined): Promise<ExtractedPassage[] | RenderedPdfPages> {
     return new Promise((resolve, reject) => {
-      const job: Job = { request: { ...request, id: this.nextId++ }, signal, resolve, reject, settled: false }
+      const job: Job = { request, signal, resolve, reject, settled: false }
       if (signal?.aborted) return reject(abortedError(request.key))
       if (signal) {
         job.onAbort = () => this.abort(job)
@@ -131,7 +148,7 @@ export class ExtractionWorkerPool {
       if (slot.worker !== worker || !slot.job || slot.job.request.id !== response.id) return
       const job = slot.job
       this.release(slot)
-      if (response.ok) this.settle(job, undefined, response.passages)
+      if (response.ok) this.settle(job, undefined, 'rendered' in response ? response.rendered : response.passages)
       else this.settle(job, toExtractionError(response))
       this.dispatch()
     })
@@ -166,7 +183,8 @@ export class ExtractionWorkerPool {
     const worker = slot.worker
     this.discard(slot)
     void worker?.terminate()
-    this.settle(job, new ExtractionError('TIME_LIMIT', `${key} took longer than ${limits.timeMs} ms to extract, the most one document may take`))
+    const what = job.request.kind === 'render-pages' ? 'to render its pages' : 'to extract'
+    this.settle(job, new ExtractionError('TIME_LIMIT', `${key} took longer than ${limits.timeMs} ms ${what}, the most one document may take`))
     this.dispatch()
   }
 
@@ -202,12 +220,12 @@ export class ExtractionWorkerPool {
     return worker
   }
 
-  private settle(job: Job, error: ExtractionError | undefined, passages?: ExtractedPassage[]): void {
+  private settle(job: Job, error: ExtractionError | undefined, value?: ExtractedPassage[] | RenderedPdfPages): void {
     if (job.settled) return
     job.settled = true
     if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort)
     if (error) job.reject(error)
-    else job.resolve(passages!)
+    else job.resolve(value!)
   }
 }
 

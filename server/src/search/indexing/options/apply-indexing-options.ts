@@ -6,10 +6,8 @@ import type { IndexingNotes } from './indexing-notes.js'
 import { mergeShortParagraphs } from './merge-short-paragraphs.js'
 import { cleanUpWithModel } from './model-cleanup.js'
 import { modelRefusal } from './model-refusal.js'
+import { applyPageVision, type PdfPageRenderer } from './page-vision.js'
 import { summarizeDocument } from './summaries.js'
-
-/** Why `vision` page options are not applied to a PDF. */
-export const NO_PAGE_RENDERING = 'botshelf does not render PDF pages to images; the pages were indexed from their text'
 
 /** What {@link applyIndexingOptions} needs besides the passages. */
 export interface ApplyIndexingOptionsInput {
@@ -21,20 +19,24 @@ export interface ApplyIndexingOptionsInput {
   signal: AbortSignal
   /** Receives the options that were asked and not applied, with the reason. */
   notes: IndexingNotes
+  /** The document's bytes, for `vision` on a PDF (its pages are rendered). */
+  content?: Uint8Array
+  /** Renders PDF pages for `vision`; `renderPdfPages` (the extraction worker) when absent. */
+  renderPages?: PdfPageRenderer
 }
 
 /**
  * Applies a file's indexing options to its extracted passages (decision 1435), in order: `minimumParagraphLength`
- * (no model needed), the model cleanup (`parsing.mode: 'agent'` for any format, `smartCleanup` for PDFs), then
- * `summarization` (summary passages appended). A step the model cannot do (none configured, or it refuses) is left
- * out and noted; an unavailable model throws, so the file stays pending and is indexed when the model is back.
- * `vision` page options on a PDF are noted as not applied. Options for another format than theirs are ignored, as
- * the wire documents.
+ * (no model needed), the model cleanup (`parsing.mode: 'agent'` for any format, `smartCleanup` for PDFs), `vision`
+ * on a PDF (pages transcribed or described from their rendered images, decision 1481), then `summarization`
+ * (summary passages appended). A step the model cannot do (none configured, or it refuses) is left out and noted;
+ * an unavailable model throws, so the file stays pending and is indexed when the model is back. Options for another
+ * format than theirs are ignored, as the wire documents.
  *
  * @example
  * ```ts
  * const notes = new IndexingNotes()
- * const passages = await applyIndexingOptions(extracted, { options, format: 'pdf', key, model: services.languageModel, signal, notes })
+ * const passages = await applyIndexingOptions(extracted, { options, format: 'pdf', key, model: services.languageModel, signal, notes, content })
  * ```
  */
 export async function applyIndexingOptions(passages: readonly PreparedPassage[], input: ApplyIndexingOptionsInput): Promise<PreparedPassage[]> {
@@ -51,7 +53,25 @@ export async function applyIndexingOptions(passages: readonly PreparedPassage[],
       notes.notApplied(cleanup, why)
     }
   }
-  if (options.pageVision && input.format === 'pdf') notes.notApplied('vision', NO_PAGE_RENDERING)
+  if ((options.transcribePages || options.indexPages) && input.format === 'pdf' && input.content) {
+    try {
+      out = await applyPageVision(out, {
+        transcribePages: options.transcribePages,
+        indexPages: options.indexPages,
+        content: input.content,
+        key: input.key,
+        model: input.model,
+        signal: input.signal,
+        maximumChunkLength: options.maximumChunkLength,
+        notes,
+        ...(input.renderPages ? { render: input.renderPages } : {}),
+      })
+    } catch (error) {
+      const why = modelRefusal(error)
+      if (!why) throw error
+      notes.notApplied('vision', why)
+    }
+  }
   if (options.summarize) {
     try {
       out.push(

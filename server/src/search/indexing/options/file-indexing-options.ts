@@ -25,12 +25,14 @@ export interface FileIndexingOptions {
   outputTokenLimit: number
   /** `summarization.generateMasterSummary`: with `summarize`, one more summary of the whole document. */
   masterSummary: boolean
-  /** `vision.transcribePages` / `vision.indexPages` were asked (PDF page images). */
-  pageVision: boolean
   /** `chunking.embedBreadcrumb` (default `true`): each passage is embedded under its headings (decision 1458). */
   embedBreadcrumb: boolean
   /** `chunking.embeddedContextLevels` (0 to 3, default 0): neighbours of the same section embedded with each passage. */
   embeddedContextLevels: number
+  /** `vision.transcribePages` (PDF): `true` for every page, or page numbers; absent when not asked. */
+  transcribePages?: true | number[]
+  /** `vision.indexPages` (PDF): `true` for every page, or page numbers; absent when not asked. */
+  indexPages?: true | number[]
 }
 
 /** Default `summarization.minimumInputLength`, in characters (the wire's lowest value). */
@@ -38,7 +40,11 @@ export const DEFAULT_MINIMUM_INPUT_LENGTH = 1000
 /** Default `summarization.outputTokenLimit`, in tokens (the wire's lowest value). */
 export const DEFAULT_OUTPUT_TOKEN_LIMIT = 1000
 
-const asked = (value: boolean | readonly number[] | undefined): boolean => value === true || (Array.isArray(value) && value.length > 0)
+/** A page selection as the job applies it: `true`, or page numbers (none, `false` and `[]` are not asking). */
+function pages(value: boolean | number[] | undefined): true | number[] | undefined {
+  if (value === true) return true
+  return Array.isArray(value) && value.length > 0 ? value : undefined
+}
 
 /**
  * Reads a file's stored `indexing.configuration` into the options the job applies.
@@ -51,7 +57,7 @@ const asked = (value: boolean | readonly number[] | undefined): boolean => value
 export function fileIndexingOptions(configuration: Record<string, unknown> | null | undefined, defaultChunkLength: number): FileIndexingOptions {
   const config = (configuration ?? {}) as IndexingConfiguration
   const summarization = config.summarization ?? {}
-  return {
+  const options: FileIndexingOptions = {
     maximumChunkLength: config.chunking?.maximumChunkLength ?? defaultChunkLength,
     mode: config.parsing?.mode ?? 'standard',
     smartCleanup: config.parsing?.smartCleanup === true,
@@ -60,9 +66,11 @@ export function fileIndexingOptions(configuration: Record<string, unknown> | nul
     minimumInputLength: summarization.minimumInputLength ?? DEFAULT_MINIMUM_INPUT_LENGTH,
     outputTokenLimit: summarization.outputTokenLimit ?? DEFAULT_OUTPUT_TOKEN_LIMIT,
     masterSummary: summarization.enable === true && summarization.generateMasterSummary === true,
-    pageVision: asked(config.vision?.transcribePages) || asked(config.vision?.indexPages),
     // On unless turned off: measured on the labelled set, it is the better vector (decision 1458).
     embedBreadcrumb: config.chunking?.embedBreadcrumb !== false,
     embeddedContextLevels: config.chunking?.embeddedContextLevels ?? 0,
   }
+  const transcribePages = pages(config.vision?.transcribePages)
+  const indexPages = pages(config.vision?.indexPages)
+  return { ...options, ...(transcribePages ? { transcribePages } : {}), ...(indexPages ? { indexPages } : {}) }
 }

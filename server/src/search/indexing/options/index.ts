@@ -1,5 +1,6 @@
 // The indexing options of a file (`indexing.configuration`, decision 1435): what the indexing job applies to its passages.
-export { applyIndexingOptions, NO_PAGE_RENDERING, type ApplyIndexingOptionsInput } from './apply-indexing-options.js'
+export { applyIndexingOptions, type ApplyIndexingOptionsInput } from './apply-indexing-options.js'
+export { applyPageVision, type PageSelection, type PageVisionInput, type PdfPageRenderer } from './page-vision.js'
 export { fileIndexingOptions, DEFAULT_MINIMUM_INPUT_LENGTH, DEFAULT_OUTPUT_TOKEN_LIMIT, type FileIndexingOptions } from './file-indexing-options.js'
 export { IndexingNotes } from './indexing-notes.js'
 export { mergeShortParagraphs } from './merge-short-paragraphs.js'

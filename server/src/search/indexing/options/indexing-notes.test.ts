@@ -30,11 +30,14 @@ describe('modelRefusal', () => {
 describe('fileIndexingOptions', () => {
   it('fills the defaults and reads page vision asked as true or as page numbers', () => {
     expect(fileIndexingOptions(null, 1000)).toEqual({
-      maximumChunkLength: 1000, mode: 'standard', smartCleanup: false, summarize: false, minimumInputLength: 1000, outputTokenLimit: 1000, masterSummary: false, pageVision: false, embedBreadcrumb: true, embeddedContextLevels: 0,
+      maximumChunkLength: 1000, mode: 'standard', smartCleanup: false, summarize: false, minimumInputLength: 1000, outputTokenLimit: 1000, masterSummary: false, embedBreadcrumb: true, embeddedContextLevels: 0,
     })
     const options = fileIndexingOptions({ chunking: { maximumChunkLength: 400 }, summarization: { generateMasterSummary: true }, vision: { indexPages: [2] } }, 1000)
-    expect(options).toMatchObject({ maximumChunkLength: 400, masterSummary: false, pageVision: true })
-    expect(fileIndexingOptions({ vision: { transcribePages: [] } }, 1000).pageVision).toBe(false)
+    expect(options).toMatchObject({ maximumChunkLength: 400, masterSummary: false, indexPages: [2] })
+    expect(options.transcribePages).toBeUndefined()
+    expect(fileIndexingOptions({ vision: { transcribePages: true, indexPages: false } }, 1000)).toMatchObject({ transcribePages: true })
+    expect(fileIndexingOptions({ vision: { transcribePages: [], indexPages: false } }, 1000)).not.toHaveProperty('transcribePages')
+    expect(fileIndexingOptions({ vision: { transcribePages: [], indexPages: false } }, 1000)).not.toHaveProperty('indexPages')
   })
 })
 
