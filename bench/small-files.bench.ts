@@ -6,7 +6,10 @@
  * `upsertFile` (PUT /v1/files) then the content PUT to its `uploadUrl`, `--concurrency` files in flight, over
  * keep-alive connections. Floor in the same run: `bench/baselines/durable-file-server.mjs`, a plain node:http
  * process that writes the body to a file, fsyncs it and inserts a row in SQLite (WAL, synchronous = FULL), one
- * request per file. The two alternate in `--rounds` rounds of `--files / --rounds` files each. The peer the issue
+ * request per file; and the wire's floor, `bench/baselines/two-request-file-server.mjs`: the same primitives in the
+ * Botpress wire's two requests per file (a JSON upsert that commits a row, then the content PUT: temporary file,
+ * fsync, rename, folder fsync, row update and commit), botshelf's durability order without anything else. The three
+ * alternate in `--rounds` rounds of `--files / --rounds` files each. The peer the issue
  * names (Supabase Storage, file backend, PostgreSQL) is compared through its recorded figure (420 files/s on this
  * machine, issue 15), or measured in the same run when `--supabase-url` and `--supabase-key` (a service key) are
  * given: it then uploads to `--supabase-bucket` (default `bench`, created if missing) with one POST per file.
@@ -81,8 +84,8 @@ async function timedCreations(count: number, create: (index: number) => Promise<
   return (performance.now() - started) / 1000
 }
 
-async function startFloor(folder: string): Promise<{ url: string; pid: number | undefined; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./baselines/durable-file-server.mjs', import.meta.url)), folder], { stdio: ['ignore', 'pipe', 'inherit'] })
+async function startFloor(folder: string, script = 'durable-file-server.mjs'): Promise<{ url: string; pid: number | undefined; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL(`./baselines/${script}`, import.meta.url)), folder], { stdio: ['ignore', 'pipe', 'inherit'] })
   const port = await new Promise<string>((resolve, reject) => {
     let out = ''
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -111,6 +114,8 @@ async function main(): Promise<void> {
     ...(values.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] } : {}),
   })
   const floor = await startFloor(floorDir)
+  const wireFloorDir = await mkdtemp(join(os.tmpdir(), 'botshelf-bench-wire-floor-'))
+  const wireFloor = await startFloor(wireFloorDir, 'two-request-file-server.mjs')
   const auth = { authorization: `Bearer ${serve.token}`, 'x-bot-id': serve.botId, 'content-type': 'application/json' }
   const supabase = values['supabase-url'] && values['supabase-key'] ? { url: values['supabase-url'].replace(/\/+$/, ''), key: values['supabase-key'], bucket: values['supabase-bucket'] } : undefined
   const supabaseHeaders: Record<string, string> = supabase ? { authorization: `Bearer ${supabase.key}`, apikey: supabase.key } : {}
@@ -119,10 +124,11 @@ async function main(): Promise<void> {
       if (!/already exists|409|Duplicate/i.test(String(error))) throw error
     })
   }
-  const seconds = { botshelf: 0, floor: 0, supabase: 0 }
-  const cpuAtStart = { botshelf: cpuSeconds(serve.process.pid), floor: cpuSeconds(floor.pid) }
-  const cpuUsed: { botshelf?: number; floor?: number } = {}
-  const created = { botshelf: 0, floor: 0, supabase: 0 }
+  const seconds = { botshelf: 0, floor: 0, wireFloor: 0, supabase: 0 }
+  const pids = { botshelf: serve.process.pid, floor: floor.pid, wireFloor: wireFloor.pid }
+  const cpuAtStart = { botshelf: cpuSeconds(pids.botshelf), floor: cpuSeconds(pids.floor), wireFloor: cpuSeconds(pids.wireFloor) }
+  const cpuUsed: { botshelf?: number; floor?: number; wireFloor?: number } = {}
+  const created = { botshelf: 0, floor: 0, wireFloor: 0, supabase: 0 }
   try {
     for (let round = 0; round < rounds; round++) {
       const count = Math.min(perRound, files - round * perRound)
@@ -135,6 +141,13 @@ async function main(): Promise<void> {
       created.botshelf += count
       if (values.only !== 'botshelf') seconds.floor += await timedCreations(count, (i) => send(`${floor.url}/small-${base + i}.txt`, 'PUT', { 'content-type': 'text/plain' }, body).then(() => undefined))
       created.floor += count
+      if (values.only !== 'botshelf') {
+        seconds.wireFloor += await timedCreations(count, async (i) => {
+          const answer = JSON.parse(await send(`${wireFloor.url}/meta/small-${base + i}.txt`, 'PUT', { 'content-type': 'application/json' }, JSON.stringify({ size }))) as { file: { uploadUrl: string } }
+          await send(`${wireFloor.url}${answer.file.uploadUrl}`, 'PUT', { 'content-type': 'text/plain' }, body)
+        })
+        created.wireFloor += count
+      }
       if (supabase) {
         seconds.supabase += await timedCreations(count, (i) =>
           send(`${supabase.url}/object/${supabase.bucket}/small/${base + i}.txt`, 'POST', { ...supabaseHeaders, 'content-type': 'text/plain', 'x-upsert': 'true' }, body).then(() => undefined),
@@ -143,21 +156,24 @@ async function main(): Promise<void> {
       }
       process.stderr.write(`round ${round + 1}/${rounds}: ${JSON.stringify(seconds)}\n`)
     }
-    for (const who of ['botshelf', 'floor'] as const) {
-      const [start, end] = [cpuAtStart[who], cpuSeconds(who === 'botshelf' ? serve.process.pid : floor.pid)]
+    for (const who of ['botshelf', 'floor', 'wireFloor'] as const) {
+      const [start, end] = [cpuAtStart[who], cpuSeconds(pids[who])]
       if (start !== undefined && end !== undefined) cpuUsed[who] = end - start
     }
   } finally {
     agent.destroy()
     await serve.stop()
     await floor.stop()
+    await wireFloor.stop()
     await rm(floorDir, { recursive: true, force: true })
+    await rm(wireFloorDir, { recursive: true, force: true })
   }
   const rate = (who: keyof typeof seconds): number => created[who] / seconds[who]
   const peer = supabase ? rate('supabase') : RECORDED_SUPABASE_FILES_PER_SECOND
   const row = `creating ${files.toLocaleString('en-US')} files of ${size} B, ${concurrency} in flight`
   printRatio({ bench: 'small-files', row: `${row} vs Supabase Storage (${supabase ? 'same run' : 'recorded 420 files/s'})`, botshelf: rate('botshelf'), baseline: peer, unit: 'files/s', goal: 1.2 })
   printRatio({ bench: 'small-files', row: `${row} vs node:http + write + fsync + SQLite insert`, botshelf: rate('botshelf'), baseline: rate('floor'), unit: 'files/s' })
+  printRatio({ bench: 'small-files', row: `${row} vs the wire's floor (two requests, botshelf's durability order)`, botshelf: rate('botshelf'), baseline: rate('wireFloor'), unit: 'files/s' })
   const load = os.loadavg().map((value) => value.toFixed(1)).join(' ')
   process.stdout.write(
     [
@@ -168,10 +184,12 @@ async function main(): Promise<void> {
       '|---|---:|',
       `| botshelf (upsertFile + content PUT) | ${rate('botshelf').toFixed(0)} |`,
       `| floor: node:http + write + fsync + SQLite insert (one PUT) | ${rate('floor').toFixed(0)} |`,
+      `| the wire's floor: JSON upsert (row, commit) + content PUT (temp file, fsync, rename, folder fsync, row, commit) | ${rate('wireFloor').toFixed(0)} |`,
+      `| the wire's floor / floor | ${(rate('wireFloor') / rate('floor')).toFixed(2)} |`,
       `| Supabase Storage ${supabase ? '(same run, one POST)' : '(recorded, issue 15)'} | ${peer.toFixed(0)} |`,
       '',
       ...(cpuUsed.botshelf !== undefined && cpuUsed.floor !== undefined
-        ? [`Server CPU per file (user + system): botshelf ${((1000 * cpuUsed.botshelf) / created.botshelf).toFixed(2)} ms, floor ${((1000 * cpuUsed.floor) / Math.max(created.floor, 1)).toFixed(2)} ms`, '']
+        ? [`Server CPU per file (user + system): botshelf ${((1000 * cpuUsed.botshelf) / created.botshelf).toFixed(2)} ms, floor ${((1000 * cpuUsed.floor) / Math.max(created.floor, 1)).toFixed(2)} ms, the wire's floor ${((1000 * (cpuUsed.wireFloor ?? 0)) / Math.max(created.wireFloor, 1)).toFixed(2)} ms`, '']
         : []),
     ].join('\n'),
   )
