@@ -136,3 +136,18 @@ export type UnlistedPortMethods = OnlyNever<
   | Exclude<keyof TablesPort, (typeof portMethods.tables)[number]>
   | Exclude<keyof WebhooksPort, (typeof portMethods.webhooks)[number]>
 >
+
+/**
+ * Writes that may answer once committed, before the commit is on the disk, where an engine flushes commits in groups
+ * (SQLite, decision 1459): the steps of a table import, whose outcome is acknowledged by the job's completion, a
+ * durable write that flushes them with it. A crash before that loses whole steps at most, each with its resume
+ * point, and the job goes on from what survived. PostgreSQL answers every commit once durable.
+ *
+ * @example
+ * ```ts
+ * writeBehindPortMethods.tables.includes('publishImportRows') // true
+ * ```
+ */
+export const writeBehindPortMethods = {
+  tables: ['stageImportRows', 'publishImportRows'],
+} as const satisfies { [Port in keyof typeof portMethods]?: ReadonlyArray<(typeof portMethods)[Port][number]> }

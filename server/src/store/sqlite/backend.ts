@@ -15,7 +15,7 @@ import { runMigrations } from './migrations.js'
 import { searchMigrations, SqliteSearchStore, SqliteVectorLists } from './search/index.js'
 import type { VectorListsSettings } from '../search/vector-lists.js'
 import { openDatabase, type Sqlite } from './connect.js'
-import { portMethods, readOnlyPortMethods } from '../port-methods.js'
+import { portMethods, readOnlyPortMethods, writeBehindPortMethods } from '../port-methods.js'
 import { SqliteTablesStore, tablesMigrations } from './tables/index.js'
 import { TransactionGate } from './transaction-guard.js'
 import { SqliteWebhooksStore, webhooksMigrations } from './webhooks/index.js'
@@ -230,12 +230,12 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     const root = walSync !== undefined
     const totalChanges = sqlite.prepare('SELECT total_changes()').pluck()
     const changes = (): number => totalChanges.get() as number
-    const durability = <Name extends string>(readOnly: ReadonlyArray<Name>) => (root ? { readOnly, durable, changes } : undefined)
+    const durability = <Name extends string>(readOnly: ReadonlyArray<Name>, writeBehind: ReadonlyArray<Name> = []) => (root ? { readOnly, writeBehind, durable, changes } : undefined)
     rootPorts = {
       auth: asyncPort(auth, portMethods.auth, idle, durability(readOnlyPortMethods.auth)),
       files: asyncPort(files, portMethods.files, idle, durability(readOnlyPortMethods.files)),
       knowledgeBases: asyncPort(knowledgeBases, portMethods.knowledgeBases, idle, durability(readOnlyPortMethods.knowledgeBases)),
-      tables: asyncPort(tables, portMethods.tables, idle, durability(readOnlyPortMethods.tables)),
+      tables: asyncPort(tables, portMethods.tables, idle, durability(readOnlyPortMethods.tables, writeBehindPortMethods.tables)),
       jobs: asyncPort(jobs, portMethods.jobs, idle, durability(readOnlyPortMethods.jobs)),
       computed: asyncPort(computed, portMethods.computed, idle, durability(readOnlyPortMethods.computed)),
       search: asyncPort(search, portMethods.search, idle, durability(readOnlyPortMethods.search)),

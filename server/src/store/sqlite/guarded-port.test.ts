@@ -149,4 +149,11 @@ describe('asyncPort with writes (decision 1210)', () => {
     await done
     expect(answered).toBe(true)
   })
+
+  it('answers a write-behind method once it ran, without waiting for durable()', async () => {
+    const { impl, changes } = store()
+    const port = asyncPort(impl, ['write'], undefined, { readOnly: [], writeBehind: ['write'], durable: () => new Promise<void>(() => undefined), changes })
+    // durable() never resolves: only a method that does not wait for it answers.
+    expect(await port.write()).toBe('written')
+  })
 })

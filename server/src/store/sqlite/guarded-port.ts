@@ -46,6 +46,17 @@ export interface AsyncPortWrites<T> {
    * ```
    */
   changes: () => number
+  /**
+   * Writes that answer once committed, without waiting for `durable()` (decision 1459): the steps of a background
+   * job whose outcome is acknowledged by a later write. One log holds every commit, so that later write's flush
+   * makes them durable too; a crash before it loses whole steps at most, and the job resumes from what survived.
+   *
+   * @example
+   * ```ts
+   * asyncPort(tables, tablesMethods, idle, { readOnly: ['getJob'], writeBehind: ['publishImportRows'], durable, changes })
+   * ```
+   */
+  writeBehind?: ReadonlyArray<keyof T>
 }
 
 /**
@@ -75,7 +86,7 @@ export function asyncPort<T extends object>(
         const ready = before()
         if (isPromiseLike(ready)) await ready
       }
-      if (!writes) return (method as (...args: unknown[]) => unknown).apply(impl, args)
+      if (!writes || writes.writeBehind?.includes(name)) return (method as (...args: unknown[]) => unknown).apply(impl, args)
       if (writes.readOnly.includes(name)) {
         const changesBefore = writes.changes()
         const result = (method as (...args: unknown[]) => unknown).apply(impl, args)

@@ -66,13 +66,15 @@ export interface TablesPort {
    * Checks rows as `importRows` would and appends them, all or nothing, to the staging table of the import job
    * `tableJobId` (created on its first step), where no read sees them; rows `firstRowIndex`… of the file, so a step
    * must follow the rows staged so far (decision 1473). A key value stored or staged before is `KEY_CONFLICT`.
+   * May answer before its commit is durable (decision 1459): the job's next durable write makes it so.
    */
   stageImportRows(botId: string, ref: string, tableJobId: string, rows: ReadonlyArray<Record<string, unknown>>, firstRowIndex: number): Promise<{ warnings: string[] }>
   /** How many rows the staging table of the import job `tableJobId` holds (0 when it has none). */
   stagedImportRows(tableJobId: string): Promise<number>
   /**
    * Publishes staged rows `from`… (at most `count`) into the table in file order and records the job's new
-   * `rowsCommitted`, in one transaction; refused unless the job's `rowsCommitted` is `from`.
+   * `rowsCommitted`, in one transaction; refused unless the job's `rowsCommitted` is `from`. May answer before its
+   * commit is durable (decision 1459): the job's completion, a durable write, makes every step durable with it.
    */
   publishImportRows(botId: string, ref: string, tableJobId: string, from: number, count: number): Promise<PublishedRows>
   /** Drops the staging table of the import job `tableJobId`, if any. */
