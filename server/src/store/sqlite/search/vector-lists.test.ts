@@ -11,6 +11,7 @@ import type { PassageInput } from '../../search/types.js'
 import { openDatabase } from '../connect.js'
 import { openSqliteBackend, type SqliteBackend } from '../backend.js'
 import { randomVectors, realisticTexts, recallAtK } from './vector-lists.test-support.js'
+import { listOrder } from './vector-lists.js'
 
 const BOT = 'bot_lists'
 const PER_FILE = 50
@@ -251,5 +252,17 @@ describe('the approximate vector stage on SQLite (decision 0821)', () => {
     await easy.vectorLists.idle()
     expect(stored(easy).probes).toBe(1)
     expect(easy.vectorLists.probe(BOT, 'test-embedder', vectors[0]!)?.first).toBe(1)
+  })
+
+  it('writes a training\'s list ids list by list, each list in snapshot order (decision 1482)', () => {
+    expect(Array.from(listOrder(Int32Array.from([2, 0, 2, 1, 0])))).toEqual([1, 4, 3, 0, 2])
+    expect(Array.from(listOrder(new Int32Array(0)))).toEqual([])
+    const assignment = Int32Array.from({ length: 1_000 }, (_, i) => (i * 7_919) % 31)
+    const order = Array.from(listOrder(assignment))
+    expect([...order].sort((a, b) => a - b)).toEqual(Array.from({ length: 1_000 }, (_, i) => i))
+    for (let i = 1; i < order.length; i++) {
+      const [before, after] = [order[i - 1]!, order[i]!]
+      expect(assignment[before]! < assignment[after]! || (assignment[before] === assignment[after] && before < after)).toBe(true)
+    }
   })
 })

@@ -296,7 +296,10 @@ export class SqliteVectorLists {
     )
     const rowids: number[] = []
     const ids: string[] = []
-    const chunks: Buffer[] = []
+    // One buffer sized from a count, filled as rows come (at 1M vectors of 356 dimensions, 1.4 GB held once, not as
+    // row buffers and again as their copy); grown if writes add vectors meanwhile.
+    const expected = this.countVectors(botId, embedderId)
+    let bytes = new Uint8Array(0)
     let dimensions = 0
     let after = 0
     for (;;) {
@@ -304,20 +307,27 @@ export class SqliteVectorLists {
       if (this.stopped) return undefined
       const rows = read.all(botId, embedderId, after, READ_CHUNK) as Array<{ rowid: number; id: string; embedding: Buffer }>
       for (const row of rows) {
-        if (dimensions === 0) dimensions = row.embedding.byteLength / 4
+        if (dimensions === 0) {
+          dimensions = row.embedding.byteLength / 4
+          bytes = new Uint8Array(Math.max(expected, rows.length) * dimensions * 4)
+        }
         if (row.embedding.byteLength !== dimensions * 4) continue
+        const at = ids.length * dimensions * 4
+        if (at + row.embedding.byteLength > bytes.byteLength) {
+          const grown = new Uint8Array(Math.ceil(bytes.byteLength * 1.25) + row.embedding.byteLength)
+          grown.set(bytes)
+          bytes = grown
+        }
+        bytes.set(row.embedding, at)
         rowids.push(row.rowid)
         ids.push(row.id)
-        chunks.push(row.embedding)
       }
       if (rows.length < READ_CHUNK) break
       after = rows[rows.length - 1]!.rowid
       await new Promise((resolve) => setImmediate(resolve))
     }
     if (ids.length === 0) return undefined
-    const vectors = new Float32Array(ids.length * dimensions)
-    const vectorBytes = new Uint8Array(vectors.buffer)
-    chunks.forEach((bytes, i) => vectorBytes.set(bytes, i * dimensions * 4))
+    const vectors = new Float32Array(bytes.buffer, 0, ids.length * dimensions)
     return { rowids, ids, vectors, dimensions }
   }
 
@@ -348,7 +358,7 @@ export class SqliteVectorLists {
     const setRow = this.db.prepare('UPDATE search_passages SET list_id = ? WHERE rowid = ?')
     this.db.transaction(() => {
       this.db.prepare('UPDATE search_passages SET list_id = NULL WHERE bot_id = ? AND embedder_id = ? AND list_id IS NOT NULL').run(botId, embedderId)
-      if (kept) for (let i = 0; i < snapshot.ids.length; i++) set.run(assignment[i]!, snapshot.rowids[i]!, snapshot.ids[i]!)
+      if (kept) for (const i of listOrder(assignment)) set.run(assignment[i]!, snapshot.rowids[i]!, snapshot.ids[i]!)
       for (const row of kept ? (leftovers.all(botId, embedderId) as Array<{ rowid: number; embedding: Buffer }>) : []) {
         const vector = floats(row.embedding)
         setRow.run(vector.length === dimensions ? nearestList(centroids, dimensions, vector) : null, row.rowid)
@@ -375,6 +385,27 @@ export class SqliteVectorLists {
         )
     })()
   }
+}
+
+/**
+ * The snapshot's vectors list by list (each list in snapshot order, which is rowid order): the order the commit
+ * writes their list ids in, so the covering index `(bot_id, embedder_id, list_id, …)` receives its entries run by
+ * run rather than at random places (100,000 passages: the commit 24 -> 16 s; decision 1482).
+ *
+ * @example
+ * ```ts
+ * Array.from(listOrder(Int32Array.from([2, 0, 2, 1]))) // [1, 3, 0, 2]
+ * ```
+ */
+export function listOrder(assignment: Int32Array): Int32Array {
+  let lists = 0
+  for (const list of assignment) lists = Math.max(lists, list + 1)
+  const starts = new Int32Array(lists + 1)
+  for (const list of assignment) starts[list + 1]!++
+  for (let list = 0; list < lists; list++) starts[list + 1]! += starts[list]!
+  const order = new Int32Array(assignment.length)
+  for (let i = 0; i < assignment.length; i++) order[starts[assignment[i]!]!++] = i
+  return order
 }
 
 /**
