@@ -265,4 +265,33 @@ describe('the approximate vector stage on SQLite (decision 0821)', () => {
       expect(assignment[before]! < assignment[after]! || (assignment[before] === assignment[after] && before < after)).toBe(true)
     }
   })
+
+  it('considers at open every bot and embedder holding vectors or lists, found by seeking through the index (decision 1482)', async () => {
+    const backend = await open({ memory: true, vectorLists: { minVectors: Number.MAX_SAFE_INTEGER } })
+    const vector = Float32Array.from([0.6, 0.8])
+    const write = async (botId: string, key: string, embedderId: string | null, withVector: boolean) => {
+      const { file } = await backend.files.upsert(botFileInput(botId, key))
+      const passages: PassageInput[] = [
+        { content: 'no vector', subtype: 'paragraph', breadcrumb: [], vector: null },
+        { content: 'a vector', subtype: 'paragraph', breadcrumb: [], vector: withVector ? vector : null },
+      ]
+      await backend.search.replacePassages({ fileId: file.id, botId, embedderId, passages })
+    }
+    await write('bot_a', 'a1.md', 'embedder-2', true)
+    await write('bot_a', 'a2.md', 'embedder-1', true)
+    await write('bot_b', 'b1.md', null, false)
+    await write('bot_c', 'c1.md', 'embedder-1', true)
+    await write('bot_c', 'c2.md', 'embedder-1', false)
+    backend.db
+      .prepare(
+        `INSERT INTO search_vector_lists (bot_id, embedder_id, dimensions, lists, trained_vectors, version, centroids, measured_recall, trained_at, probes)
+         VALUES ('bot_d', 'embedder-3', 2, 0, 30000, 1, x'', 0.5, '2026-01-01T00:00:00.000Z', NULL)`,
+      )
+      .run()
+    await backend.vectorLists.idle()
+    const seen: string[] = []
+    backend.vectorLists.changed = (botId, embedderId) => void seen.push(`${botId}/${embedderId}`)
+    backend.vectorLists.considerAll()
+    expect(seen.sort()).toEqual(['bot_a/embedder-1', 'bot_a/embedder-2', 'bot_c/embedder-1', 'bot_d/embedder-3'])
+  })
 })
