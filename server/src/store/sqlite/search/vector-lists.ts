@@ -19,7 +19,9 @@ export interface ListsProbe {
 }
 
 /** Rows read per statement while collecting a bot's vectors for training (the event loop turns between reads). */
-const READ_CHUNK = 5_000
+// Each row is a page of its own (~2.4 KB): a read of 1,000 holds the loop a fifth as long as the 5,000 it read before
+// (decision 1482).
+const READ_CHUNK = 1_000
 
 const keyOf = (botId: string, embedderId: string) => `${botId}\u0000${embedderId}`
 
