@@ -94,7 +94,11 @@ async function measureOne(measure: string, size: number, set: PassageSet | undef
       const pid = serve.process.pid!
       const floor = await latency(queries, () => fetch(`${serve.url}/health`).then((answer) => answer.text()))
       let trainingNote = ''
-      if (measure === 'search' && engine === 'sqlite') trainingNote = await waitForLists(dataDir, size)
+      if (measure === 'search' && engine === 'sqlite') {
+        // The training's memory too: the vectors read for it are held (and handed to its worker) until it commits.
+        const { result, rss } = await sampleRss(pid, () => waitForLists(dataDir, size), 200)
+        trainingNote = `${result}; server peak RSS meanwhile ${rss.peakMb.toFixed(0)} MB`
+      }
       const idleMb = rssMb(pid)
       notes.push(`| ${engine} | ${measure} | ${size.toLocaleString('en')} | ${loaded.seconds.toFixed(0)} | ${listenMs.toFixed(0)} | ${idleMb.toFixed(0)} | ${ms(floor.p50)} | ${trainingNote} |`)
       const run = async (name: string, count: number, call: (i: number) => Promise<unknown>, warmUp = 3) => {
@@ -164,10 +168,10 @@ async function waitForLists(dataDir: string, size: number): Promise<string> {
   const db = new Database(join(dataDir, 'botshelf.db'), { readonly: true, fileMustExist: true })
   try {
     for (;;) {
-      const row = db.prepare('SELECT lists, trained_vectors AS trained, measured_recall AS recall FROM search_vector_lists').get() as
-        | { lists: number; trained: number; recall: number }
+      const row = db.prepare('SELECT lists, trained_vectors AS trained, measured_recall AS recall, probes FROM search_vector_lists').get() as
+        | { lists: number; trained: number; recall: number; probes: number | null }
         | undefined
-      if (row) return `lists trained at open in ${((performance.now() - start) / 1000).toFixed(0)} s: ${row.lists} lists, estimated recall ${row.recall.toFixed(3)}, ${row.lists > 0 ? 'kept' : 'not kept (exact)'}`
+      if (row) return `lists trained at open in ${((performance.now() - start) / 1000).toFixed(0)} s: ${row.lists} lists, ${row.probes ?? '(setting)'} probes, estimated recall ${row.recall.toFixed(3)}, ${row.lists > 0 ? 'kept' : 'not kept (exact)'}`
       await new Promise((resolve) => setTimeout(resolve, 500))
     }
   } finally {

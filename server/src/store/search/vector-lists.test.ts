@@ -83,4 +83,22 @@ describe('vector lists math', () => {
     expect(recalls[0]!).toBeLessThan(0.9)
     expect(recalls[recalls.length - 1]).toBe(1)
   })
+  it('assigns blocks of vectors to exactly the lists nearestList picks one by one, whatever the remainders (decision 1482)', () => {
+    const dimensions = 13
+    let state = 3
+    const random = () => ((state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32) - 0.5
+    // 1,003 vectors (not a multiple of the block of 4) against 7 centroids (odd: the last centroid alone).
+    const packed = Float32Array.from({ length: 1_003 * dimensions }, random)
+    const centroids = Float32Array.from({ length: 7 * dimensions }, random)
+    // Two equal centroids: the first of them wins, as in nearestList.
+    centroids.copyWithin(5 * dimensions, 2 * dimensions, 3 * dimensions)
+    const assignment = assignLists(packed, dimensions, centroids)
+    expect(assignment).toHaveLength(1_003)
+    for (let i = 0; i < 1_003; i++) expect(assignment[i]).toBe(nearestList(centroids, dimensions, packed, i))
+    expect(Array.from(assignment)).not.toContain(5)
+    for (const count of [1, 2, 3]) {
+      const few = packed.subarray(0, count * dimensions)
+      expect(Array.from(assignLists(few, dimensions, centroids))).toEqual(Array.from(assignment.subarray(0, count)))
+    }
+  })
 })

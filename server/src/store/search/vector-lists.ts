@@ -106,7 +106,59 @@ export function rankLists(centroids: Float32Array, dimensions: number, query: Fl
 }
 
 /**
- * The nearest list of every vector of `packed`.
+ * Dot products of rows `first … first + rows - 1` of `a` with every row of `b` (both packed, stride `dimensions`),
+ * into `out[r * bRows + c]`. Four rows of `a` against two of `b` at a time, each sum accumulated over the
+ * dimensions in order: the same float64 values as `dotAt`, about three times faster in V8 (each loaded component
+ * serves several products). The bulk of training at a million vectors (decision 1482).
+ */
+function dotBlock(a: Float32Array, first: number, rows: number, b: Float32Array, bRows: number, dimensions: number, out: Float64Array): void {
+  let r = 0
+  for (; r + 4 <= rows; r += 4) {
+    const a0 = (first + r) * dimensions
+    const a1 = a0 + dimensions
+    const a2 = a1 + dimensions
+    const a3 = a2 + dimensions
+    let c = 0
+    for (; c + 2 <= bRows; c += 2) {
+      const b0 = c * dimensions
+      const b1 = b0 + dimensions
+      let s00 = 0, s01 = 0, s10 = 0, s11 = 0, s20 = 0, s21 = 0, s30 = 0, s31 = 0 // prettier-ignore
+      for (let j = 0; j < dimensions; j++) {
+        const y0 = b[b0 + j]!
+        const y1 = b[b1 + j]!
+        const x0 = a[a0 + j]!
+        const x1 = a[a1 + j]!
+        const x2 = a[a2 + j]!
+        const x3 = a[a3 + j]!
+        s00 += x0 * y0
+        s01 += x0 * y1
+        s10 += x1 * y0
+        s11 += x1 * y1
+        s20 += x2 * y0
+        s21 += x2 * y1
+        s30 += x3 * y0
+        s31 += x3 * y1
+      }
+      out[r * bRows + c] = s00
+      out[r * bRows + c + 1] = s01
+      out[(r + 1) * bRows + c] = s10
+      out[(r + 1) * bRows + c + 1] = s11
+      out[(r + 2) * bRows + c] = s20
+      out[(r + 2) * bRows + c + 1] = s21
+      out[(r + 3) * bRows + c] = s30
+      out[(r + 3) * bRows + c + 1] = s31
+    }
+    for (; c < bRows; c++) for (let k = 0; k < 4; k++) out[(r + k) * bRows + c] = dotAt(a, first + r + k, b, c, dimensions)
+  }
+  for (; r < rows; r++) for (let c = 0; c < bRows; c++) out[r * bRows + c] = dotAt(a, first + r, b, c, dimensions)
+}
+
+/** Vectors per block of `assignLists` and `recallByProbes` (a multiple of 4). */
+const BLOCK = 4
+
+/**
+ * The nearest list of every vector of `packed`: the same lists as `nearestList` vector by vector (same sums, first
+ * of equal scores), computed four vectors at a time.
  *
  * @example
  * ```ts
@@ -115,8 +167,25 @@ export function rankLists(centroids: Float32Array, dimensions: number, query: Fl
  */
 export function assignLists(packed: Float32Array, dimensions: number, centroids: Float32Array): Int32Array {
   const count = packed.length / dimensions
+  const lists = centroids.length / dimensions
   const out = new Int32Array(count)
-  for (let i = 0; i < count; i++) out[i] = nearestList(centroids, dimensions, packed, i)
+  const scores = new Float64Array(BLOCK * lists)
+  for (let first = 0; first < count; first += BLOCK) {
+    const rows = Math.min(BLOCK, count - first)
+    dotBlock(packed, first, rows, centroids, lists, dimensions, scores)
+    for (let r = 0; r < rows; r++) {
+      let best = -Infinity
+      let bestList = 0
+      for (let c = 0; c < lists; c++) {
+        const score = scores[r * lists + c]!
+        if (score > best) {
+          best = score
+          bestList = c
+        }
+      }
+      out[first + r] = bestList
+    }
+  }
   return out
 }
 
@@ -181,7 +250,7 @@ export function trainLists(packed: Float32Array, dimensions: number, options: Tr
   const members = new Int32Array(sampleSize)
   const sizes = new Int32Array(lists)
   for (let iteration = 0; iteration < (options.iterations ?? 8); iteration++) {
-    for (let s = 0; s < sampleSize; s++) members[s] = nearestList(centroids, dimensions, sample, s)
+    members.set(assignLists(sample, dimensions, centroids))
     centroids.fill(0)
     sizes.fill(0)
     for (let s = 0; s < sampleSize; s++) {
@@ -294,32 +363,44 @@ export function recallByProbes(packed: Float32Array, dimensions: number, centroi
   const k = Math.min(options.k ?? 10, count)
   const queries = options.queries ?? 64
   const random = generator(options.seed ?? 2)
-  const query = new Float32Array(dimensions)
-  const found = new Array<number>(options.probeCounts.length).fill(0)
-  const topIndex = new Int32Array(k)
-  const topScore = new Float64Array(k)
-  const rankOf = new Int32Array(lists)
+  // Every query first (the same draws, in the same order, as one query at a time), then one pass over the data
+  // comparing four vectors with every query at a time.
+  const drawn = new Float32Array(queries * dimensions)
   for (let q = 0; q < queries; q++) {
     const a = Math.floor(random() * count) * dimensions
     const b = Math.floor(random() * count) * dimensions
-    for (let j = 0; j < dimensions; j++) query[j] = packed[a + j]! + packed[b + j]!
-    if (!normalizeRow(query, 0, dimensions)) query.set(packed.subarray(a, a + dimensions))
-    topScore.fill(-Infinity)
-    for (let i = 0; i < count; i++) {
-      const score = dotAt(packed, i, query, 0, dimensions)
-      if (score <= topScore[k - 1]!) continue
-      let at = k - 1
-      while (at > 0 && topScore[at - 1]! < score) {
-        topScore[at] = topScore[at - 1]!
-        topIndex[at] = topIndex[at - 1]!
-        at--
+    const at = q * dimensions
+    for (let j = 0; j < dimensions; j++) drawn[at + j] = packed[a + j]! + packed[b + j]!
+    if (!normalizeRow(drawn, q, dimensions)) drawn.set(packed.subarray(a, a + dimensions), at)
+  }
+  const topIndex = new Int32Array(queries * k)
+  const topScore = new Float64Array(queries * k).fill(-Infinity)
+  const scores = new Float64Array(BLOCK * queries)
+  for (let first = 0; first < count; first += BLOCK) {
+    const rows = Math.min(BLOCK, count - first)
+    dotBlock(packed, first, rows, drawn, queries, dimensions, scores)
+    for (let r = 0; r < rows; r++) {
+      for (let q = 0; q < queries; q++) {
+        const score = scores[r * queries + q]!
+        const top = q * k
+        if (score <= topScore[top + k - 1]!) continue
+        let at = k - 1
+        while (at > 0 && topScore[top + at - 1]! < score) {
+          topScore[top + at] = topScore[top + at - 1]!
+          topIndex[top + at] = topIndex[top + at - 1]!
+          at--
+        }
+        topScore[top + at] = score
+        topIndex[top + at] = first + r
       }
-      topScore[at] = score
-      topIndex[at] = i
     }
-    rankLists(centroids, dimensions, query).forEach((list, rank) => (rankOf[list] = rank))
+  }
+  const found = new Array<number>(options.probeCounts.length).fill(0)
+  const rankOf = new Int32Array(lists)
+  for (let q = 0; q < queries; q++) {
+    rankLists(centroids, dimensions, drawn.subarray(q * dimensions, (q + 1) * dimensions)).forEach((list, rank) => (rankOf[list] = rank))
     options.probeCounts.forEach((probes, c) => {
-      for (let t = 0; t < k; t++) if (rankOf[assignment[topIndex[t]!]!]! < probes) found[c]!++
+      for (let t = 0; t < k; t++) if (rankOf[assignment[topIndex[q * k + t]!]!]! < probes) found[c]!++
     })
   }
   return found.map((hits) => hits / (queries * k))

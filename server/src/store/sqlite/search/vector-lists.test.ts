@@ -11,6 +11,7 @@ import type { PassageInput } from '../../search/types.js'
 import { openDatabase } from '../connect.js'
 import { openSqliteBackend, type SqliteBackend } from '../backend.js'
 import { randomVectors, realisticTexts, recallAtK } from './vector-lists.test-support.js'
+import { listOrder } from './vector-lists.js'
 
 const BOT = 'bot_lists'
 const PER_FILE = 50
@@ -251,5 +252,46 @@ describe('the approximate vector stage on SQLite (decision 0821)', () => {
     await easy.vectorLists.idle()
     expect(stored(easy).probes).toBe(1)
     expect(easy.vectorLists.probe(BOT, 'test-embedder', vectors[0]!)?.first).toBe(1)
+  })
+
+  it('writes a training\'s list ids list by list, each list in snapshot order (decision 1482)', () => {
+    expect(Array.from(listOrder(Int32Array.from([2, 0, 2, 1, 0])))).toEqual([1, 4, 3, 0, 2])
+    expect(Array.from(listOrder(new Int32Array(0)))).toEqual([])
+    const assignment = Int32Array.from({ length: 1_000 }, (_, i) => (i * 7_919) % 31)
+    const order = Array.from(listOrder(assignment))
+    expect([...order].sort((a, b) => a - b)).toEqual(Array.from({ length: 1_000 }, (_, i) => i))
+    for (let i = 1; i < order.length; i++) {
+      const [before, after] = [order[i - 1]!, order[i]!]
+      expect(assignment[before]! < assignment[after]! || (assignment[before] === assignment[after] && before < after)).toBe(true)
+    }
+  })
+
+  it('considers at open every bot and embedder holding vectors or lists, found by seeking through the index (decision 1482)', async () => {
+    const backend = await open({ memory: true, vectorLists: { minVectors: Number.MAX_SAFE_INTEGER } })
+    const vector = Float32Array.from([0.6, 0.8])
+    const write = async (botId: string, key: string, embedderId: string | null, withVector: boolean) => {
+      const { file } = await backend.files.upsert(botFileInput(botId, key))
+      const passages: PassageInput[] = [
+        { content: 'no vector', subtype: 'paragraph', breadcrumb: [], vector: null },
+        { content: 'a vector', subtype: 'paragraph', breadcrumb: [], vector: withVector ? vector : null },
+      ]
+      await backend.search.replacePassages({ fileId: file.id, botId, embedderId, passages })
+    }
+    await write('bot_a', 'a1.md', 'embedder-2', true)
+    await write('bot_a', 'a2.md', 'embedder-1', true)
+    await write('bot_b', 'b1.md', null, false)
+    await write('bot_c', 'c1.md', 'embedder-1', true)
+    await write('bot_c', 'c2.md', 'embedder-1', false)
+    backend.db
+      .prepare(
+        `INSERT INTO search_vector_lists (bot_id, embedder_id, dimensions, lists, trained_vectors, version, centroids, measured_recall, trained_at, probes)
+         VALUES ('bot_d', 'embedder-3', 2, 0, 30000, 1, x'', 0.5, '2026-01-01T00:00:00.000Z', NULL)`,
+      )
+      .run()
+    await backend.vectorLists.idle()
+    const seen: string[] = []
+    backend.vectorLists.changed = (botId, embedderId) => void seen.push(`${botId}/${embedderId}`)
+    backend.vectorLists.considerAll()
+    expect(seen.sort()).toEqual(['bot_a/embedder-1', 'bot_a/embedder-2', 'bot_c/embedder-1', 'bot_d/embedder-3'])
   })
 })

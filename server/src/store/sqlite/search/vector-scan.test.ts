@@ -120,4 +120,46 @@ describe('the int8 vector scan on SQLite (decision 1457)', () => {
     const plan = (backend.db.prepare(`EXPLAIN QUERY PLAN ${scan}`).all(...parameters) as Array<{ detail: string }>).map((row) => row.detail)
     expect(plan.find((detail) => detail.includes(' p '))).toContain('COVERING INDEX search_passages_vector_scan')
   })
+  it('ranks first and filters second with the joined scan\'s answer: a tag keeping 1/7, a tag keeping one file, expired files (decision 1482)', async () => {
+    const { vectors, queries } = randomVectors(7_000, 10, 32, 21)
+    const backend = await openSqliteBackend({ memory: true, vectorLists: { minVectors: 1_000_000 } })
+    opened.push(backend)
+    const PER = 50
+    const fileOf: string[] = []
+    const shardOf = (f: number) => String(f % 7)
+    for (let f = 0; f * PER < vectors.length; f++) {
+      // Every fifth file of shard 3 has expired; file 11 alone carries `only`.
+      const expired = f % 7 === 3 && f % 5 === 0
+      const tags = { shard: shardOf(f), ...(f === 11 ? { only: 'yes' } : {}) }
+      const { file } = await backend.files.upsert(botFileInput(BOT, `f${f}.md`, { tags, expiresAt: expired ? '2000-01-01T00:00:00.000Z' : null }))
+      const passages: PassageInput[] = vectors.slice(f * PER, (f + 1) * PER).map((vector, i) => ({ content: `passage ${i}`, subtype: 'paragraph', breadcrumb: [], vector }))
+      await backend.search.replacePassages({ fileId: file.id, botId: BOT, embedderId: EMBEDDER, passages })
+      fileOf.push(file.id)
+    }
+    const allowedBy = {
+      none: (f: number) => !(f % 7 === 3 && f % 5 === 0),
+      shard: (f: number) => f % 7 === 3 && f % 5 !== 0,
+      only: (f: number) => f === 11,
+    }
+    const tagsFor = { none: undefined, shard: [{ key: 'shard', anyOf: ['3'] }], only: [{ key: 'only', anyOf: ['yes'] }] }
+    for (const query of queries) {
+      for (const kind of ['none', 'shard', 'only'] as const) {
+        const exact = vectors
+          .map((vector, n) => ({ n, score: vector.reduce((sum, value, i) => sum + value * query[i]!, 0) }))
+          .filter((entry) => allowedBy[kind](Math.floor(entry.n / PER)) && entry.score > 0)
+          .sort((a, b) => b.score - a.score || a.n - b.n)
+          .slice(0, 10)
+          .map((entry) => `${fileOf[Math.floor(entry.n / PER)]}/${entry.n % PER}`)
+        const hits = await backend.search.search({
+          botId: BOT,
+          scope: { kind: 'all' },
+          text: '',
+          vector: { embedderId: EMBEDDER, values: query },
+          limit: 10,
+          ...(tagsFor[kind] ? { tags: tagsFor[kind] } : {}),
+        })
+        expect(hits.map((hit) => `${hit.passage.fileId}/${hit.passage.position}`)).toEqual(exact)
+      }
+    }
+  })
 })
