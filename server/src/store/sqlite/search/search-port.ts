@@ -29,15 +29,6 @@ const CANDIDATES = 100
  * so a passage the quantization moved a few places (distances move by a few thousandths) still reaches the exact stage.
  */
 const SHORTLIST = 4 * CANDIDATES
-/**
- * The window of nearest vectors the scan keeps before the filter, in `SHORTLIST`s (decision 1482): 2 when only the
- * bot and expiry filter (nearly every passage passes), 12 with a tag filter or an integration's scope (a filter
- * keeping 1/7 passes ~690 of 4,800, enough for the 400). A filter keeping less falls back to the joined scan.
- */
-const BARE_WINDOW = 2
-const NARROWED_WINDOW = 12
-/** The lexical stage's windows of BM25-ranked matches the filter reads before the joined statement: 2 × and 8 × `CANDIDATES`. */
-const LEXICAL_WINDOWS = [CANDIDATES * 2, CANDIDATES * 8]
 
 
 function vectorBytes(vector: Float32Array): Buffer {
@@ -173,8 +164,7 @@ export class SqliteSearchStore {
   search(query: SearchQuery): SearchHit[] {
     const filter = this.filterSql(query)
     const lexical = this.lexicalRanking(query.text, filter)
-    const narrowed = (query.tags !== undefined && query.tags.length > 0) || query.scope.kind !== 'all'
-    const vector = query.vector ? this.vectorRanking(query.botId, query.vector, filter, narrowed) : []
+    const vector = query.vector ? this.vectorRanking(query.botId, query.vector, filter) : []
     const fused = keepLexicalTop(fuseByReciprocalRank(vector.length > 0 ? [lexical, vector] : [lexical], { k: RRF_K }), lexical[0]).slice(0, RESCORED_CANDIDATES)
     if (fused.length === 0) return []
     const rows = this.db
@@ -313,7 +303,7 @@ export class SqliteSearchStore {
   /**
    * BM25 order first, filter second, same answer as one joined statement: FTS5 ranks its matches alone (cheap), the
    * first `2 × CANDIDATES` go through the bot, scope, tag and expiry filter in one statement, and the window grows ×4
-   * until it holds `CANDIDATES` allowed passages or every match was seen; past 8 × CANDIDATES (a narrow filter over
+   * until it holds `CANDIDATES` allowed passages or every match was seen; past 16 × CANDIDATES (a narrow filter over
    * frequent words) one statement joins every match to the filter, as before. Joining every match of a frequent word
    * to the files table before ranking was the larger half of hybrid search at 100,000 passages (bench/README.md).
    */
@@ -331,11 +321,8 @@ export class SqliteSearchStore {
        CROSS JOIN files f ON f.id = p.file_id
        WHERE ${filter.sql}`,
     )
-    // FTS5 ranks every match whatever the limit (at 1,000,000 passages that is most of the stage), so the largest
-    // window is ranked once and the filter reads growing prefixes of it (decision 1482).
-    const best = ranked.pluck().all(match, LEXICAL_WINDOWS[LEXICAL_WINDOWS.length - 1]) as number[]
-    for (const window of LEXICAL_WINDOWS) {
-      const rowids = best.slice(0, window)
+    for (let window = CANDIDATES * 2; window <= CANDIDATES * 16; window *= 4) {
+      const rowids = ranked.pluck().all(match, window) as number[]
       const kept = new Set(allowed.pluck().all(JSON.stringify(rowids), ...filter.params) as number[])
       const result = rowids.filter((rowid) => kept.has(rowid))
       if (result.length >= CANDIDATES || rowids.length < window) return result.slice(0, CANDIDATES).map(String)
@@ -354,70 +341,30 @@ export class SqliteSearchStore {
 
   /**
    * Nearest vectors first; a passage with no positive cosine similarity to the query is no candidate at all. A bot
-   * and embedder with trained lists scan only the lists of the closest centroids (decision 0821); when those lists
-   * hold fewer than `CANDIDATES` allowed vectors (a narrow filter), the probe widens (×4 lists) until they do or every
-   * list was scanned, so a filter never costs a caller results.
+   * and embedder with trained lists scan only the lists of the closest centroids (decision 0821), the filter applied
+   * inside the same statement; when those lists hold fewer than `CANDIDATES` allowed vectors (a narrow filter), the
+   * probe widens (×4 lists) until they do or every list was scanned, so a filter never costs a caller results.
    *
    * Two stages (decision 1457): the scan compares the int8 copies in the covering index `search_passages_vector_scan`
-   * (the probed lists are contiguous runs of it, no table read per passage) and keeps the `SHORTLIST` nearest allowed;
-   * those are ranked again on their float32 vectors, so the order and distances handed on are exact.
-   *
-   * Rank first, filter second (decision 1482), as the lexical stage does: the scan reads the covering index alone
-   * (the bot's passages of the probed lists) and keeps a window of the nearest, `BARE_WINDOW` × `SHORTLIST` (more
-   * with a tag filter or a narrower scope), then the bot, scope, tag and expiry filter looks up only those, in order,
-   * until `SHORTLIST` pass. The answer is the joined scan's: when the window held every probed vector or enough
-   * allowed ones it is the same prefix of the same order; otherwise (a filter keeping fewer than the window
-   * expects) the joined statement runs, as before. Looking up the file of every scanned passage was two thirds of
-   * the scan (1,000,000 passages, 109 lists of 1,000 probed, one sitting at load ~4: 410 -> 212 ms p50).
+   * (the probed lists are contiguous runs of it, no table read per passage) and keeps the `SHORTLIST` nearest; those
+   * are ranked again on their float32 vectors, so the order and distances handed on are exact.
    */
-  private vectorRanking(
-    botId: string,
-    vector: { embedderId: string; values: Float32Array },
-    filter: { sql: string; params: unknown[] },
-    narrowed: boolean,
-  ): string[] {
+  private vectorRanking(botId: string, vector: { embedderId: string; values: Float32Array }, filter: { sql: string; params: unknown[] }): string[] {
     const bytes = vectorBytes(vector.values)
     const copy = int8Copy(vector.values)
     if (!copy) return []
     const probe = this.lists.probe(botId, vector.embedderId, vector.values)
-    const listsSql = (lists: string | undefined) => (lists === undefined ? '' : 'AND p.list_id IN (SELECT value FROM json_each(?))')
-    const joined = (lists: string | undefined): number[] =>
+    const scan = (lists: string | undefined): number[] =>
       this.db
         .prepare(
           `SELECT p.rowid FROM search_passages p
            JOIN files f ON f.id = p.file_id
-           WHERE p.embedder_id = ? AND length(p.embedding_i8) = ? AND ${filter.sql} ${listsSql(lists)}
+           WHERE p.embedder_id = ? AND length(p.embedding_i8) = ? AND ${filter.sql}
+           ${lists === undefined ? '' : 'AND p.list_id IN (SELECT value FROM json_each(?))'}
            ORDER BY vec_distance_cosine(vec_int8(p.embedding_i8), vec_int8(?)), p.rowid LIMIT ?`,
         )
         .pluck()
         .all(vector.embedderId, vector.values.length, ...filter.params, ...(lists === undefined ? [] : [lists]), copy, SHORTLIST) as number[]
-    const window = SHORTLIST * (narrowed ? NARROWED_WINDOW : BARE_WINDOW)
-    // CROSS JOIN keeps the window's order (each ranked rowid looks up its passage, then its file), so the LIMIT stops
-    // at the first `SHORTLIST` allowed.
-    const allowed = this.statements.prepare(
-      `SELECT p.rowid FROM json_each(?) ranked
-       CROSS JOIN search_passages p NOT INDEXED ON p.rowid = ranked.value
-       CROSS JOIN files f ON f.id = p.file_id
-       WHERE ${filter.sql} LIMIT ?`,
-    )
-    let bareFirst = true
-    const scan = (lists: string | undefined): number[] => {
-      if (bareFirst) {
-        const nearest = this.db
-          .prepare(
-            `SELECT p.rowid FROM search_passages p
-             WHERE p.bot_id = ? AND p.embedder_id = ? AND length(p.embedding_i8) = ? ${listsSql(lists)}
-             ORDER BY vec_distance_cosine(vec_int8(p.embedding_i8), vec_int8(?)), p.rowid LIMIT ?`,
-          )
-          .pluck()
-          .all(botId, vector.embedderId, vector.values.length, ...(lists === undefined ? [] : [lists]), copy, window) as number[]
-        const kept = allowed.pluck().all(JSON.stringify(nearest), ...filter.params, SHORTLIST) as number[]
-        if (kept.length >= SHORTLIST || nearest.length < window) return kept
-        // The filter keeps less than the window expected: the joined scan from here on (a widening included).
-        bareFirst = false
-      }
-      return joined(lists)
-    }
     let shortlist: number[]
     if (!probe) shortlist = scan(undefined)
     else {

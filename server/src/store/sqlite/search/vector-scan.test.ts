@@ -120,7 +120,7 @@ describe('the int8 vector scan on SQLite (decision 1457)', () => {
     const plan = (backend.db.prepare(`EXPLAIN QUERY PLAN ${scan}`).all(...parameters) as Array<{ detail: string }>).map((row) => row.detail)
     expect(plan.find((detail) => detail.includes(' p '))).toContain('COVERING INDEX search_passages_vector_scan')
   })
-  it('ranks first and filters second with the joined scan\'s answer: a tag keeping 1/7, a tag keeping one file, expired files (decision 1482)', async () => {
+  it('answers a filtered search as exact search does: a tag keeping 1/7, a tag keeping one file, expired files', async () => {
     const { vectors, queries } = randomVectors(7_000, 10, 32, 21)
     const backend = await openSqliteBackend({ memory: true, vectorLists: { minVectors: 1_000_000 } })
     opened.push(backend)
