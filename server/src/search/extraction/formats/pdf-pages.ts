@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { ExtractionError } from '../extraction-error.js'
-import { loadPdfjs } from './pdf.js'
+import { openPdfDocument } from './pdf.js'
 
 /** One PDF page rendered to a PNG image. */
 export interface RenderedPage {
@@ -93,27 +93,8 @@ export function pagesToRender(pages: true | readonly number[], pageCount: number
  */
 export async function renderPdfPagesHere(bytes: Uint8Array, options: RenderPagesOptions): Promise<RenderedPdfPages> {
   const { key } = options
-  const pdfjs = await loadPdfjs()
-  const task = pdfjs.getDocument({
-    data: bytes.slice(),
-    isEvalSupported: false,
-    // Glyphs are drawn as paths (no font loading); the standard fonts come from pdf.js's own folder.
-    disableFontFace: true,
-    useSystemFonts: false,
-    useWorkerFetch: false,
-    standardFontDataUrl: standardFontsFolder(),
-    disableAutoFetch: true,
-    disableStream: true,
-    stopAtErrors: false,
-    verbosity: 0,
-  })
-  let document: Awaited<typeof task.promise>
-  try {
-    document = await task.promise
-  } catch (error) {
-    if ((error as Error).name === 'PasswordException') throw new ExtractionError('UNSUPPORTED_FORMAT', `${key} is a password-protected PDF, whose pages cannot be rendered`)
-    throw new ExtractionError('CORRUPT_DOCUMENT', `${key} could not be read as a PDF: ${(error as Error).message}`)
-  }
+  // Glyphs are drawn as paths (no font loading); the standard fonts come from pdf.js's own folder.
+  const document = await openPdfDocument(bytes, key, 'whose pages cannot be rendered', { standardFontDataUrl: standardFontsFolder() })
   try {
     const factory = document.canvasFactory as CanvasFactory
     const asked = pagesToRender(options.pages, document.numPages)

@@ -33,6 +33,42 @@ export function loadPdfjs(): Promise<typeof import('pdfjs-dist/legacy/build/pdf.
   return pdfjsLoaded
 }
 
+/** A PDF opened by pdf.js. */
+export type PdfDocument = Awaited<ReturnType<Awaited<ReturnType<typeof loadPdfjs>>['getDocument']>['promise']>
+
+/**
+ * Opens a PDF as botshelf reads every PDF with pdf.js: no eval, no font loading, no network, no thread of its own,
+ * nothing fetched later. A password-protected PDF is `UNSUPPORTED_FORMAT` (`protectedWhy` ends the message: what
+ * cannot be done with it), anything else pdf.js cannot open `CORRUPT_DOCUMENT`. `extra` adds options (the standard
+ * fonts' folder, for rendering).
+ *
+ * @example
+ * ```ts
+ * const document = await openPdfDocument(bytes, 'guide.pdf', 'which cannot be indexed')
+ * ```
+ */
+export async function openPdfDocument(bytes: Uint8Array, key: string, protectedWhy: string, extra: { standardFontDataUrl?: string } = {}): Promise<PdfDocument> {
+  const pdfjs = await loadPdfjs()
+  const task = pdfjs.getDocument({
+    data: bytes.slice(),
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    useWorkerFetch: false,
+    disableAutoFetch: true,
+    disableStream: true,
+    stopAtErrors: false,
+    verbosity: 0,
+    ...extra,
+  })
+  try {
+    return await task.promise
+  } catch (error) {
+    if ((error as Error).name === 'PasswordException') throw new ExtractionError('UNSUPPORTED_FORMAT', `${key} is a password-protected PDF, ${protectedWhy}`)
+    throw new ExtractionError('CORRUPT_DOCUMENT', `${key} could not be read as a PDF: ${(error as Error).message}`)
+  }
+}
+
 /**
  * PDF: the text of every page with its page number, read with pdf.js (no eval, no font loading, no network, no
  * thread of its own); lines are grouped into headings (by font size) and paragraphs (by vertical gaps), see
@@ -46,26 +82,7 @@ export function loadPdfjs(): Promise<typeof import('pdfjs-dist/legacy/build/pdf.
  */
 export async function readPdf(bytes: Uint8Array, context: ReadContext): Promise<DocumentBlock[]> {
   const { key, limits } = context
-  const pdfjs = await loadPdfjs()
-  const task = pdfjs.getDocument({
-    data: bytes.slice(),
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    useWorkerFetch: false,
-    disableAutoFetch: true,
-    disableStream: true,
-    stopAtErrors: false,
-    verbosity: 0,
-  })
-  let document: Awaited<typeof task.promise>
-  try {
-    document = await task.promise
-  } catch (error) {
-    const name = (error as Error).name
-    if (name === 'PasswordException') throw new ExtractionError('UNSUPPORTED_FORMAT', `${key} is a password-protected PDF, which cannot be indexed`)
-    throw new ExtractionError('CORRUPT_DOCUMENT', `${key} could not be read as a PDF: ${(error as Error).message}`)
-  }
+  const document = await openPdfDocument(bytes, key, 'which cannot be indexed')
   try {
     if (document.numPages > limits.maxPages) {
       throw new ExtractionError('TOO_MANY_PAGES', `${key} has ${document.numPages} pages, more than the ${limits.maxPages} allowed`)
