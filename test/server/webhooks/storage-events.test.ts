@@ -117,8 +117,12 @@ describe(`storage events (${process.env['BOTSHELF_TEST_BACKEND'] ?? 'sqlite'})`,
     }
     const deleted = receiver.on('/all').find((request) => request.json.type === 'table.rows.deleted')!
     expect(deleted.json.payload).toEqual({ table: 'ordersTable', rows: [{ id: first.id }] })
-    const deliveries = await service.request('GET', `/v1/webhooks/${id}/deliveries`, { token: 'viewer' })
-    expect(deliveries.body.deliveries.every((delivery: { status: string }) => delivery.status === 'succeeded')).toBe(true)
+    // The sender records a delivery's answer after the receiver has it: wait for the record, then check every one.
+    const deliveries = await eventually(async () => {
+      const listed = await service.request('GET', `/v1/webhooks/${id}/deliveries`, { token: 'viewer' })
+      return listed.body.deliveries.some((delivery: { status: string }) => delivery.status === 'pending') ? undefined : (listed.body.deliveries as Array<{ status: string }>)
+    }, 'every delivery recorded')
+    expect(deliveries.every((delivery) => delivery.status === 'succeeded')).toBe(true)
     await service.request('DELETE', `/v1/webhooks/${id}`)
   })
 

@@ -374,10 +374,11 @@ describe('openPostgresBackend', () => {
     })
 
     it('sets the statement timeout on every connection', async () => {
-      const sql = connectPostgres({ url: database.url, statementTimeoutMs: 50, poolSize: 2 })
+      // 500 ms: the driver's own first query (it reads the array types) ran past 50 ms on a slow machine and was cancelled.
+      const sql = connectPostgres({ url: database.url, statementTimeoutMs: 500, poolSize: 2 })
       try {
-        expect((await sql`SHOW statement_timeout`)[0]!['statement_timeout']).toBe('50ms')
-        await expect(sql`SELECT pg_sleep(2)`).rejects.toMatchObject({ code: '57014' })
+        expect((await sql`SHOW statement_timeout`)[0]!['statement_timeout']).toBe('500ms')
+        await expect(sql`SELECT pg_sleep(5)`).rejects.toMatchObject({ code: '57014' })
         // The connection stays usable after the cancelled statement.
         expect((await sql`SELECT 1 AS one`)[0]!['one']).toBe(1)
       } finally {
