@@ -79,7 +79,8 @@ export async function reembedStaleFiles(backend: Backend, embedder: Embedder, op
       const passages = await allPassages(backend, stale.fileId)
       // Embedded from the same texts as when the file was indexed: its own chunking options apply again.
       const file = await backend.files.getAnyById(stale.fileId)
-      const texts = embeddingTexts(passages, file ? embeddingContextOf(file) : { breadcrumb: false, contextLevels: 0 })
+      // A file deleted meanwhile gets the defaults (its vectors then find no passage to land on).
+      const texts = embeddingTexts(passages, embeddingContextOf(file ?? { indexingConfiguration: null }))
       const vectors: Array<{ passageId: string; vector: Float32Array }> = []
       for (let start = 0; start < passages.length; start += batchSize) {
         options.signal?.throwIfAborted()
