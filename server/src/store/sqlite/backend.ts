@@ -18,6 +18,7 @@ import { openDatabase, type Sqlite } from './connect.js'
 import { portMethods, readOnlyPortMethods, writeBehindPortMethods } from '../port-methods.js'
 import { SqliteTablesStore, tablesMigrations } from './tables/index.js'
 import { TransactionGate } from './transaction-guard.js'
+import { WalCheckpointer } from './wal-checkpointer.js'
 import { SqliteWebhooksStore, webhooksMigrations } from './webhooks/index.js'
 import { GroupFsync } from '../../platform/index.js'
 
@@ -207,12 +208,20 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
   // The log is flushed with fdatasync, as SQLite flushes it itself (decision 1232).
   const walSync = databaseFile === ':memory:' ? undefined : new GroupFsync(`${databaseFile}-wal`, (options.memory ? undefined : options.fsyncFile) ?? { datasync: true })
   const durable = walSync ? () => walSync.durable() : () => Promise.resolve()
+  let checkpointer: WalCheckpointer | undefined
+  const written = () => checkpointer?.afterWrite()
   const idle = () => gate.idle()
   let rootPorts: BackendPorts
   let txPorts: BackendPorts
   let vectorLists: SqliteVectorLists
   try {
     db = openDatabase(databaseFile, { groupCommit: walSync !== undefined })
+    // File-backed: the log's checkpoints run in a thread of their own, not inside a request's commit (decision 1483).
+    if (walSync) {
+      checkpointer = new WalCheckpointer(db, databaseFile, {
+        onFallback: (error) => process.emitWarning(`botshelf: SQLite checkpoints run on the main thread again: ${String(error)}`),
+      })
+    }
     // Before the stores are built: they may prepare statements against their tables.
     runMigrations(db, sqliteMigrations)
     const sqlite: Sqlite = db
@@ -230,7 +239,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     const root = walSync !== undefined
     const totalChanges = sqlite.prepare('SELECT total_changes()').pluck()
     const changes = (): number => totalChanges.get() as number
-    const durability = <Name extends string>(readOnly: ReadonlyArray<Name>, writeBehind: ReadonlyArray<Name> = []) => (root ? { readOnly, writeBehind, durable, changes } : undefined)
+    const durability = <Name extends string>(readOnly: ReadonlyArray<Name>, writeBehind: ReadonlyArray<Name> = []) => (root ? { readOnly, writeBehind, durable, changes, written } : undefined)
     rootPorts = {
       auth: asyncPort(auth, portMethods.auth, idle, durability(readOnlyPortMethods.auth)),
       files: asyncPort(files, portMethods.files, idle, durability(readOnlyPortMethods.files)),
@@ -255,6 +264,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     }
   } catch (error) {
     // Nothing half-open is left behind: not the database, not the folder lock, not the temporary content folder.
+    await checkpointer?.close()
     db?.close()
     lock?.release()
     if (options.memory) rmSync(contentDir, { recursive: true, force: true })
@@ -282,6 +292,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
         try {
           const result = await fn(txPorts)
           sqlite.exec('COMMIT')
+          written()
           // The gate opens for the next transaction now; this caller is answered once the commit is on the disk.
           return { result }
         } catch (error) {
@@ -304,6 +315,7 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
       const wait = gate.idle()
       if (wait) await wait
       runMigrations(sqlite, sqliteMigrations)
+      written()
       await durable()
     },
     async close() {
@@ -315,6 +327,8 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
       if (closed) return
       closed = true
       await vectorLists.stop()
+      // Its connection closes first: the server's, closing last, checkpoints the log and removes it.
+      await checkpointer?.close()
       sqlite.close()
       lock?.release()
       if (options.memory) rmSync(contentDir, { recursive: true, force: true })

@@ -57,6 +57,16 @@ export interface AsyncPortWrites<T> {
    * ```
    */
   writeBehind?: ReadonlyArray<keyof T>
+  /**
+   * Called after each method that wrote, once its commit is made (before the durability wait): the log's
+   * checkpointer looks at the log's length then (decision 1483).
+   *
+   * @example
+   * ```ts
+   * asyncPort(files, filesMethods, idle, { readOnly: ['list'], durable, changes, written: () => checkpointer.afterWrite() })
+   * ```
+   */
+  written?: () => void
 }
 
 /**
@@ -86,18 +96,29 @@ export function asyncPort<T extends object>(
         const ready = before()
         if (isPromiseLike(ready)) await ready
       }
-      if (!writes || writes.writeBehind?.includes(name)) return (method as (...args: unknown[]) => unknown).apply(impl, args)
+      if (!writes) return (method as (...args: unknown[]) => unknown).apply(impl, args)
+      if (writes.writeBehind?.includes(name)) {
+        try {
+          return (method as (...args: unknown[]) => unknown).apply(impl, args)
+        } finally {
+          writes.written?.()
+        }
+      }
       if (writes.readOnly.includes(name)) {
         const changesBefore = writes.changes()
         const result = (method as (...args: unknown[]) => unknown).apply(impl, args)
         // A method named read-only that changed rows all the same is made durable too.
-        if (writes.changes() !== changesBefore) await writes.durable()
+        if (writes.changes() !== changesBefore) {
+          writes.written?.()
+          await writes.durable()
+        }
         return result
       }
       try {
         return (method as (...args: unknown[]) => unknown).apply(impl, args)
       } finally {
         // Also after a failure: statements that committed before it are made durable too.
+        writes.written?.()
         await writes.durable()
       }
     }
