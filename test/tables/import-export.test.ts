@@ -174,6 +174,49 @@ describe('exportTable and importTable through the Files API', () => {
     expect(await services.backend.tables.stagedImportRows(tableJob.id)).toBe(0)
   })
 
+  it('hands the event loop back between staging steps: no more than one step of rows is staged between two turns', async () => {
+    await makeTable('pacedTable')
+    // ~11 bytes a row: one 64 KiB read of the file holds ~6,000 rows, six staging steps.
+    const lines = ['name,score', ...Array.from({ length: 12_000 }, (_, i) => `n${i},${i}`)]
+    const fileId = await upload('imports/paced.csv', Buffer.from(lines.join('\n')))
+    const services = service.app.services
+    const { table } = await services.backend.tables.getTable(service.botId, 'pacedTable')
+    const tableJob = await services.backend.tables.createJob(service.botId, table.id, 'import', { inputFileId: fileId })
+    // Turns are counted, not timed: a setImmediate that schedules itself runs once per turn of the loop.
+    let turns = 0
+    let counting = true
+    const turn = () => {
+      turns += 1
+      if (counting) setImmediate(turn)
+    }
+    setImmediate(turn)
+    let seenTurns = -1
+    let rowsThisTurn = 0
+    let mostRowsInOneTurn = 0
+    const tables = new Proxy(services.backend.tables, {
+      get: (target, key, receiver) =>
+        key === 'stageImportRows'
+          ? (...args: Parameters<typeof target.stageImportRows>) => {
+              if (turns !== seenTurns) {
+                seenTurns = turns
+                rowsThisTurn = 0
+              }
+              rowsThisTurn += args[3].length
+              mostRowsInOneTurn = Math.max(mostRowsInOneTurn, rowsThisTurn)
+              return target.stageImportRows(...args)
+            }
+          : Reflect.get(target, key, receiver),
+    })
+    const runServices = { ...services, backend: { ...services.backend, tables } } as AppServices
+    const payload: ImportTablePayload = { tableJobId: tableJob.id, botId: service.botId, tableId: table.id, fileId }
+    await importTableJob.run({ job: { id: 'job_paced', attempts: 1, maxAttempts: 5 } as never, payload, attempt: 1, signal: new AbortController().signal, services: runServices })
+    counting = false
+    expect(await services.backend.tables.getJob(tableJob.id)).toMatchObject({ status: 'completed', rowsCommitted: 12_000 })
+    // One staging step is 1,000 rows; before the loop was handed back, the six steps of one read ran in one turn.
+    expect(mostRowsInOneTurn).toBeGreaterThan(0)
+    expect(mostRowsInOneTurn).toBeLessThanOrEqual(1_000)
+  })
+
   it('fails a job whose file is not CSV or JSON rows, saying where', async () => {
     await makeTable('junkTable')
     const fileId = await upload('imports/junk.json', Buffer.from('[{"name": "a"}, {"name": '))

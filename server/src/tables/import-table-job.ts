@@ -123,6 +123,9 @@ async function stageFile(context: ServiceJobContext, payload: ImportTablePayload
       // Its failure is met at the next await of it; until then it is not an unhandled rejection.
       pending.catch(() => undefined)
       await progress.report((0.5 * consumed) / size)
+      // The step ran inside the call and the decoder resumes in microtasks: hand the loop back so requests go
+      // between steps (otherwise the batches of one read slice ran in one turn, ~30 ms).
+      await new Promise<void>((resolve) => setImmediate(resolve))
     }
     await pending
   } catch (error) {
