@@ -47,6 +47,23 @@ async function makeTable(name: string) {
   })
 }
 
+/**
+ * A table and an import job of `rows` CSV rows (`n0,0`, `n1,1`, ...) queued for it but not run, and a way to run the
+ * job in this process with the services given (so a test can wrap the tables port).
+ */
+async function queuedImport(tableName: string, rows: number) {
+  await makeTable(tableName)
+  const lines = ['name,score', ...Array.from({ length: rows }, (_, i) => `n${i},${i}`)]
+  const fileId = await upload(`imports/${tableName}.csv`, Buffer.from(lines.join('\n')))
+  const services = service.app.services
+  const { table } = await services.backend.tables.getTable(service.botId, tableName)
+  const tableJob = await services.backend.tables.createJob(service.botId, table.id, 'import', { inputFileId: fileId })
+  const payload: ImportTablePayload = { tableJobId: tableJob.id, botId: service.botId, tableId: table.id, fileId }
+  const run = (attempt: number, runServices: AppServices) =>
+    importTableJob.run({ job: { id: `job_${attempt}`, attempts: attempt, maxAttempts: 5 } as never, payload, attempt, signal: new AbortController().signal, services: runServices })
+  return { services, tableJob, run }
+}
+
 describe('exportTable and importTable through the Files API', () => {
   it('exports CSV to a file and imports it back into another table, values intact', async () => {
     await makeTable('srcTable')
@@ -143,13 +160,7 @@ describe('exportTable and importTable through the Files API', () => {
   })
 
   it('resumes an import stopped while staging and again while publishing, importing every row once and in order', async () => {
-    await makeTable('resumedTable')
-    const lines = ['name,score', ...Array.from({ length: 2_500 }, (_, i) => `n${i},${i}`)]
-    const fileId = await upload('imports/resumed.csv', Buffer.from(lines.join('\n')))
-    const services = service.app.services
-    const { table } = await services.backend.tables.getTable(service.botId, 'resumedTable')
-    const tableJob = await services.backend.tables.createJob(service.botId, table.id, 'import', { inputFileId: fileId })
-    const payload: ImportTablePayload = { tableJobId: tableJob.id, botId: service.botId, tableId: table.id, fileId }
+    const { services, tableJob, run } = await queuedImport('resumedTable', 2_500)
     // A stop after the first step of each kind, as a killed process leaves it: the step before committed, nothing after.
     const stopping = (method: 'stageImportRows' | 'publishImportRows'): AppServices => {
       let calls = 0
@@ -161,8 +172,6 @@ describe('exportTable and importTable through the Files API', () => {
       })
       return { ...services, backend: { ...services.backend, tables } } as AppServices
     }
-    const run = (attempt: number, runServices: AppServices) =>
-      importTableJob.run({ job: { id: `job_${attempt}`, attempts: attempt, maxAttempts: 5 } as never, payload, attempt, signal: new AbortController().signal, services: runServices })
     await expect(run(1, stopping('stageImportRows'))).rejects.toThrow('the process was killed')
     expect(await services.backend.tables.stagedImportRows(tableJob.id)).toBe(1_000)
     await expect(run(2, stopping('publishImportRows'))).rejects.toThrow('the process was killed')
@@ -175,13 +184,8 @@ describe('exportTable and importTable through the Files API', () => {
   })
 
   it('hands the event loop back between staging steps: no more than one step of rows is staged between two turns', async () => {
-    await makeTable('pacedTable')
     // ~11 bytes a row: one 64 KiB read of the file holds ~6,000 rows, six staging steps.
-    const lines = ['name,score', ...Array.from({ length: 12_000 }, (_, i) => `n${i},${i}`)]
-    const fileId = await upload('imports/paced.csv', Buffer.from(lines.join('\n')))
-    const services = service.app.services
-    const { table } = await services.backend.tables.getTable(service.botId, 'pacedTable')
-    const tableJob = await services.backend.tables.createJob(service.botId, table.id, 'import', { inputFileId: fileId })
+    const { services, tableJob, run } = await queuedImport('pacedTable', 12_000)
     // Turns are counted, not timed: a setImmediate that schedules itself runs once per turn of the loop.
     let turns = 0
     let counting = true
@@ -207,9 +211,7 @@ describe('exportTable and importTable through the Files API', () => {
             }
           : Reflect.get(target, key, receiver),
     })
-    const runServices = { ...services, backend: { ...services.backend, tables } } as AppServices
-    const payload: ImportTablePayload = { tableJobId: tableJob.id, botId: service.botId, tableId: table.id, fileId }
-    await importTableJob.run({ job: { id: 'job_paced', attempts: 1, maxAttempts: 5 } as never, payload, attempt: 1, signal: new AbortController().signal, services: runServices })
+    await run(1, { ...services, backend: { ...services.backend, tables } } as AppServices)
     counting = false
     expect(await services.backend.tables.getJob(tableJob.id)).toMatchObject({ status: 'completed', rowsCommitted: 12_000 })
     // One staging step is 1,000 rows; before the loop was handed back, the six steps of one read ran in one turn.
