@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Sqlite } from './connect.js'
 import { WalCheckpointer, type CheckpointOutcome } from './wal-checkpointer.js'
@@ -85,5 +87,33 @@ describe('WalCheckpointer', () => {
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
     await checkpointer.close()
     db.close()
+  })
+
+  it('holds the process until its thread has closed: a script ending on `await close()` exits 0 with the log removed', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'botshelf-checkpointer-'))
+    folders.push(folder)
+    const file = join(folder, 'db.sqlite')
+    const here = (name: string) => JSON.stringify(new URL(`./${name}`, import.meta.url).href)
+    const script = `
+      import { openDatabase } from ${here('connect.ts')}
+      import { WalCheckpointer } from ${here('wal-checkpointer.ts')}
+      const file = process.argv[1]
+      const db = openDatabase(file, { groupCommit: true })
+      db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)')
+      const checkpointer = new WalCheckpointer(db, file, { thresholdFrames: 10 })
+      const insert = db.prepare('INSERT INTO t (body) VALUES (?)')
+      for (let i = 0; i < 50; i++) { insert.run('x'.repeat(2048)); checkpointer.afterWrite() }
+      await checkpointer.close()
+      db.close()
+      console.log('closed')
+    `
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, file], {
+      cwd: fileURLToPath(new URL('../../../../', import.meta.url)),
+      encoding: 'utf8',
+    })
+    // Unreferenced while awaited, the thread let the process end first: exit 13, an unsettled top-level await.
+    expect(run.status, run.stderr).toBe(0)
+    expect(run.stdout).toContain('closed')
+    expect(existsSync(`${file}-wal`)).toBe(false)
   })
 })

@@ -150,6 +150,8 @@ export class WalCheckpointer {
     this.worker = undefined
     if (!worker) return
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
+    // Awaited now: the thread holds the process until its connection is closed (unreferenced, it would not).
+    worker.ref()
     worker.postMessage('close')
     await exited
   }
