@@ -12,6 +12,7 @@ import { openDatabase } from '../connect.js'
 import { openSqliteBackend, type SqliteBackend } from '../backend.js'
 import { randomVectors, realisticTexts, recallAtK } from './vector-lists.test-support.js'
 import { listOrder } from './vector-lists.js'
+import { nearestList } from '../../search/vector-lists.js'
 
 const BOT = 'bot_lists'
 const PER_FILE = 50
@@ -201,6 +202,76 @@ describe('the approximate vector stage on SQLite (decision 0821)', () => {
     for (const id of fileIds.slice(0, 22)) await backend.search.deleteFilePassages(id)
     await backend.vectorLists.idle()
     expect(listsOf(backend)).toEqual({ trained: 0, missing: 400, lists: undefined })
+  })
+
+  it('writes a retraining\'s list ids in steps the event loop turns between: search is exact meanwhile, and a passage written meanwhile gets a list (decision 1484)', async () => {
+    const { vectors, queries } = randomVectors(4_100, 3, 64, 41)
+    const backend = await open({ memory: true, vectorLists: { minVectors: 1_000, minRecall: 0 } })
+    await addVectors(backend, vectors.slice(0, 2_000))
+    await backend.vectorLists.idle()
+    expect(listsOf(backend)).toMatchObject({ trained: 2_000, missing: 0 })
+
+    // Doubling the vectors retrains. Each turn of the loop looks at the lists' row: between trainings it has no lists.
+    const between = backend.db.prepare('SELECT lists = 0 AND trained_vectors = 0 FROM search_vector_lists WHERE bot_id = ?').pluck()
+    let turnsBetween = 0
+    let probedBetween = 0
+    let counting = true
+    let meanwhile: Promise<string> | undefined
+    let duringTraining: Promise<string> | undefined
+    const turn = () => {
+      if (!counting) return
+      // Written while the new lists train in their thread: the previous lists place it, and the commit moves it.
+      if ((backend.vectorLists as unknown as { training?: unknown }).training !== undefined) duringTraining ??= addFile(backend, 'during-training', vectors.slice(4_050))
+      if (between.get(BOT) === 1) {
+        turnsBetween += 1
+        // A search meanwhile compares every vector (no lists to probe); a passage written meanwhile waits for the end.
+        if (backend.vectorLists.probe(BOT, 'test-embedder', queries[0]!) !== undefined) probedBetween += 1
+        meanwhile ??= addFile(backend, 'meanwhile', vectors.slice(4_000, 4_050))
+      }
+      setImmediate(turn)
+    }
+    setImmediate(turn)
+    try {
+      for (let start = 2_000; start < 4_000; start += PER_FILE) await addFile(backend, `g${start / PER_FILE}`, vectors.slice(start, start + PER_FILE))
+      await backend.vectorLists.idle()
+      await meanwhile
+      await duringTraining
+      await backend.vectorLists.idle()
+    } finally {
+      counting = false
+    }
+
+    // The ids were written in more than one step, with the loop turning in between, and no list was probed then.
+    expect(turnsBetween).toBeGreaterThanOrEqual(2)
+    expect(probedBetween).toBe(0)
+    // Every passage has a list at the end, the one written meanwhile included, and the lists are in use again.
+    expect(meanwhile).toBeDefined()
+    expect(duringTraining).toBeDefined()
+    expect(listsOf(backend)).toMatchObject({ trained: 4_100, missing: 0 })
+    expect(backend.vectorLists.probe(BOT, 'test-embedder', queries[0]!)).toBeDefined()
+    // The passages written during the training sit in the list of their nearest new centroid, not an old list's id.
+    const { centroids, dimensions } = backend.db.prepare('SELECT centroids, dimensions FROM search_vector_lists WHERE bot_id = ?').get(BOT) as { centroids: Buffer; dimensions: number }
+    const newCentroids = new Float32Array(centroids.buffer.slice(centroids.byteOffset, centroids.byteOffset + centroids.byteLength))
+    const placed = backend.db.prepare("SELECT p.list_id AS list, p.position AS position FROM search_passages p JOIN files f ON f.id = p.file_id WHERE f.key = 'during-training'").all() as Array<{ list: number; position: number }>
+    expect(placed).toHaveLength(50)
+    for (const { list, position } of placed) expect(list).toBe(nearestList(newCentroids, dimensions, vectors[4_050 + position]!))
+  })
+
+  it('retrains at the next open when the server stopped between trainings (decision 1484)', async () => {
+    const dataDir = join(folder, 'stopped-between')
+    const { vectors } = randomVectors(2_000, 0, 64, 43)
+    const first = await open({ dataDir, vectorLists: { minVectors: 1_000, minRecall: 0 } })
+    await addVectors(first, vectors)
+    await first.vectorLists.idle()
+    // As a crash after the first step of a commit leaves it: no lists, and no count of trained vectors.
+    first.db.prepare('UPDATE search_vector_lists SET lists = 0, trained_vectors = 0, centroids = x\'\', probes = NULL').run()
+    first.db.prepare('UPDATE search_passages SET list_id = NULL WHERE rowid % 2 = 0').run()
+    opened.splice(opened.indexOf(first), 1)
+    await first.close()
+
+    const reopened = await open({ dataDir, vectorLists: { minVectors: 1_000, minRecall: 0 } })
+    await reopened.vectorLists.idle()
+    expect(listsOf(reopened)).toEqual({ trained: 2_000, missing: 0, lists: Math.round(Math.sqrt(2_000)) })
   })
 
   it('ranks words in FTS5 first, then filters, with the answer of one joined statement however many better matches the filter hides', async () => {

@@ -23,6 +23,13 @@ export interface ListsProbe {
 // (decision 1482).
 const READ_CHUNK = 1_000
 
+/**
+ * A training's list ids are written in steps, each its own transaction, sized to hold the event loop about this long
+ * (decision 1484): one transaction for every passage held it 16 s at 100,000 passages and minutes at 1M.
+ */
+const COMMIT_STEP_MS = 8
+const COMMIT_STEP = { first: 200, min: 20, max: 20_000 }
+
 const keyOf = (botId: string, embedderId: string) => `${botId}\u0000${embedderId}`
 
 function floats(bytes: Buffer): Float32Array {
@@ -48,6 +55,8 @@ export class SqliteVectorLists {
   readonly settings: VectorListsSettings
   private readonly cache = new Map<string, ListsState>()
   private readonly pending = new Set<string>()
+  /** Writes noted per bot and embedder (`changed`): a commit knows whether passages were written since its snapshot. */
+  private readonly writes = new Map<string, number>()
   private running: Promise<void> = Promise.resolve()
   private training: RunningTraining | undefined
   private stopped = false
@@ -114,6 +123,7 @@ export class SqliteVectorLists {
   changed(botId: string, embedderId: string | null): void {
     if (embedderId === null || this.stopped) return
     const key = keyOf(botId, embedderId)
+    this.writes.set(key, (this.writes.get(key) ?? 0) + 1)
     if (this.pending.has(key)) return
     this.pending.add(key)
     this.running = this.running.then(() => this.consider(botId, embedderId, key))
@@ -281,6 +291,7 @@ export class SqliteVectorLists {
   }
 
   private async train(botId: string, embedderId: string): Promise<void> {
+    const writesAtSnapshot = this.writes.get(keyOf(botId, embedderId)) ?? 0
     const snapshot = await this.readVectors(botId, embedderId)
     if (!snapshot || this.stopped) return
     const lists = listCountFor(snapshot.ids.length)
@@ -296,7 +307,7 @@ export class SqliteVectorLists {
     if (this.stopped) return
     await this.quiet()
     if (this.stopped || this.db.inTransaction) return
-    this.commit(botId, embedderId, snapshot, result, chooseProbes(probeCounts, result.recalls, this.settings.targetRecall))
+    await this.commit(botId, embedderId, { ...snapshot, writesAtSnapshot }, result, chooseProbes(probeCounts, result.recalls, this.settings.targetRecall))
   }
 
   /** Reads the bot's vectors of this embedder in chunks, letting other work run between them. */
@@ -346,37 +357,30 @@ export class SqliteVectorLists {
   }
 
   /**
-   * Stores the centroids and every passage's list in one transaction. Passages written since the snapshot (or
-   * restored by a rolled-back deletion) are assigned here, so no vector of the bot and embedder is left without a
-   * list; passages deleted since are skipped (the rowid and id must both match). Lists whose estimated recall is
-   * under `minRecall` are not kept: the row records the attempt (no centroids, so search stays exact) and no
-   * training is tried again before the vectors double or halve. `chosen` is the probe count kept with the lists and
-   * its estimated recall (decision 1478).
+   * Stores the centroids and every passage's list, in steps that let other work run between them (decision 1484):
+   * 1. one small transaction marks the bot and embedder as between trainings: no lists, so search is exact and new
+   *    passages get no list meanwhile, and `trained_vectors = 0`, so a crash before the end retrains at the next open;
+   * 2. the snapshot's list ids, in list order, in transactions sized to hold the event loop ~{@link COMMIT_STEP_MS}
+   *    each (the rowid and id must both match: passages deleted since are skipped);
+   * 3. one transaction assigns the passages written since (no list, or placed by the previous lists before step 1)
+   *    and stores the centroids, from which search probes them.
+   * Lists whose estimated recall is under `minRecall` are not kept: the row records the attempt (no centroids, so
+   * search stays exact), the list ids are cleared the same way, and no training is tried again before the vectors
+   * double or halve. `chosen` is the probe count kept with the lists and its estimated recall (decision 1478).
    */
-  private commit(
+  private async commit(
     botId: string,
     embedderId: string,
-    snapshot: { rowids: number[]; ids: string[]; dimensions: number },
+    snapshot: { rowids: number[]; ids: string[]; dimensions: number; writesAtSnapshot: number },
     trained: TrainedLists,
     chosen: { probes: number; recall: number },
-  ): void {
+  ): Promise<void> {
     const { dimensions } = snapshot
     const kept = chosen.recall >= this.settings.minRecall
     const centroids = kept ? trained.centroids : new Float32Array(0)
     const assignment = trained.assignment
     const lists = centroids.length / dimensions
-    const set = this.db.prepare('UPDATE search_passages SET list_id = ? WHERE rowid = ? AND id = ?')
-    const leftovers = this.db.prepare(
-      'SELECT rowid, embedding FROM search_passages WHERE bot_id = ? AND embedder_id = ? AND embedding IS NOT NULL AND list_id IS NULL',
-    )
-    const setRow = this.db.prepare('UPDATE search_passages SET list_id = ? WHERE rowid = ?')
-    this.db.transaction(() => {
-      this.db.prepare('UPDATE search_passages SET list_id = NULL WHERE bot_id = ? AND embedder_id = ? AND list_id IS NOT NULL').run(botId, embedderId)
-      if (kept) for (const i of listOrder(assignment)) set.run(assignment[i]!, snapshot.rowids[i]!, snapshot.ids[i]!)
-      for (const row of kept ? (leftovers.all(botId, embedderId) as Array<{ rowid: number; embedding: Buffer }>) : []) {
-        const vector = floats(row.embedding)
-        setRow.run(vector.length === dimensions ? nearestList(centroids, dimensions, vector) : null, row.rowid)
-      }
+    const record = (values: { lists: number; trainedVectors: number; centroids: Float32Array; recall: number; probes: number | null }) =>
       this.db
         .prepare(
           `INSERT INTO search_vector_lists (bot_id, embedder_id, dimensions, lists, trained_vectors, version, centroids, measured_recall, trained_at, probes)
@@ -389,14 +393,77 @@ export class SqliteVectorLists {
           botId,
           embedderId,
           dimensions,
-          lists,
-          snapshot.ids.length,
+          values.lists,
+          values.trainedVectors,
           Math.floor(Math.random() * 2 ** 48),
-          Buffer.from(centroids.buffer, centroids.byteOffset, centroids.byteLength),
-          chosen.recall,
+          Buffer.from(values.centroids.buffer, values.centroids.byteOffset, values.centroids.byteLength),
+          values.recall,
           new Date().toISOString(),
-          kept ? chosen.probes : null,
+          values.probes,
         )
+
+    // 1. Between trainings: exact search, no list for new passages, a retraining at the next open after a crash.
+    this.db.transaction(() => record({ lists: 0, trainedVectors: 0, centroids: new Float32Array(0), recall: 0, probes: null }))()
+    const writesBefore = this.writes.get(keyOf(botId, embedderId)) ?? 0
+
+    // 2. The snapshot's list ids, step by step.
+    const set = this.db.prepare('UPDATE search_passages SET list_id = ? WHERE rowid = ? AND id = ?')
+    const order = listOrder(assignment)
+    let at = 0
+    let step = COMMIT_STEP.first
+    while (at < order.length) {
+      await this.quiet()
+      if (this.stopped) return
+      if (this.db.inTransaction) {
+        await new Promise((resolve) => setImmediate(resolve))
+        continue
+      }
+      const end = Math.min(order.length, at + step)
+      const started = performance.now()
+      this.db.transaction(() => {
+        for (let k = at; k < end; k++) {
+          const i = order[k]!
+          set.run(kept ? assignment[i]! : null, snapshot.rowids[i]!, snapshot.ids[i]!)
+        }
+      })()
+      const held = performance.now() - started
+      at = end
+      step = Math.round(Math.min(COMMIT_STEP.max, Math.max(COMMIT_STEP.min, (step * COMMIT_STEP_MS) / Math.max(held, 0.5))))
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    await this.quiet()
+    if (this.stopped) return
+    while (this.db.inTransaction) {
+      await new Promise((resolve) => setImmediate(resolve))
+      await this.quiet()
+      if (this.stopped) return
+    }
+
+    // 3. The passages written since, then the lists.
+    const setRow = this.db.prepare('UPDATE search_passages SET list_id = ? WHERE rowid = ?')
+    const place = (embedding: Buffer): number | null => {
+      const vector = floats(embedding)
+      return kept && vector.length === dimensions ? nearestList(centroids, dimensions, vector) : null
+    }
+    this.db.transaction(() => {
+      if (kept) {
+        const unlisted = this.db.prepare(
+          'SELECT rowid, embedding FROM search_passages WHERE bot_id = ? AND embedder_id = ? AND embedding IS NOT NULL AND list_id IS NULL',
+        )
+        for (const row of unlisted.all(botId, embedderId) as Array<{ rowid: number; embedding: Buffer }>) setRow.run(place(row.embedding), row.rowid)
+      }
+      // Written after the snapshot but before step 1, a passage was placed by the previous lists: not in the snapshot,
+      // and it has a list. Looked for only when such writes happened.
+      if (writesBefore !== snapshot.writesAtSnapshot) {
+        const inSnapshot = new Set(snapshot.ids)
+        const listed = this.db.prepare(
+          'SELECT rowid, id FROM search_passages WHERE bot_id = ? AND embedder_id = ? AND embedding IS NOT NULL AND list_id IS NOT NULL',
+        )
+        const embeddingOf = this.db.prepare('SELECT embedding FROM search_passages WHERE rowid = ?').pluck()
+        const stale = (listed.all(botId, embedderId) as Array<{ rowid: number; id: string }>).filter((row) => !inSnapshot.has(row.id))
+        for (const row of stale) setRow.run(place(embeddingOf.get(row.rowid) as Buffer), row.rowid)
+      }
+      record({ lists, trainedVectors: snapshot.ids.length, centroids, recall: chosen.recall, probes: kept ? chosen.probes : null })
     })()
   }
 }
