@@ -231,7 +231,8 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
     const tables = new SqliteTablesStore(sqlite, { now })
     const jobs = new SqliteJobQueue(sqlite, now)
     const computed = new SqliteComputedCells(sqlite, now)
-    vectorLists = new SqliteVectorLists(sqlite, options.vectorLists, idle)
+    // Its trainings commit outside the ports: they tell the checkpointer themselves.
+    vectorLists = new SqliteVectorLists(sqlite, options.vectorLists, idle, written)
     const search = new SqliteSearchStore(sqlite, now, vectorLists)
     const dataset = new SqliteDatasetStore(sqlite)
     const webhooks = new SqliteWebhooksStore(sqlite, now)

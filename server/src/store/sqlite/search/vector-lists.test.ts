@@ -11,7 +11,7 @@ import type { PassageInput } from '../../search/types.js'
 import { openDatabase } from '../connect.js'
 import { openSqliteBackend, type SqliteBackend } from '../backend.js'
 import { randomVectors, realisticTexts, recallAtK } from './vector-lists.test-support.js'
-import { listOrder } from './vector-lists.js'
+import { listOrder, SqliteVectorLists } from './vector-lists.js'
 import { nearestList } from '../../search/vector-lists.js'
 
 const BOT = 'bot_lists'
@@ -255,6 +255,19 @@ describe('the approximate vector stage on SQLite (decision 0821)', () => {
     const placed = backend.db.prepare("SELECT p.list_id AS list, p.position AS position FROM search_passages p JOIN files f ON f.id = p.file_id WHERE f.key = 'during-training'").all() as Array<{ list: number; position: number }>
     expect(placed).toHaveLength(50)
     for (const { list, position } of placed) expect(list).toBe(nearestList(newCentroids, dimensions, vectors[4_050 + position]!))
+  })
+
+  it('tells the log\'s checkpointer after each transaction of a training, as the ports do after theirs (decisions 1483, 1484)', async () => {
+    const { vectors } = randomVectors(2_000, 0, 64, 47)
+    const backend = await open({ memory: true, vectorLists: { minVectors: 1_000, minRecall: 0 } })
+    await addVectors(backend, vectors)
+    await backend.vectorLists.idle()
+    let written = 0
+    const lists = new SqliteVectorLists(backend.db, { minVectors: 1_000, minRecall: 0 }, undefined, () => (written += 1))
+    await lists.rebuild(BOT, 'test-embedder')
+    // The mark between trainings, at least one step of ids, and the last transaction with the lists.
+    expect(written).toBeGreaterThanOrEqual(3)
+    expect(listsOf(backend)).toMatchObject({ trained: 2_000, missing: 0 })
   })
 
   it('retrains at the next open when the server stopped between trainings (decision 1484)', async () => {

@@ -65,6 +65,8 @@ export class SqliteVectorLists {
     private readonly db: Sqlite,
     settings: Partial<VectorListsSettings> = {},
     private readonly waitIdle: () => Promise<void> | undefined = () => undefined,
+    /** Called after each transaction this class commits itself (a training's steps): the log's checkpointer looks then. */
+    private readonly written: () => void = () => undefined,
   ) {
     this.settings = { ...VECTOR_LISTS_DEFAULTS, ...settings }
   }
@@ -288,6 +290,7 @@ export class SqliteVectorLists {
       this.db.prepare('DELETE FROM search_vector_lists WHERE bot_id = ? AND embedder_id = ?').run(botId, embedderId)
       this.db.prepare('UPDATE search_passages SET list_id = NULL WHERE bot_id = ? AND embedder_id = ? AND list_id IS NOT NULL').run(botId, embedderId)
     })()
+    this.written()
   }
 
   private async train(botId: string, embedderId: string): Promise<void> {
@@ -404,6 +407,7 @@ export class SqliteVectorLists {
 
     // 1. Between trainings: exact search, no list for new passages, a retraining at the next open after a crash.
     this.db.transaction(() => record({ lists: 0, trainedVectors: 0, centroids: new Float32Array(0), recall: 0, probes: null }))()
+    this.written()
     const writesBefore = this.writes.get(keyOf(botId, embedderId)) ?? 0
 
     // 2. The snapshot's list ids, step by step.
@@ -427,6 +431,7 @@ export class SqliteVectorLists {
         }
       })()
       const held = performance.now() - started
+      this.written()
       at = end
       step = Math.round(Math.min(COMMIT_STEP.max, Math.max(COMMIT_STEP.min, (step * COMMIT_STEP_MS) / Math.max(held, 0.5))))
       await new Promise((resolve) => setImmediate(resolve))
@@ -465,6 +470,7 @@ export class SqliteVectorLists {
       }
       record({ lists, trainedVectors: snapshot.ids.length, centroids, recall: chosen.recall, probes: kept ? chosen.probes : null })
     })()
+    this.written()
   }
 }
 
