@@ -11,6 +11,7 @@ import { columnsOf } from './table-columns.js'
 import { rowBytes } from './row-bytes.js'
 import { transferCodecs } from './transfer-codecs.js'
 import { computedColumnsOf, queueCarriedCells } from './computed/index.js'
+import { nextStepSize } from '../platform/index.js'
 
 /** Rows checked and staged per step: one step holds the event loop for a few milliseconds. */
 const STAGE_ROWS = 1000
@@ -180,7 +181,7 @@ async function publishStaged(context: ServiceJobContext, payload: ImportTablePay
     }
     if (published === 0) break
     from += published
-    step = Math.round(Math.min(PUBLISH_ROWS.max, Math.max(PUBLISH_ROWS.min, (step * PUBLISH_STEP_MS) / Math.max(held, 0.5))))
+    step = nextStepSize(step, held, { targetMs: PUBLISH_STEP_MS, min: PUBLISH_ROWS.min, max: PUBLISH_ROWS.max })
     await progress.report(0.5 + (0.5 * from) / total)
     // Store calls resolve at once on SQLite: hand the event loop back between steps so requests go first.
     await new Promise<void>((resolve) => setImmediate(resolve))

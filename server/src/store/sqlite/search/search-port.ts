@@ -303,7 +303,7 @@ export class SqliteSearchStore {
   /**
    * BM25 order first, filter second, same answer as one joined statement: FTS5 ranks its matches alone (cheap), the
    * first `2 × CANDIDATES` go through the bot, scope, tag and expiry filter in one statement, and the window grows ×4
-   * until it holds `CANDIDATES` allowed passages or every match was seen; past 16 × CANDIDATES (a narrow filter over
+   * until it holds `CANDIDATES` allowed passages or every match was seen; past 8 × CANDIDATES (a narrow filter over
    * frequent words) one statement joins every match to the filter, as before. Joining every match of a frequent word
    * to the files table before ranking was the larger half of hybrid search at 100,000 passages (bench/README.md).
    */
@@ -321,7 +321,7 @@ export class SqliteSearchStore {
        CROSS JOIN files f ON f.id = p.file_id
        WHERE ${filter.sql}`,
     )
-    for (let window = CANDIDATES * 2; window <= CANDIDATES * 16; window *= 4) {
+    for (let window = CANDIDATES * 2; window <= CANDIDATES * 8; window *= 4) {
       const rowids = ranked.pluck().all(match, window) as number[]
       const kept = new Set(allowed.pluck().all(JSON.stringify(rowids), ...filter.params) as number[])
       const result = rowids.filter((rowid) => kept.has(rowid))

@@ -1,6 +1,7 @@
 import type { Sqlite } from '../connect.js'
 import { listCountFor, nearestList, probeCandidates, probeCountFor, rankLists, VECTOR_LISTS_DEFAULTS, type VectorListsSettings } from '../../search/vector-lists.js'
 import { trainListsInWorker, type RunningTraining, type TrainedLists } from './lists-training.js'
+import { nextStepSize } from '../../../platform/index.js'
 
 /** The trained lists of one bot and embedder, as cached in memory. */
 interface ListsState {
@@ -24,11 +25,11 @@ export interface ListsProbe {
 const READ_CHUNK = 1_000
 
 /**
- * A training's list ids are written in steps, each its own transaction, sized to hold the event loop about this long
- * (decision 1484): one transaction for every passage held it 16 s at 100,000 passages and minutes at 1M.
+ * A training's list ids are written in steps, each its own transaction, sized to hold the event loop about `targetMs`
+ * (decision 1484): one transaction for every passage held it 112 s at 1M passages (decision 1482).
  */
-const COMMIT_STEP_MS = 8
-const COMMIT_STEP = { first: 200, min: 20, max: 20_000 }
+const COMMIT_STEP = { targetMs: 8, min: 20, max: 20_000 }
+const FIRST_COMMIT_STEP = 200
 
 const keyOf = (botId: string, embedderId: string) => `${botId}\u0000${embedderId}`
 
@@ -249,6 +250,16 @@ export class SqliteVectorLists {
     return state.lists > 0 ? state : undefined
   }
 
+  /** Waits until the server's own transactions are done and none is open; `false` once stopped. */
+  private async writable(): Promise<boolean> {
+    for (;;) {
+      await this.quiet()
+      if (this.stopped) return false
+      if (!this.db.inTransaction) return true
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+  }
+
   private async quiet(): Promise<void> {
     for (;;) {
       const wait = this.waitIdle()
@@ -363,8 +374,8 @@ export class SqliteVectorLists {
    * Stores the centroids and every passage's list, in steps that let other work run between them (decision 1484):
    * 1. one small transaction marks the bot and embedder as between trainings: no lists, so search is exact and new
    *    passages get no list meanwhile, and `trained_vectors = 0`, so a crash before the end retrains at the next open;
-   * 2. the snapshot's list ids, in list order, in transactions sized to hold the event loop ~{@link COMMIT_STEP_MS}
-   *    each (the rowid and id must both match: passages deleted since are skipped);
+   * 2. the snapshot's list ids, in list order, in transactions sized to hold the event loop ~8 ms each
+   *    (the rowid and id must both match: passages deleted since are skipped);
    * 3. one transaction assigns the passages written since (no list, or placed by the previous lists before step 1)
    *    and stores the centroids, from which search probes them.
    * Lists whose estimated recall is under `minRecall` are not kept: the row records the attempt (no centroids, so
@@ -414,14 +425,9 @@ export class SqliteVectorLists {
     const set = this.db.prepare('UPDATE search_passages SET list_id = ? WHERE rowid = ? AND id = ?')
     const order = listOrder(assignment)
     let at = 0
-    let step = COMMIT_STEP.first
+    let step = FIRST_COMMIT_STEP
     while (at < order.length) {
-      await this.quiet()
-      if (this.stopped) return
-      if (this.db.inTransaction) {
-        await new Promise((resolve) => setImmediate(resolve))
-        continue
-      }
+      if (!(await this.writable())) return
       const end = Math.min(order.length, at + step)
       const started = performance.now()
       this.db.transaction(() => {
@@ -433,16 +439,10 @@ export class SqliteVectorLists {
       const held = performance.now() - started
       this.written()
       at = end
-      step = Math.round(Math.min(COMMIT_STEP.max, Math.max(COMMIT_STEP.min, (step * COMMIT_STEP_MS) / Math.max(held, 0.5))))
+      step = nextStepSize(step, held, COMMIT_STEP)
       await new Promise((resolve) => setImmediate(resolve))
     }
-    await this.quiet()
-    if (this.stopped) return
-    while (this.db.inTransaction) {
-      await new Promise((resolve) => setImmediate(resolve))
-      await this.quiet()
-      if (this.stopped) return
-    }
+    if (!(await this.writable())) return
 
     // 3. The passages written since, then the lists.
     const setRow = this.db.prepare('UPDATE search_passages SET list_id = ? WHERE rowid = ?')
