@@ -83,6 +83,8 @@ export interface TestServiceOptions extends Pick<AppOptions, 'now' | 'publicUrl'
   listen?: boolean
   /** Keep the data dir instead of a fresh one (restart tests). */
   dataDir?: string
+  /** Puts something between the app and its backend (a fault injected at the edge), e.g. `(backend) => failingOnce(backend)`. */
+  wrapBackend?: (backend: Backend) => Backend
 }
 
 const require = createRequire(import.meta.url)
@@ -107,7 +109,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const backendName: TestBackendName = options.dataDir !== undefined ? 'sqlite' : (options.backend ?? currentTestBackend())
   const backend = await testBackends[backendName]({ dataDir, ...(options.now ? { now: options.now } : {}) })
   const appOptions: AppOptions = {
-    backend,
+    backend: options.wrapBackend ? options.wrapBackend(backend) : backend,
     logger,
     checkResponses: true,
     ...(options.jobs ? { jobs: options.jobs } : {}),

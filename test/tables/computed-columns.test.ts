@@ -16,6 +16,8 @@ import { createFilesFeature } from '../../server/src/files/feature.js'
 import { createApp } from '../../server/src/http/app.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { eventually } from '../helpers/eventually.js'
+import { BotshelfError } from 'botshelf/api'
+import type { Backend } from '../../server/src/store/index.js'
 
 let fake: Awaited<ReturnType<typeof startFakeChatServer>>
 let service: TestService
@@ -166,6 +168,64 @@ describe('AI columns through @botpress/client', () => {
       expect(asked.sort()).toEqual(reviews.map((review) => `Sentiment: ${review}`).sort())
     } finally {
       await second.close()
+    }
+  })
+
+  it('writes one settled value at a time per computation, so concurrent workers do not race each other for the table', async () => {
+    let inFlight = 0
+    let most = 0
+    const own = await startTestService({
+      listen: true,
+      languageModel: createOpenAiCompatibleLanguageModel({ url: fake.url, model: 'fake-model', maxRetries: 0 }),
+      features: [createTablesFeature({ search: { embedder: null }, compute: { sweepIntervalMs: 100, concurrency: 8 } })],
+      jobs: { pollMs: 20 },
+      wrapBackend: (backend) => onSettleTransactions(backend, async (settle) => {
+        most = Math.max(most, ++inFlight)
+        try {
+          // Long enough that eight workers would overlap if nothing queued them.
+          await new Promise((resolve) => setTimeout(resolve, 5))
+          return await settle()
+        } finally {
+          inFlight--
+        }
+      }),
+    })
+    try {
+      const ownClient = own.botpressClient()
+      await ownClient.createTable({ name: 'serialTable', schema: { review: reviewSchema.review, sentiment: reviewSchema.sentiment }, isComputeEnabled: true } as never)
+      await ownClient.createTableRows({ table: 'serialTable', rows: Array.from({ length: 16 }, (_, i) => ({ review: `serial ${i}` })) })
+      await eventually(async () => ((await ownClient.getTable({ table: 'serialTable' })).stale === 0 ? true : undefined), 'all computed')
+      expect(most).toBe(1)
+    } finally {
+      await own.close()
+    }
+  })
+
+  it('gives back the cells of a round that failed, so the retry computes them rather than waiting out their claim', async () => {
+    // One settling write fails as PostgreSQL's exhausted serialization retries do; the job retries 1 s later.
+    let failures = 0
+    const own = await startTestService({
+      listen: true,
+      languageModel: createOpenAiCompatibleLanguageModel({ url: fake.url, model: 'fake-model', maxRetries: 0 }),
+      features: [createTablesFeature({ search: { embedder: null }, compute: { sweepIntervalMs: 100 } })],
+      jobs: { pollMs: 20 },
+      wrapBackend: (backend) => onSettleTransactions(backend, async (settle) => {
+        if (failures++ === 0) throw new BotshelfError('ResourceLockedConflict', 'TRANSACTION_CONFLICT', 'The change conflicted with concurrent changes 12 times in a row and was not made; try again')
+        return settle()
+      }),
+    })
+    try {
+      const ownClient = own.botpressClient()
+      await ownClient.createTable({ name: 'retriedTable', schema: { review: reviewSchema.review, sentiment: reviewSchema.sentiment }, isComputeEnabled: true } as never)
+      const { rows } = await ownClient.createTableRows({ table: 'retriedTable', rows: [{ review: 'I love it' }, { review: 'meh' }, { review: 'great' }] })
+      // Without the give-back, the failed cell waits for its claim (120 s) and this runs out first.
+      await eventually(async () => ((await ownClient.getTable({ table: 'retriedTable' })).stale === 0 ? true : undefined), 'all computed after the retry')
+      expect(failures).toBeGreaterThanOrEqual(4)
+      const { rows: computed } = await ownClient.findTableRows({ table: 'retriedTable' })
+      expect(computed.map((row) => [row.id, row.sentiment])).toEqual(rows.map((row) => [row.id, /love|great/.test(row.review as string) ? 'positive' : 'negative']))
+      expect(own.logs.some((line) => line.msg === 'job failed' && String(line.error).includes('conflicted with concurrent changes'))).toBe(true)
+    } finally {
+      await own.close()
     }
   })
 
@@ -371,3 +431,31 @@ describe('column schemas through @botpress/client (the wire gaps of issue 25)', 
     ])
   })
 })
+
+/**
+ * A backend whose transactions that settle a computed cell run through `around` (given the settle to call): the
+ * fault or the measurement a test puts at the store's edge. Other transactions and calls pass through unchanged.
+ */
+function onSettleTransactions(backend: Backend, around: (settle: () => Promise<boolean>) => Promise<boolean>): Backend {
+  const passThrough = <T extends object>(target: T, replace: (name: PropertyKey) => unknown): T =>
+    new Proxy(target, {
+      get(object, name) {
+        const replaced = replace(name)
+        if (replaced !== undefined) return replaced
+        const value = Reflect.get(object, name, object)
+        return typeof value === 'function' ? value.bind(object) : value
+      },
+    })
+  return passThrough(backend, (name) =>
+    name === 'transaction'
+      ? (fn: (tx: Backend) => Promise<unknown>) =>
+          backend.transaction((tx) =>
+            fn(passThrough(tx as Backend, (txName) =>
+              txName === 'computed'
+                ? passThrough(tx.computed, (method) => (method === 'settleCell' ? (...args: Parameters<typeof tx.computed.settleCell>) => around(() => tx.computed.settleCell(...args)) : undefined))
+                : undefined,
+            )),
+          )
+      : undefined,
+  )
+}

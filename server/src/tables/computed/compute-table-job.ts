@@ -26,7 +26,9 @@ const MAX_RETRY_MS = 5 * 60_000
  * most `concurrency` at once, each row's cells in dependency order. A value is written to the row and its cell
  * settled in one transaction, only if no write reset the cell meanwhile; a failure settles the cell `failed` with
  * its reason; an unreachable model gives the cell back, still pending, to be tried after the model's
- * `Retry-After` (the sweep queues the table again). Loops until no due cell is left.
+ * `Retry-After` (the sweep queues the table again). Loops until no due cell is left. The settling writes of one run go
+ * one at a time (decision 1485); a round that fails gives back the cells it had not settled, due at once, before the
+ * job's retry.
  *
  * @example
  * ```ts
@@ -47,6 +49,8 @@ class TableComputation {
   private readonly token = randomUUID()
   private modelDown = false
   private wroteSearchable = false
+  /** The tail of the queue of settling writes (see `serially`). */
+  private writes: Promise<unknown> = Promise.resolve()
 
   constructor(
     private readonly services: AppServices,
@@ -74,30 +78,47 @@ class TableComputation {
       const byRow = new Map<number, ClaimedCell[]>()
       for (const cell of claimed) byRow.set(cell.rowId, [...(byRow.get(cell.rowId) ?? []), cell])
       const rows = [...byRow.entries()]
-      // A shared cursor over the rows: `concurrency` workers, each computing one row's cells in order.
+      // Cells claimed here and not yet settled, given back or left to a bot: what a failure must give back.
+      const open = new Set(claimed)
+      // A shared cursor over the rows: `concurrency` workers, each computing one row's cells in order. After a
+      // failure no worker takes another row; the others finish theirs.
       let next = 0
+      let failure: { error: unknown } | undefined
       const worker = async () => {
-        while (next < rows.length) {
+        while (next < rows.length && failure === undefined) {
           const [rowId, cells] = rows[next++]!
           cells.sort((a, b) => order.indexOf(a.column) - order.indexOf(b.column))
-          await this.computeRow(table, columns, rowId, cells)
+          try {
+            await this.computeRow(table, columns, rowId, cells, open)
+          } catch (error) {
+            failure ??= { error }
+          }
         }
       }
       await Promise.all(Array.from({ length: Math.min(this.options.concurrency, rows.length) }, worker))
       computeSignals.settled(tableId)
+      if (failure !== undefined) {
+        // Given back now, the cells are the retry's (or another server's) at once, not after their lease.
+        await this.giveBackAll(tableId, open)
+        throw failure.error
+      }
       if (claimed.length < CLAIM_BATCH && !(await backend.computed.hasDueCells(tableId))) break
     }
     if (this.wroteSearchable) await enqueueRowEmbedding(this.services, { botId, tableId })
   }
 
   /** Computes the claimed cells of one row in dependency order, each seeing the values computed before it. */
-  private async computeRow(table: TableRecord, columns: ReadonlyMap<string, ComputedColumn>, rowId: number, cells: ClaimedCell[]): Promise<void> {
+  private async computeRow(table: TableRecord, columns: ReadonlyMap<string, ComputedColumn>, rowId: number, cells: ClaimedCell[], open: Set<ClaimedCell>): Promise<void> {
     const { backend } = this.services
     let row: Row
     try {
       row = await backend.tables.getRow(table.botId, table.id, rowId)
     } catch (error) {
-      if (error instanceof TablesStoreError && error.type === 'ResourceNotFound') return backend.computed.deleteCells(table.id, { rowIds: [rowId] })
+      if (error instanceof TablesStoreError && error.type === 'ResourceNotFound') {
+        await backend.computed.deleteCells(table.id, { rowIds: [rowId] })
+        for (const cell of cells) open.delete(cell)
+        return
+      }
       throw error
     }
     // Columns of this row left pending in this run: what reads them waits for them.
@@ -109,43 +130,57 @@ class TableComputation {
       await backend.computed.releaseCell(table.id, this.token, cell, new Date(this.services.now().getTime() + waitMs))
     }
     for (const cell of cells) {
-      const column = columns.get(cell.column)
-      if (!column) {
-        await backend.computed.deleteCells(table.id, { rowIds: [rowId], columns: [cell.column] })
-        continue
-      }
-      if (!table.isComputeEnabled || !column.enabled) {
-        await backend.computed.resetCells(table.botId, table.id, [{ rowId, column: cell.column, stale: false }])
-        continue
-      }
-      const blocking = column.dependencies.find((name) => pendingElsewhere.has(name))
-      if (blocking !== undefined) {
-        // A bot's answer resets this cell with its write (decision 1424); the wait only bounds a lost answer.
-        await giveBack(cell, columns.get(blocking)?.action === 'workflow' ? this.options.workflowAnswerMs : MIN_RETRY_MS)
-        continue
-      }
-      if ((this.modelDown && column.action !== 'workflow') || column.dependencies.some((name) => waiting.has(name))) {
-        await giveBack(cell, MIN_RETRY_MS)
-        continue
-      }
-      if (column.action === 'workflow') {
-        // The bot computes it: the cell waits for its answer, and what reads it waits too.
-        const asked = await askWorkflow(this.services, table, column, row, cell, this.token, this.options.workflowAnswerMs)
-        if (asked.kind === 'asked') waiting.add(cell.column)
-        else await this.settle(table, cell, asked)
-        continue
-      }
-      const outcome = await this.compute(column, row)
-      if (outcome.kind === 'unavailable') {
-        this.modelDown = true
-        const wait = Math.min(MAX_RETRY_MS, Math.max(MIN_RETRY_MS, outcome.retryAfterMs))
-        this.services.logger.log('warn', `the ${column.action === 'ai' ? 'language model' : 'code sandbox'} is unavailable: computed cells stay pending`, { tableId: table.id, retryInMs: wait, reason: outcome.reason })
-        await giveBack(cell, wait)
-        continue
-      }
-      const written = await this.settle(table, cell, outcome)
-      if (written) row = { ...row, [cell.column]: written.value }
+      row = await this.computeCell(table, columns, cell, row, { waiting, pendingElsewhere, giveBack })
+      open.delete(cell)
     }
+  }
+
+  /** Computes, settles or gives back one claimed cell of a row; returns the row as the next cell sees it. */
+  private async computeCell(
+    table: TableRecord,
+    columns: ReadonlyMap<string, ComputedColumn>,
+    cell: ClaimedCell,
+    row: Row,
+    { waiting, pendingElsewhere, giveBack }: { waiting: Set<string>; pendingElsewhere: ReadonlySet<string>; giveBack(cell: ClaimedCell, waitMs: number): Promise<void> },
+  ): Promise<Row> {
+    const { backend } = this.services
+    const rowId = cell.rowId
+    const column = columns.get(cell.column)
+    if (!column) {
+      await backend.computed.deleteCells(table.id, { rowIds: [rowId], columns: [cell.column] })
+      return row
+    }
+    if (!table.isComputeEnabled || !column.enabled) {
+      await backend.computed.resetCells(table.botId, table.id, [{ rowId, column: cell.column, stale: false }])
+      return row
+    }
+    const blocking = column.dependencies.find((name) => pendingElsewhere.has(name))
+    if (blocking !== undefined) {
+      // A bot's answer resets this cell with its write (decision 1424); the wait only bounds a lost answer.
+      await giveBack(cell, columns.get(blocking)?.action === 'workflow' ? this.options.workflowAnswerMs : MIN_RETRY_MS)
+      return row
+    }
+    if ((this.modelDown && column.action !== 'workflow') || column.dependencies.some((name) => waiting.has(name))) {
+      await giveBack(cell, MIN_RETRY_MS)
+      return row
+    }
+    if (column.action === 'workflow') {
+      // The bot computes it: the cell waits for its answer, and what reads it waits too.
+      const asked = await askWorkflow(this.services, table, column, row, cell, this.token, this.options.workflowAnswerMs)
+      if (asked.kind === 'asked') waiting.add(cell.column)
+      else await this.settle(table, cell, asked)
+      return row
+    }
+    const outcome = await this.compute(column, row)
+    if (outcome.kind === 'unavailable') {
+      this.modelDown = true
+      const wait = Math.min(MAX_RETRY_MS, Math.max(MIN_RETRY_MS, outcome.retryAfterMs))
+      this.services.logger.log('warn', `the ${column.action === 'ai' ? 'language model' : 'code sandbox'} is unavailable: computed cells stay pending`, { tableId: table.id, retryInMs: wait, reason: outcome.reason })
+      await giveBack(cell, wait)
+      return row
+    }
+    const written = await this.settle(table, cell, outcome)
+    return written ? { ...row, [cell.column]: written.value } : row
   }
 
   /**
@@ -167,8 +202,35 @@ class TableComputation {
     return computeWithCode(this.codeSandbox.get(), column, inputs)
   }
 
+  /**
+   * Runs this run's settling writes one at a time. A table's row writes queue on its lock anyway; sent together by
+   * `concurrency` workers on PostgreSQL, they lose serialization races to each other (and to another server's)
+   * until one runs out of retries and fails the job. The computations themselves stay concurrent.
+   */
+  private serially<T>(write: () => Promise<T>): Promise<T> {
+    const result = this.writes.then(write)
+    this.writes = result.catch(() => undefined)
+    return result
+  }
+
+  /** Gives back, due at once, the claimed cells a failed round left open; a failure to do so leaves them to their lease. */
+  private async giveBackAll(tableId: string, open: ReadonlySet<ClaimedCell>): Promise<void> {
+    const now = this.services.now()
+    for (const cell of open) {
+      try {
+        await this.services.backend.computed.releaseCell(tableId, this.token, cell, now)
+      } catch (error) {
+        this.services.logger.log('warn', 'a computed cell could not be given back after a failure: it waits for its claim to expire', { tableId, rowId: cell.rowId, column: cell.column, error: error instanceof Error ? error.message : String(error) })
+      }
+    }
+  }
+
   /** Writes a value and settles its cell in one transaction; a failure only settles. Returns the value written, if any. */
-  private async settle(table: TableRecord, cell: ClaimedCell, outcome: Exclude<Computation, { kind: 'unavailable' }>): Promise<{ value: unknown } | undefined> {
+  private settle(table: TableRecord, cell: ClaimedCell, outcome: Exclude<Computation, { kind: 'unavailable' }>): Promise<{ value: unknown } | undefined> {
+    return this.serially(() => this.settleNow(table, cell, outcome))
+  }
+
+  private async settleNow(table: TableRecord, cell: ClaimedCell, outcome: Exclude<Computation, { kind: 'unavailable' }>): Promise<{ value: unknown } | undefined> {
     const { backend } = this.services
     if (outcome.kind === 'value') {
       try {
