@@ -1,6 +1,6 @@
 import { deserialize } from 'node:v8'
 import type { Worker } from 'node:worker_threads'
-import { spawnModuleWorker } from '../platform/index.js'
+import { moduleWorkers, spawnModuleWorker } from '../platform/index.js'
 import type { JsonParseOutcome } from './json-parse.js'
 
 interface Pending {
@@ -22,7 +22,7 @@ let nextId = 0
 const pending = new Map<number, Pending>()
 
 function startWorker(): Worker {
-  const started = spawnModuleWorker(import.meta.url, 'json-parse-worker', { maxOldGenerationSizeMb: WORKER_HEAP_MB })
+  const started = spawnModuleWorker(moduleWorkers.jsonParse, { maxOldGenerationSizeMb: WORKER_HEAP_MB })
   started.unref()
   started.on('message', (reply: WorkerReply) => {
     const waiting = pending.get(reply.id)

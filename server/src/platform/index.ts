@@ -2,6 +2,6 @@ export { dataFolder, ensureDataFolder, hasDatabase, readLegacySigningKey, type D
 export { lockDataDir, type DataLock } from './data-lock.js'
 export { fsyncFile, GroupFsync, type FsyncHandle, type HeldFsyncOptions } from './group-fsync.js'
 export { createPrivateFile, makePrivateFolder, openFolderWarning, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from './private-modes.js'
-export { spawnModuleWorker } from './spawn-module-worker.js'
+export { moduleWorkers, moduleWorkerUrl, spawnModuleWorker, type ModuleWorker } from './spawn-module-worker.js'
 export { pooledRandomBytes } from './random-pool.js'
 export { nextStepSize, type StepBounds } from './step-size.js'

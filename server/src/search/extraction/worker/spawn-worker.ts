@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads'
-import { spawnModuleWorker } from '../../../platform/index.js'
+import { moduleWorkers, spawnModuleWorker } from '../../../platform/index.js'
 
 /**
  * Starts an extraction worker thread with a heap bound. From the built package it runs
@@ -13,5 +13,5 @@ import { spawnModuleWorker } from '../../../platform/index.js'
  */
 export function spawnExtractionWorker(memoryMb: number): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: memoryMb }
-  return spawnModuleWorker(import.meta.url, 'extraction-worker', resourceLimits)
+  return spawnModuleWorker(moduleWorkers.extraction, resourceLimits)
 }

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads'
-import { spawnModuleWorker } from '../../../platform/index.js'
+import { moduleWorkers, spawnModuleWorker } from '../../../platform/index.js'
 
 /** What the training worker receives: packed unit vectors (`count × dimensions`), the list count, the probe counts whose recall to estimate (ascending), a seed. */
 export interface TrainRequest {
@@ -39,7 +39,7 @@ export interface RunningTraining {
  * ```
  */
 export function trainListsInWorker(request: TrainRequest): RunningTraining {
-  let worker: Worker | undefined = spawnModuleWorker(import.meta.url, 'lists-worker')
+  let worker: Worker | undefined = spawnModuleWorker(moduleWorkers.listsTraining)
   const result = new Promise<TrainedLists>((resolve, reject) => {
     worker!.once('message', (answer: TrainResult) => {
       void worker?.terminate()

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os'
 import type { ResourceLimits, Worker } from 'node:worker_threads'
-import { spawnModuleWorker } from '../../../platform/index.js'
+import { moduleWorkers, spawnModuleWorker } from '../../../platform/index.js'
 import { failureReason, type EngineFailure } from './failure-reasons.js'
 import { decodeResult, encodeRow } from './json-values.js'
 import type { SandboxRequest, SandboxResponse, SandboxRunning, SandboxWarmUp } from './sandbox-messages.js'
@@ -106,7 +106,7 @@ interface Slot {
  * ```
  */
 export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox {
-  return createCodeSandboxOn((resourceLimits) => spawnModuleWorker(import.meta.url, 'sandbox-worker', resourceLimits), options)
+  return createCodeSandboxOn((resourceLimits) => spawnModuleWorker(moduleWorkers.codeSandbox, resourceLimits), options)
 }
 
 /**
