@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     [
       '',
       `Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; ${new Date().toISOString()}; load average ${load1}`,
-      `botshelf ran ${serve.built ? 'built (dist/cli/bin.js, as npm start runs it)' : 'from source through tsx (dist/ missing or older than src/)'}`,
+      `botshelf ran ${serve.built ? 'built (the bundled command, as npm start runs it)' : 'from source through tsx (dist/ missing or older than src/)'}`,
       '',
       `| server (${connections} connections, ${rounds} × ${seconds} s, medians) | req/s | p50 ms | p99 ms | server CPU µs per request |`,
       '|---|---:|---:|---:|---:|',

@@ -24,7 +24,7 @@ export function packagesOf(root) {
       sources: join(root, 'server', 'src'),
       settings: join(root, 'server', 'tsconfig.build.json'),
       stamp: join(root, 'server', 'dist', '.build-stamp'),
-      output: join(root, 'server', 'dist', 'cli', 'bin.js'),
+      output: join(root, 'server', 'dist', 'bundle', 'bin.js'),
     },
   ]
 }

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
 import { expectOk, freePort, rssOfPid, spawnWatched, until, type PeerService, type WatchedChild } from './service.js'
+import { builtCommand } from '../support/serve-process.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -24,7 +25,7 @@ export interface BotshelfServiceOptions {
 }
 
 /**
- * `botshelf serve` (the built CLI, `server/dist/cli/bin.js`; run `npm run build` first) in a child process on a data
+ * `botshelf serve` (the built command, `server/dist/bundle/bin.js`; run `npm run build` first) in a child process on a data
  * folder it keeps between starts; the bot id and token come from the first start's banner.
  *
  * @example
@@ -53,7 +54,7 @@ export function botshelfService(options: BotshelfServiceOptions): PeerService & 
     credentials: () => ({ botId, token }),
     async start() {
       const port = await freePort()
-      watched = spawnWatched(process.execPath, [join(checkout, 'server/dist/cli/bin.js'), 'serve', '--port', String(port), '--data', options.dataDir, '--rate-limit', 'off', '--log-level', 'warn'], { cwd: checkout }, running)
+      watched = spawnWatched(process.execPath, [join(checkout, builtCommand(checkout)), 'serve', '--port', String(port), '--data', options.dataDir, '--rate-limit', 'off', '--log-level', 'warn'], { cwd: checkout }, running)
       child = watched.process
       await until(
         async () => {

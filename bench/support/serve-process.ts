@@ -1,7 +1,8 @@
 /**
  * `botshelf serve` in a child process of its own for the benches, so the load a bench makes does not share the
  * server's event loop, on a fresh data folder: the first start prints the bot id and its token, which this reads
- * from the banner. It runs what users run, the built `dist/cli/bin.js` (`npm start`), when the build is newer than
+ * from the banner. It runs what users run, the built command (`npm start`: `dist/bundle/bin.js`, or `dist/cli/bin.js` in
+ * a checkout from before the bundle), when the build is newer than
  * every source file; otherwise from source through tsx, which costs more per request (its transform keeps function
  * names, a property definition per closure created), and says so.
  */
@@ -22,7 +23,7 @@ export interface ServeProcess {
   botId: string
   token: string
   process: ChildProcess
-  /** True when it runs the built `dist/cli/bin.js`, false when it runs the source through tsx. */
+  /** True when it runs the built command, false when it runs the source through tsx. */
   built: boolean
   /** The folder holding the data folder (removed by `stop` unless it was given in `dataDir`). */
   dataDir: string
@@ -136,10 +137,23 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
   }
 }
 
+/**
+ * The built `botshelf` command of a checkout (since the package split, decision 1301), relative to it, as its `npm
+ * start` runs it: the bundle when the checkout builds one (decision 1486), the compiled `bin.js` before.
+ *
+ * @example
+ * ```ts
+ * spawn(process.execPath, [join(checkout, builtCommand(checkout)), 'serve'])
+ * ```
+ */
+export function builtCommand(checkout: string): string {
+  return existsSync(join(checkout, 'server/scripts/build-cli-bundle.mjs')) ? 'server/dist/bundle/bin.js' : 'server/dist/cli/bin.js'
+}
+
 /** Where the CLI of a checkout is: `server/` since the package split (decision 1301), the root before it. */
 function serviceLayout(checkout: string): { built: string; source: string; sources: string[] } {
   if (existsSync(join(checkout, 'server/src/cli/bin.ts'))) {
-    return { built: 'server/dist/cli/bin.js', source: 'server/src/cli/bin.ts', sources: ['src', 'server/src'] }
+    return { built: builtCommand(checkout), source: 'server/src/cli/bin.ts', sources: ['src', 'server/src'] }
   }
   return { built: 'dist/cli/bin.js', source: 'src/cli/bin.ts', sources: ['src'] }
 }

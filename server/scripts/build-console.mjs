@@ -5,27 +5,10 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { englishOnlyZod } from './english-only-zod.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
-/**
- * zod's namespace re-exports every translation of its messages (about 260 KB minified), which the namespace
- * import keeps in the bundle. The console shows the service's messages and only ever uses zod's English
- * default, so the locales index is replaced by English alone.
- */
-const englishOnlyZod = {
-  name: 'english-only-zod',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
-      if (!/[\\/]zod[\\/]/.test(args.importer)) return undefined
-      return { path: resolve(dirname(args.importer), '../locales/en.js'), namespace: 'zod-locales' }
-    })
-    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
-      contents: `export { default as en } from ${JSON.stringify(args.path)}`,
-      resolveDir: dirname(args.path),
-    }))
-  },
-}
 
 /**
  * Bundles the console into `outdir` (default dist/console/ui) and returns the written asset names.

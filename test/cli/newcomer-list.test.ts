@@ -151,7 +151,7 @@ describe('the newcomer\'s list (issue 27)', () => {
     }
     // A checkout in miniature: sources and build settings from a minute ago.
     const tree = join(work, 'checkout')
-    for (const dir of ['src', 'server/src', 'dist', 'server/dist/cli']) await mkdir(join(tree, dir), { recursive: true })
+    for (const dir of ['src', 'server/src', 'dist', 'server/dist/bundle']) await mkdir(join(tree, dir), { recursive: true })
     const past = new Date(Date.now() - 60_000)
     for (const file of ['src/a.ts', 'server/src/b.ts', 'tsconfig.build.json', 'server/tsconfig.build.json']) {
       await writeFile(join(tree, file), '')

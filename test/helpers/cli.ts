@@ -31,7 +31,8 @@ export interface ServeProcess {
 }
 
 /**
- * Spawns `botshelf serve --port 0 --data DIR` and waits for its banner.
+ * Spawns `botshelf serve --port 0 --data DIR` and waits for its banner: from source through tsx, or the `command`
+ * given (the bundled CLI: `[bundledBin]`).
  *
  * @example
  * ```ts
@@ -39,8 +40,8 @@ export interface ServeProcess {
  * serve.child.kill('SIGTERM'); await serve.exited
  * ```
  */
-export async function spawnServe(dataDir: string, extra: string[] = []): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', binSource, 'serve', '--port', '0', '--data', dataDir, ...extra], {
+export async function spawnServe(dataDir: string, extra: string[] = [], command: string[] = ['--import', 'tsx', binSource]): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [...command, 'serve', '--port', '0', '--data', dataDir, ...extra], {
     cwd: root,
     stdio: 'pipe',
   })

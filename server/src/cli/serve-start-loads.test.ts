@@ -20,36 +20,39 @@ const loadedOnFirstUse = /\/node_modules\/(@aws-sdk\/|pdfjs-dist\/|@napi-rs\/can
 /** The parts of the `botshelf` package (its built `dist/`) a serving process must not load. */
 const runtimeParts = /^(index\.js$|runtime\/|event\/|inbox\/|client\/|testing\/)/
 
-describe('botshelf serve at start', () => {
-  it('loads neither extraction, the S3 SDK, PostgreSQL, the code sandbox nor the other commands (the built CLI)', async () => {
-    // A resolve hook (in the loader thread) writes every module it resolves on stderr; the test reads them until
-    // the banner, then stops the server.
-    const hooks = `import { writeSync } from 'node:fs'
+/** Every module a `botshelf serve` started from `command` resolves until its banner (a resolve hook writes them on stderr). */
+async function resolvedAtStart(command: string): Promise<string[]> {
+  const hooks = `import { writeSync } from 'node:fs'
 export async function resolve(specifier, context, next) {
   const result = await next(specifier, context)
   writeSync(2, 'resolved ' + result.url + '\\n')
   return result
 }`
-    const register = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}))`
-    const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, join(checkout, 'server/dist/cli/bin.js'), 'serve', '--port', '0', '--data', join(folder, 'data'), '--log-level', 'warn'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-    let stderr = ''
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    await new Promise<void>((resolve, reject) => {
-      const check = setInterval(() => {
-        if (/botshelf is listening/.test(stderr)) finish(resolve)
-        else if (child.exitCode !== null) finish(() => reject(new Error(stderr)))
-      }, 20)
-      const finish = (then: () => void): void => {
-        clearInterval(check)
-        then()
-      }
-    })
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill('SIGTERM')
-    await exited
-    const resolved = stderr.split('\n').filter((line) => line.startsWith('resolved ')).map((line) => line.slice('resolved '.length))
+  const register = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}))`
+  const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, join(checkout, command), 'serve', '--port', '0', '--data', join(folder, command.replaceAll('/', '-')), '--log-level', 'warn'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  await new Promise<void>((resolve, reject) => {
+    const check = setInterval(() => {
+      if (/botshelf is listening/.test(stderr)) finish(resolve)
+      else if (child.exitCode !== null) finish(() => reject(new Error(stderr)))
+    }, 20)
+    const finish = (then: () => void): void => {
+      clearInterval(check)
+      then()
+    }
+  })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+  return stderr.split('\n').filter((line) => line.startsWith('resolved ')).map((line) => line.slice('resolved '.length))
+}
+
+describe('botshelf serve at start', () => {
+  it('loads neither extraction, the S3 SDK, PostgreSQL, the code sandbox nor the other commands (the built CLI)', async () => {
+    const resolved = await resolvedAtStart('server/dist/cli/bin.js')
     // A check that sees nothing proves nothing: the hook sees what the start does load.
     expect(resolved.some((url) => url.includes('/node_modules/hono/'))).toBe(true)
     expect(resolved.some((url) => url.endsWith('/cli/serve.js'))).toBe(true)
@@ -57,5 +60,15 @@ export async function resolve(specifier, context, next) {
     const packageDist = pathToFileURL(join(checkout, 'dist/')).href
     expect(resolved.some((url) => url.startsWith(`${packageDist}api/`))).toBe(true)
     expect(resolved.filter((url) => url.startsWith(packageDist) && runtimeParts.test(url.slice(packageDist.length)))).toEqual([])
+  }, 60_000)
+
+  it('loads none of the libraries left outside the bundle for first use (the bundled command, decision 1486)', async () => {
+    const resolved = await resolvedAtStart('server/dist/bundle/bin.js')
+    const bundle = pathToFileURL(join(checkout, 'server/dist/bundle/')).href
+    expect(resolved.filter((url) => url.startsWith(bundle)).length).toBeGreaterThan(3)
+    expect(resolved.some((url) => url.includes('/node_modules/better-sqlite3/'))).toBe(true)
+    expect(resolved.filter((url) => loadedOnFirstUse.test(url))).toEqual([])
+    // Its own code and the pure-JavaScript libraries are inside: none is loaded from node_modules or dist/.
+    expect(resolved.filter((url) => /\/node_modules\/(hono|zod|@hono)\/|\/server\/dist\/(?!bundle\/)/.test(url))).toEqual([])
   }, 60_000)
 })
