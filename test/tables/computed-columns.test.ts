@@ -174,21 +174,15 @@ describe('AI columns through @botpress/client', () => {
   it('writes one settled value at a time per computation, so concurrent workers do not race each other for the table', async () => {
     let inFlight = 0
     let most = 0
-    const own = await startTestService({
-      listen: true,
-      languageModel: createOpenAiCompatibleLanguageModel({ url: fake.url, model: 'fake-model', maxRetries: 0 }),
-      features: [createTablesFeature({ search: { embedder: null }, compute: { sweepIntervalMs: 100, concurrency: 8 } })],
-      jobs: { pollMs: 20 },
-      wrapBackend: (backend) => onSettleTransactions(backend, async (settle) => {
-        most = Math.max(most, ++inFlight)
-        try {
-          // Long enough that eight workers would overlap if nothing queued them.
-          await new Promise((resolve) => setTimeout(resolve, 5))
-          return await settle()
-        } finally {
-          inFlight--
-        }
-      }),
+    const own = await serviceAroundSettles(8, async (settle) => {
+      most = Math.max(most, ++inFlight)
+      try {
+        // Long enough that eight workers would overlap if nothing queued them.
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        return await settle()
+      } finally {
+        inFlight--
+      }
     })
     try {
       const ownClient = own.botpressClient()
@@ -204,15 +198,9 @@ describe('AI columns through @botpress/client', () => {
   it('gives back the cells of a round that failed, so the retry computes them rather than waiting out their claim', async () => {
     // One settling write fails as PostgreSQL's exhausted serialization retries do; the job retries 1 s later.
     let failures = 0
-    const own = await startTestService({
-      listen: true,
-      languageModel: createOpenAiCompatibleLanguageModel({ url: fake.url, model: 'fake-model', maxRetries: 0 }),
-      features: [createTablesFeature({ search: { embedder: null }, compute: { sweepIntervalMs: 100 } })],
-      jobs: { pollMs: 20 },
-      wrapBackend: (backend) => onSettleTransactions(backend, async (settle) => {
-        if (failures++ === 0) throw new BotshelfError('ResourceLockedConflict', 'TRANSACTION_CONFLICT', 'The change conflicted with concurrent changes 12 times in a row and was not made; try again')
-        return settle()
-      }),
+    const own = await serviceAroundSettles(4, async (settle) => {
+      if (failures++ === 0) throw new BotshelfError('ResourceLockedConflict', 'TRANSACTION_CONFLICT', 'The change conflicted with concurrent changes 12 times in a row and was not made; try again')
+      return settle()
     })
     try {
       const ownClient = own.botpressClient()
@@ -431,6 +419,17 @@ describe('column schemas through @botpress/client (the wire gaps of issue 25)', 
     ])
   })
 })
+
+/** A service of its own on the fake model, computing `concurrency` cells at once, its settling writes run through `around`. */
+function serviceAroundSettles(concurrency: number, around: (settle: () => Promise<boolean>) => Promise<boolean>): Promise<TestService> {
+  return startTestService({
+    listen: true,
+    languageModel: createOpenAiCompatibleLanguageModel({ url: fake.url, model: 'fake-model', maxRetries: 0 }),
+    features: [createTablesFeature({ search: { embedder: null }, compute: { sweepIntervalMs: 100, concurrency } })],
+    jobs: { pollMs: 20 },
+    wrapBackend: (backend) => onSettleTransactions(backend, around),
+  })
+}
 
 /**
  * A backend whose transactions that settle a computed cell run through `around` (given the settle to call): the
