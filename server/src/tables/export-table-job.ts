@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { tablesLimits } from 'botshelf/api'
 import { finishTableJob } from './finish-table-job.js'
 import type { FileOwner } from 'botshelf/api'
@@ -68,7 +69,7 @@ export const exportTableJob = defineJob<ExportTablePayload, AppServices>({
           if (!page.hasMore || page.rows.length === 0) return
           after = page.rows[page.rows.length - 1]!.id as number
           // Store calls resolve at once on SQLite: hand the event loop back between pages so requests go first.
-          await new Promise<void>((resolve) => setImmediate(resolve))
+          await nextTurn()
         }
       }
       const { format, compress } = payload

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { performance } from 'node:perf_hooks'
 import { enqueueRowEmbedding } from '../search/rows/index.js'
 import { finishTableJob } from './finish-table-job.js'
@@ -126,7 +127,7 @@ async function stageFile(context: ServiceJobContext, payload: ImportTablePayload
       await progress.report((0.5 * consumed) / size)
       // The step ran inside the call and the decoder resumes in microtasks: hand the loop back so requests go
       // between steps (otherwise the batches of one read slice ran in one turn, ~30 ms).
-      await new Promise<void>((resolve) => setImmediate(resolve))
+      await nextTurn()
     }
     await pending
   } catch (error) {
@@ -184,7 +185,7 @@ async function publishStaged(context: ServiceJobContext, payload: ImportTablePay
     step = nextStepSize(step, held, { targetMs: PUBLISH_STEP_MS, min: PUBLISH_ROWS.min, max: PUBLISH_ROWS.max })
     await progress.report(0.5 + (0.5 * from) / total)
     // Store calls resolve at once on SQLite: hand the event loop back between steps so requests go first.
-    await new Promise<void>((resolve) => setImmediate(resolve))
+    await nextTurn()
   }
 }
 

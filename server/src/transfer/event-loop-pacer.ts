@@ -1,3 +1,5 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
+
 /**
  * Keeps a long synchronous-looking loop from holding the event loop. Awaiting an async generator's next value
  * only runs microtasks, so a parser fed from memory (or a consumer that never does real I/O) would otherwise
@@ -35,7 +37,7 @@ export class EventLoopPacer {
   async pace(bytes: number): Promise<void> {
     this.bytesSinceYield += bytes
     if (this.bytesSinceYield < this.maxBytes && performance.now() - this.busySince < this.maxBusyMs) return
-    await new Promise<void>((resolve) => setImmediate(resolve))
+    await nextTurn()
     this.bytesSinceYield = 0
     this.busySince = performance.now()
   }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { EmbedOptions, Embedder } from '../embedder.js'
 import { EmbedderError } from '../embedder-errors.js'
 import { normalizeInPlace } from '../vector-math.js'
@@ -82,7 +83,7 @@ export async function createOfflineEmbedder(options: OfflineEmbedderOptions = {}
       const vectors: Float32Array[] = []
       for (const [position, text] of texts.entries()) {
         // The work is synchronous: give the event loop a turn every few texts so a large document never stalls it.
-        if (position > 0 && position % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve))
+        if (position > 0 && position % YIELD_EVERY === 0) await nextTurn()
         embedOptions?.signal?.throwIfAborted()
         vectors.push(embedOne(table, model, text))
       }

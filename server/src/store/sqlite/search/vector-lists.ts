@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Sqlite } from '../connect.js'
 import { listCountFor, nearestList, probeCandidates, probeCountFor, rankLists, VECTOR_LISTS_DEFAULTS, type VectorListsSettings } from '../../search/vector-lists.js'
 import { trainListsInWorker, type RunningTraining, type TrainedLists } from './lists-training.js'
@@ -256,7 +257,7 @@ export class SqliteVectorLists {
       await this.quiet()
       if (this.stopped) return false
       if (!this.db.inTransaction) return true
-      await new Promise((resolve) => setImmediate(resolve))
+      await nextTurn()
     }
   }
 
@@ -363,7 +364,7 @@ export class SqliteVectorLists {
       }
       if (rows.length < READ_CHUNK) break
       after = rows[rows.length - 1]!.rowid
-      await new Promise((resolve) => setImmediate(resolve))
+      await nextTurn()
     }
     if (ids.length === 0) return undefined
     const vectors = new Float32Array(bytes.buffer, 0, ids.length * dimensions)
@@ -440,7 +441,7 @@ export class SqliteVectorLists {
       this.written()
       at = end
       step = nextStepSize(step, held, COMMIT_STEP)
-      await new Promise((resolve) => setImmediate(resolve))
+      await nextTurn()
     }
     if (!(await this.writable())) return
 
