@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { describeBlobStoreContract } from './blob-store.contract.js'
-import { createLocalFolderBlobStore, nodeBlobFileSystem, type BlobFileSystem } from './local-folder-store.js'
+import { createLocalFolderBlobStore, nodeBlobFileSystem, SWEEP_NAMES_PER_TURN, type BlobFileSystem } from './local-folder-store.js'
 
 async function* chunks(...parts: string[]): AsyncIterable<Uint8Array> {
   for (const part of parts) yield new TextEncoder().encode(part)
@@ -71,7 +71,7 @@ function recordingFileSystem(calls: string[], fail?: { on: string; error: Error 
     },
     unlink: (path) => nodeBlobFileSystem.unlink(path),
     stat: (path) => nodeBlobFileSystem.stat(path),
-    readdir: (path) => nodeBlobFileSystem.readdir(path),
+    names: (path) => nodeBlobFileSystem.names(path),
   }
 }
 
@@ -239,4 +239,38 @@ describe('local folder blob store: durability order (what a crash test cannot se
     expect(await readdir(join(root, 'blobs'))).toEqual([])
   })
 
+})
+
+describe('local folder blob store: the start sweep and the event loop', () => {
+  let root: string
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'botshelf-blobs-sweep-'))
+  })
+  afterEach(() => rm(root, { recursive: true, force: true }))
+
+  it('checks a large folder a batch of names per turn of the loop, and still removes every orphan', async () => {
+    const blobs = createLocalFolderBlobStore({ root })
+    const names = Array.from({ length: 1500 }, () => `blob_${randomBytes(16).toString('hex')}`)
+    await Promise.all(names.map((name) => writeFile(join(root, 'blobs', name), 'x')))
+    const orphans = new Set(names.slice(0, 7))
+    // A chain of immediates counts the loop's turns; the look-up (synchronous, as the embedded database's is)
+    // records how many names were checked since the last turn.
+    let checkedThisTurn = 0
+    let mostInOneTurn = 0
+    let ticking = true
+    const tick = (): void => {
+      checkedThisTurn = 0
+      if (ticking) setImmediate(tick)
+    }
+    setImmediate(tick)
+    const report = await blobs.sweep((blobId) => {
+      mostInOneTurn = Math.max(mostInOneTurn, ++checkedThisTurn)
+      return !orphans.has(blobId)
+    })
+    ticking = false
+    expect(report).toEqual({ temporaryFiles: 0, orphans: 7 })
+    expect((await readdir(join(root, 'blobs'))).length).toBe(1500 - 7)
+    expect(mostInOneTurn).toBeGreaterThan(0)
+    expect(mostInOneTurn).toBeLessThanOrEqual(SWEEP_NAMES_PER_TURN)
+  })
 })
