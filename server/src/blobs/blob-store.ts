@@ -43,6 +43,16 @@ export interface OpenedBlob {
   stream: ReadableStream<Uint8Array>
 }
 
+/**
+ * The question {@link BlobStore.sweep} asks about a batch of blob ids: which of them some file references.
+ *
+ * @example
+ * ```ts
+ * const referenced: BlobsReferenced = (blobIds) => backend.files.blobsInUse(blobIds)
+ * ```
+ */
+export type BlobsReferenced = (blobIds: ReadonlyArray<string>) => ReadonlySet<string> | Promise<ReadonlySet<string>>
+
 /** What {@link BlobStore.sweep} removed. */
 export interface SweepReport {
   /** Unfinished writes removed: temporary files (local folder), aborted multipart uploads (S3). */
@@ -115,10 +125,12 @@ export interface BlobStore {
   /** Deletes a blob; deleting a missing blob is not an error. */
   delete(blobId: string): Promise<void>
   /**
-   * Removes leftover temporary files and blobs that `isReferenced` does not know. Run at start; with
-   * `olderThan` (the start time) it leaves alone files written since, so uploads that began meanwhile are safe.
+   * Removes leftover temporary files and blobs that `referenced` does not name. Run at start; with `olderThan` (the
+   * start time) it leaves alone files written since, so uploads that began meanwhile are safe. `referenced` is asked
+   * about a batch of blob ids at a time (a folder's read, a listing's page) and answers those some file uses: one
+   * query a batch, not one a blob.
    */
-  sweep(isReferenced: (blobId: string) => boolean | Promise<boolean>, options?: { olderThan?: Date }): Promise<SweepReport>
+  sweep(referenced: BlobsReferenced, options?: { olderThan?: Date }): Promise<SweepReport>
   /**
    * Optional: a URL of the storage itself that serves the blob until it expires, so a download skips the
    * service. Present only when the operator turned it on (S3: `presignDownloads`); `undefined` when no URL can

@@ -1,4 +1,4 @@
-export type { BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, PresignedReadOptions, SweepReport, WrittenBlob } from './blob-store.js'
+export type { BlobsReferenced, BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, PresignedReadOptions, SweepReport, WrittenBlob } from './blob-store.js'
 export { BlobError, BlobTooLargeError, BlobSizeMismatchError, BlobNotFoundError, BlobStorageError, BlobConfigError, type BlobErrorCode } from './errors.js'
 export {
   createLocalFolderBlobStore,

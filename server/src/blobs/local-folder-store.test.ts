@@ -248,13 +248,13 @@ describe('local folder blob store: the start sweep and the event loop', () => {
   })
   afterEach(() => rm(root, { recursive: true, force: true }))
 
-  it('checks a large folder a batch of names per turn of the loop, and still removes every orphan', async () => {
+  it('asks about a large folder a batch of names per question and per turn of the loop, and still removes every orphan', async () => {
     const blobs = createLocalFolderBlobStore({ root })
     const names = Array.from({ length: 1500 }, () => `blob_${randomBytes(16).toString('hex')}`)
     await Promise.all(names.map((name) => writeFile(join(root, 'blobs', name), 'x')))
     const orphans = new Set(names.slice(0, 7))
-    // A chain of immediates counts the loop's turns; the look-up (synchronous, as the embedded database's is)
-    // records how many names were checked since the last turn.
+    // A chain of immediates counts the loop's turns; the question (answered synchronously, as the embedded
+    // database's is) records how many names were asked about since the last turn.
     let checkedThisTurn = 0
     let mostInOneTurn = 0
     let ticking = true
@@ -263,12 +263,17 @@ describe('local folder blob store: the start sweep and the event loop', () => {
       if (ticking) setImmediate(tick)
     }
     setImmediate(tick)
-    const report = await blobs.sweep((blobId) => {
-      mostInOneTurn = Math.max(mostInOneTurn, ++checkedThisTurn)
-      return !orphans.has(blobId)
+    let questions = 0
+    const report = await blobs.sweep((blobIds) => {
+      questions++
+      checkedThisTurn += blobIds.length
+      mostInOneTurn = Math.max(mostInOneTurn, checkedThisTurn)
+      return new Set(blobIds.filter((blobId) => !orphans.has(blobId)))
     })
     ticking = false
     expect(report).toEqual({ temporaryFiles: 0, orphans: 7 })
+    // One question a batch: 1,500 names in batches of 256.
+    expect(questions).toBe(Math.ceil(1500 / SWEEP_NAMES_PER_TURN))
     expect((await readdir(join(root, 'blobs'))).length).toBe(1500 - 7)
     expect(mostInOneTurn).toBeGreaterThan(0)
     expect(mostInOneTurn).toBeLessThanOrEqual(SWEEP_NAMES_PER_TURN)

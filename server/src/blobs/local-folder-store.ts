@@ -1,7 +1,7 @@
 import { open, opendir, rename, rm, stat, unlink } from 'node:fs/promises'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { join } from 'node:path'
-import type { BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, WrittenBlob } from './blob-store.js'
+import type { BlobsReferenced, BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, WrittenBlob } from './blob-store.js'
 import { BlobError, BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from './errors.js'
 import { GroupFsync, makePrivateFolder, pooledRandomBytes, PRIVATE_FILE_MODE } from '../platform/index.js'
 import { OverlappedWriter } from './overlapped-writer.js'
@@ -279,33 +279,42 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
     return info !== undefined && info.mtimeMs < olderThan.getTime()
   }
 
-  // Run at every start beside the first requests: it streams the folder and hands the event loop back every
-  // SWEEP_NAMES_PER_TURN names, so a folder of a million blobs delays no answer (it held the loop ~3 ms per
-  // thousand blobs when it read the whole folder and checked every name in one go).
-  async function sweep(isReferenced: (blobId: string) => boolean | Promise<boolean>, sweepOptions: { olderThan?: Date } = {}): Promise<SweepReport> {
+  // Run at every start beside the first requests: it streams the folder and asks about its blobs a batch of
+  // SWEEP_NAMES_PER_TURN names at a time, handing the event loop back between batches, so a folder of a million blobs
+  // delays no answer (it held the loop ~3 ms per thousand blobs when it read the whole folder and asked about each).
+  async function sweep(referenced: BlobsReferenced, sweepOptions: { olderThan?: Date } = {}): Promise<SweepReport> {
     let temporaryFiles = 0
     let orphans = 0
-    let sinceTurn = 0
-    const turnEvery = async (): Promise<void> => {
-      if (++sinceTurn < SWEEP_NAMES_PER_TURN) return
-      sinceTurn = 0
-      await nextTurn()
+    let batch: string[] = []
+    const removeUnreferenced = async (names: string[]): Promise<void> => {
+      const kept = await referenced(names.filter((name) => BLOB_ID.test(name)))
+      for (const name of names) {
+        if (kept.has(name)) continue
+        const path = join(blobsDir, name)
+        if (!(await isOld(path, sweepOptions.olderThan))) continue
+        await fs.unlink(path).catch(() => undefined)
+        orphans++
+      }
     }
+    let sinceTurn = 0
     for await (const name of fs.names(tmpDir)) {
-      await turnEvery()
+      if (++sinceTurn >= SWEEP_NAMES_PER_TURN) {
+        sinceTurn = 0
+        await nextTurn()
+      }
       const path = join(tmpDir, name)
       if (!(await isOld(path, sweepOptions.olderThan))) continue
       await fs.unlink(path).catch(() => undefined)
       temporaryFiles++
     }
     for await (const name of fs.names(blobsDir)) {
-      await turnEvery()
-      if (BLOB_ID.test(name) && (await isReferenced(name))) continue
-      const path = join(blobsDir, name)
-      if (!(await isOld(path, sweepOptions.olderThan))) continue
-      await fs.unlink(path).catch(() => undefined)
-      orphans++
+      batch.push(name)
+      if (batch.length < SWEEP_NAMES_PER_TURN) continue
+      await removeUnreferenced(batch)
+      batch = []
+      await nextTurn()
     }
+    if (batch.length > 0) await removeUnreferenced(batch)
     if (orphans > 0) await fsyncDirectory(fs, blobsDir)
     return { temporaryFiles, orphans }
   }

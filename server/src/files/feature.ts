@@ -77,7 +77,7 @@ export function createFilesFeature(options: FilesFeatureOptions = {}): ServiceFe
       if (indexing.embedder === undefined) indexing.embedder = await loadDefaultEmbedder(logger, env)
       const startedAt = new Date()
       const leftovers = backend.blobs
-        .sweep((blobId) => backend.files.blobInUse(blobId), { olderThan: startedAt })
+        .sweep((blobIds) => backend.files.blobsInUse(blobIds), { olderThan: startedAt })
         .then((report) => {
           if (report.orphans + report.temporaryFiles > 0) logger.log('info', 'swept leftover content', { ...report })
         })

@@ -33,6 +33,7 @@ export const portMethods = {
     'delete',
     'deleteExpired',
     'blobInUse',
+    'blobsInUse',
     'usage',
     'list',
     'listTagKeys',
@@ -113,7 +114,7 @@ export const portMethods = {
  */
 export const readOnlyPortMethods = {
   auth: ['listBots', 'getBot', 'listTokens', 'authenticate'],
-  files: ['usage', 'getById', 'getAnyById', 'getByKey', 'blobInUse', 'list', 'listTagKeys', 'listTagValues'],
+  files: ['usage', 'getById', 'getAnyById', 'getByKey', 'blobInUse', 'blobsInUse', 'list', 'listTagKeys', 'listTagValues'],
   knowledgeBases: ['get', 'list'],
   computed: ['cellsOf', 'countStaleRows', 'hasDueCells', 'tablesWithDueCells'],
   tables: ['loadTable', 'listTables', 'getTable', 'getRow', 'findRows', 'listJobs', 'getJob', 'stagedImportRows', 'rowVectorCounts', 'tablesWithStaleRows'],

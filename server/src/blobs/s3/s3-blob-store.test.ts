@@ -92,9 +92,9 @@ describe('S3 blob store', () => {
     const { blobs, prefix } = storeOnFreshPrefix({ abandonedAfterMs: 60 * 60 * 1000, now: () => now })
     const orphan = await blobs.write(bytesOf('orphan'))
     await leaveUnfinishedUpload(blobs, `${prefix}blobs/blob_${randomBytes(16).toString('hex')}`)
-    expect(await blobs.sweep(() => false, { olderThan: new Date(Date.now() + 60_000) })).toEqual({ temporaryFiles: 0, orphans: 0 })
+    expect(await blobs.sweep(() => new Set<string>(), { olderThan: new Date(Date.now() + 60_000) })).toEqual({ temporaryFiles: 0, orphans: 0 })
     now = new Date(Date.now() + 2 * 60 * 60 * 1000)
-    expect(await blobs.sweep(() => false, { olderThan: now })).toEqual({ temporaryFiles: 1, orphans: 1 })
+    expect(await blobs.sweep(() => new Set<string>(), { olderThan: now })).toEqual({ temporaryFiles: 1, orphans: 1 })
     expect(await blobs.stat(orphan.blobId)).toBeUndefined()
     blobs.close()
   })
@@ -105,7 +105,15 @@ describe('S3 blob store', () => {
     const written = []
     for (let i = 0; i < 7; i++) written.push(await blobs.write(bytesOf(`blob ${i}`)))
     const kept = new Set(written.slice(0, 3).map((w) => w.blobId))
-    expect(await blobs.sweep((id) => kept.has(id))).toEqual({ temporaryFiles: 5, orphans: 4 })
+    // One question a page of the listing (2 objects), never one a blob.
+    const asked: string[][] = []
+    const referenced = (ids: ReadonlyArray<string>): Set<string> => {
+      asked.push([...ids])
+      return new Set(ids.filter((id) => kept.has(id)))
+    }
+    expect(await blobs.sweep(referenced)).toEqual({ temporaryFiles: 5, orphans: 4 })
+    expect(asked).toHaveLength(4)
+    expect(asked.flat().sort()).toEqual(written.map((w) => w.blobId).sort())
     expect(await inspect(blobs, prefix)).toEqual({ unfinished: 0, stored: [...kept].sort() })
     blobs.close()
   })
@@ -114,7 +122,7 @@ describe('S3 blob store', () => {
     const other = storeOnFreshPrefix()
     const mine = storeOnFreshPrefix()
     const theirs = await other.blobs.write(bytesOf('theirs'))
-    expect(await mine.blobs.sweep(() => false)).toEqual({ temporaryFiles: 0, orphans: 0 })
+    expect(await mine.blobs.sweep(() => new Set<string>())).toEqual({ temporaryFiles: 0, orphans: 0 })
     expect(await other.blobs.stat(theirs.blobId)).toEqual({ size: 6 })
     expect(await mine.blobs.stat(theirs.blobId)).toBeUndefined()
     other.blobs.close()

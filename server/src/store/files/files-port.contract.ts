@@ -361,6 +361,17 @@ export function describeFilesPortContract(name: string, open: (now: Clock) => Pr
         expect(await files.blobInUse('blob_new')).toBe(true)
       })
 
+      it('answers which of a batch of blobs some file references, in one call', async () => {
+        const original = await withContent(definition('a.txt'), blob('shared'))
+        await files.copy(original, { botId: BOT, key: 'copy.txt', ownerScope: '', owner: { type: 'bot', id: BOT } }, undefined)
+        await withContent(definition('b.txt'), blob('other'))
+        const { file: replaced } = await files.upsert(definition('b.txt'))
+        await files.completeUpload(replaced.id, replaced.version, blob('newer'))
+        // A blob two files share is named once; a replaced one and an unknown one are not named at all.
+        expect([...(await files.blobsInUse(['blob_shared', 'blob_other', 'blob_newer', 'blob_unknown', 'blob_shared']))].sort()).toEqual(['blob_newer', 'blob_shared'])
+        expect(await files.blobsInUse([])).toEqual(new Set())
+      })
+
       it('refuses a version that a newer upsert superseded, changing nothing', async () => {
         const v1 = await define(definition('a.txt'))
         const { file: v2 } = await files.upsert(definition('a.txt', { size: 6 }))

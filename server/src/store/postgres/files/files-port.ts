@@ -347,6 +347,20 @@ export class PgFilesPort implements FilesPort {
   }
 
   /**
+   * Which of these blobs some row references, in one query (the blob sweep keeps those).
+   *
+   * @example
+   * ```ts
+   * await blobs.sweep((blobIds) => files.blobsInUse(blobIds))
+   * ```
+   */
+  async blobsInUse(blobIds: ReadonlyArray<string>): Promise<Set<string>> {
+    if (blobIds.length === 0) return new Set()
+    const rows = await this.scope.sql<Array<{ blob_id: string }>>`SELECT DISTINCT blob_id FROM files WHERE blob_id = ANY(${[...blobIds]}::text[])`
+    return new Set(rows.map((row) => row.blob_id))
+  }
+
+  /**
    * Files holding content and their content bytes, over the given bots (File Storage).
    *
    * @example

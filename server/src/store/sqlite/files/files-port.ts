@@ -413,15 +413,29 @@ export class FilesRepository {
   }
 
   /**
-   * Whether any file row references a blob (the blob sweep keeps those).
+   * Whether any file row references a blob.
    *
    * @example
    * ```ts
-   * await blobs.sweep((blobId) => files.blobInUse(blobId))
+   * files.blobInUse(blobId) // true while a file names it
    * ```
    */
   blobInUse(blobId: string): boolean {
     return this.statement('SELECT 1 FROM files WHERE blob_id = ? LIMIT 1').get(blobId) !== undefined
+  }
+
+  /**
+   * Which of these blobs some file row references, in one statement (the blob sweep keeps those).
+   *
+   * @example
+   * ```ts
+   * await blobs.sweep((blobIds) => files.blobsInUse(blobIds))
+   * ```
+   */
+  blobsInUse(blobIds: ReadonlyArray<string>): Set<string> {
+    if (blobIds.length === 0) return new Set()
+    const rows = this.statement('SELECT DISTINCT blob_id FROM files WHERE blob_id IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify(blobIds))
+    return new Set(rows as string[])
   }
 
   /**
