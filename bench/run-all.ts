@@ -54,6 +54,7 @@ export const BENCHES: readonly BenchEntry[] = [
   { file: 'health-under-load.bench.ts', args: ['--clients', '200', '--seconds', '10'] },
   { file: 'dataset.bench.ts', args: ['--rows', '20000', '--files', '10'] },
   { file: 'code-columns.bench.ts', args: ['--seconds', '1', '--rounds', '3'] },
+  { file: 'sweep-questions.bench.ts', args: ['--engine', 'postgres', '--files', '20000'] },
 ]
 
 /** What one bench did: its status, its time and the ratios it printed. */
