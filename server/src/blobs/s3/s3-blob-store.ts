@@ -422,14 +422,14 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
         throw toBlobError(error, 'ListObjectsV2')
       }
       // One question to the database a page, not one a blob: at a million objects, a thousand queries.
-      const old = (page.Contents ?? []).filter((object) => object.Key && object.LastModified && object.LastModified < cutoff)
-      const names = old.map((object) => object.Key!.slice(blobsPrefix.length))
-      const kept = names.length > 0 ? await referenced(names.filter((name) => BLOB_ID.test(name))) : new Set<string>()
-      for (const object of old) {
-        const name = object.Key!.slice(blobsPrefix.length)
+      const old = (page.Contents ?? []).flatMap((object) =>
+        object.Key && object.LastModified && object.LastModified < cutoff ? [{ key: object.Key, name: object.Key.slice(blobsPrefix.length) }] : [],
+      )
+      const kept = await referenced(old.map((object) => object.name).filter((name) => BLOB_ID.test(name)))
+      for (const { key, name } of old) {
         if (kept.has(name)) continue
         try {
-          await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.Key }))
+          await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }))
           orphans++
         } catch (error) {
           if (!isMissing(error)) throw toBlobError(error, 'DeleteObject')
