@@ -14,12 +14,9 @@ import { openPostgresBackend, openSqliteBackend } from './open-backend.js'
 import { createTestDatabase } from './postgres/test-database.test-support.js'
 import { openSearchTestBackend } from './postgres/search/search-test-backend.test-support.js'
 import { pgliteDatabase, realPostgresDatabase } from './postgres/search/test-databases.test-support.js'
-import { createTestDatabase as createTablesTestDatabase } from './postgres/tables/test-database.test-support.js'
 import { describeSearchPortContract } from './search/search-port.contract.js'
 import { describeTablesPortContract } from './tables/tables-port.contract.js'
-import { describeTablesDifferential } from './tables/tables-port.oracle.js'
 import { describeWebhooksPortContract } from './webhooks/webhooks-port.contract.js'
-import type { TablesPort } from './tables/tables-port.js'
 
 // The one runner of the port contracts: every contract runs, unchanged, against every backend of the list below.
 // Adding a backend is adding an entry; tests of one engine's own behaviour stay in its adapter folder.
@@ -50,18 +47,8 @@ const backendContracts: ReadonlyArray<Contract<Backend>> = [
   (name, open) => describeJobQueueContract(name, async (now) => queueOf(await open(now))),
 ]
 
-/** The contracts of a tables port alone: the port's and the differential check against mingo. */
-const tablesContracts: ReadonlyArray<Contract<Pick<Backend, 'tables'>>> = [
-  describeTablesPortContract,
-  (name, open) => describeTablesDifferential(name, async () => tablesOf(await open(() => new Date()))),
-]
-
 function queueOf({ backend, close }: Opened<Backend>): { queue: Backend['jobs']; close(): Promise<void> } {
   return { queue: backend.jobs, close }
-}
-
-function tablesOf({ backend, close }: Opened<Pick<Backend, 'tables'>>): { tables: TablesPort; close(): Promise<void> } {
-  return { tables: backend.tables, close }
 }
 
 /** A short bound on waits for an open transaction, so the refusal of a call made from inside one comes fast. */
@@ -164,22 +151,6 @@ const pglitePgvector: ContractTarget<Backend> = {
   },
 }
 
-/** PostgreSQL's tables port alone, in a fresh schema of its own per open (so it is checked outside `public`). */
-const postgresTablesPort: ContractTarget<Pick<Backend, 'tables'>> = {
-  name: 'postgres',
-  contracts: tablesContracts,
-  setUp: async () => {
-    const database = await createTablesTestDatabase()
-    return {
-      tearDown: () => database.drop(),
-      open: async (now) => {
-        const { tables, close } = await database.openTables(now)
-        return { backend: { tables }, close }
-      },
-    }
-  },
-}
-
 async function closeThenRemove(backend: Backend, dataDir: string): Promise<void> {
   await removeAfter(() => backend.close(), dataDir)
 }
@@ -206,5 +177,7 @@ function describeTarget<B>(target: ContractTarget<B>): void {
   })
 }
 
+// The tables port runs its contract inside the PostgreSQL backend above, in a schema that is not `public`; its
+// differential check against mingo runs on both engines in test/tables/differential.test.ts. A target for the
+// tables port alone ran both a second time (~12 s of each run) and was removed.
 for (const target of [sqliteFile, sqliteMemory, postgresServer, postgresExactVectors, pglitePgvector]) describeTarget(target)
-describeTarget(postgresTablesPort)
