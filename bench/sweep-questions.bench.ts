@@ -2,8 +2,9 @@
  * What the start's content sweep costs the database (decision 1487): the sweep asks which blobs some file still
  * references. It used to ask once per blob; it now asks once per batch (a page of an S3 listing, 256 names of a
  * folder). This bench loads `--files` file rows by bulk SQL into the files port's own table, then times both ways of
- * asking about every blob, in the same run, alternating: one `blobInUse` per blob (the way before) and one
- * `blobsInUse` per batch of `--batch` ids (the way now). Both answer the same set, which the bench checks.
+ * asking about every blob, in the same run, alternating: one question per blob (the way before; since the port's
+ * `blobInUse` was folded into it, `blobsInUse` with one id) and one `blobsInUse` per batch of `--batch` ids (the way
+ * now). Both answer the same set, which the bench checks.
  *
  * Run:
  *   npm run bench:sweep -- --engine sqlite --files 100000
@@ -47,7 +48,7 @@ const ids = Array.from({ length: fileCount }, (_, n) => (n % 10 === 9 ? `blob_or
 
 async function perBlob(backend: Backend): Promise<Set<string>> {
   const kept = new Set<string>()
-  for (const id of ids) if (await backend.files.blobInUse(id)) kept.add(id)
+  for (const id of ids) if ((await backend.files.blobsInUse([id])).has(id)) kept.add(id)
   return kept
 }
 
@@ -79,7 +80,7 @@ try {
     const line = (label: string, list: number[]): string => `| ${label} | ${list.map((t) => t.toFixed(0)).join(', ')} | ${median(list).toFixed(0)} |`
     console.log(`\nsweep questions, ${engine}, ${fileCount.toLocaleString('en')} files (loaded in ${loaded.seconds.toFixed(1)} s), ${cpus().length} cores, ${cpus()[0]?.model ?? ''}, Node ${process.version}, load ${loadavg()[0]!.toFixed(1)}\n`)
     console.log('| asking about every blob | ms per round | median ms |\n|---|---:|---:|')
-    console.log(line('one `blobInUse` per blob (before)', times.perBlob))
+    console.log(line('one question per blob (before)', times.perBlob))
     console.log(line(`one \`blobsInUse\` per ${batchSize} blobs (now)`, times.perBatch))
     console.log(`\ntime now / before (medians): ${(median(times.perBatch) / median(times.perBlob)).toFixed(3)}`)
     const rate = (ms: number): number => fileCount / (ms / 1000)

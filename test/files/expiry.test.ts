@@ -23,17 +23,17 @@ describe('expiresAt', () => {
     const expiresAt = new Date(clock.now().getTime() + 60_000).toISOString()
     const { file: temp } = await uploadText(service, 'temp.txt', 'short-lived', { expiresAt })
     const { file: stays } = await uploadText(service, 'stays.txt', 'forever')
-    // Through the port, so every backend runs this: blobInUse sees every row, expired or not, until it is deleted.
+    // Through the port, so every backend runs this: blobsInUse sees every row, expired or not, until it is deleted.
     const backend = service.app.services.backend
     const tempBlob = (await backend.files.getById(service.botId, temp.id))!.blobId!
     const blobsDir = join(service.contentDir, 'files', 'blobs')
     // A pass has run before the expiry (issue 28: a fixed 60 ms wait let this pass without any), and kept the file.
     const passes = async () => (await backend.jobs.list({ kind: EXPIRE_FILES_JOB, state: 'completed' })).length
     await until(async () => (await passes()) >= 1, 'a sweep pass')
-    expect(await backend.files.blobInUse(tempBlob)).toBe(true)
+    expect([...(await backend.files.blobsInUse([tempBlob]))]).toEqual([tempBlob])
     expect(await readdir(blobsDir)).toHaveLength(2)
     clock.advance(61_000)
-    await until(async () => !(await backend.files.blobInUse(tempBlob)), 'the temp blob released')
+    await until(async () => (await backend.files.blobsInUse([tempBlob])).size === 0, 'the temp blob released')
     await until(async () => (await readdir(blobsDir)).length === 1, 'one blob left')
     expect((await backend.files.getById(service.botId, stays.id))?.key).toBe('stays.txt')
     expect(await backend.files.getAnyById(temp.id)).toBeUndefined()

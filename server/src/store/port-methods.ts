@@ -32,7 +32,6 @@ export const portMethods = {
     'copy',
     'delete',
     'deleteExpired',
-    'blobInUse',
     'blobsInUse',
     'usage',
     'list',
@@ -114,7 +113,7 @@ export const portMethods = {
  */
 export const readOnlyPortMethods = {
   auth: ['listBots', 'getBot', 'listTokens', 'authenticate'],
-  files: ['usage', 'getById', 'getAnyById', 'getByKey', 'blobInUse', 'blobsInUse', 'list', 'listTagKeys', 'listTagValues'],
+  files: ['usage', 'getById', 'getAnyById', 'getByKey', 'blobsInUse', 'list', 'listTagKeys', 'listTagValues'],
   knowledgeBases: ['get', 'list'],
   computed: ['cellsOf', 'countStaleRows', 'hasDueCells', 'tablesWithDueCells'],
   tables: ['loadTable', 'listTables', 'getTable', 'getRow', 'findRows', 'listJobs', 'getJob', 'stagedImportRows', 'rowVectorCounts', 'tablesWithStaleRows'],

@@ -71,9 +71,10 @@ export interface FilesPort {
   delete(fileId: string): Promise<string[]>
   /** Deletes every expired file; returns how many, the files as they were (for `file.deleted` events) and the blobs to delete. */
   deleteExpired(): Promise<{ deleted: number; files: FileRecord[]; unreferencedBlobIds: string[] }>
-  /** Whether any row references a blob. */
-  blobInUse(blobId: string): Promise<boolean>
-  /** Which of these blobs some row references, in one query (the start's sweep asks a page of blobs at a time). */
+  /**
+   * Which of these blobs some row references, in one query (the start's sweep asks a page of blobs at a time; one
+   * blob is a batch of one).
+   */
   blobsInUse(blobIds: ReadonlyArray<string>): Promise<ReadonlySet<string>>
   /**
    * Files with readable content and their content bytes, for these bots (File Storage accounting). Each file counts

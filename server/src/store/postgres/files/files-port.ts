@@ -335,18 +335,6 @@ export class PgFilesPort implements FilesPort {
   }
 
   /**
-   * Whether any row references a blob.
-   *
-   * @example
-   * ```ts
-   * await files.blobInUse(blobId)
-   * ```
-   */
-  async blobInUse(blobId: string): Promise<boolean> {
-    return blobReferenced(this.scope.sql, blobId)
-  }
-
-  /**
    * Which of these blobs some row references, in one query (the blob sweep keeps those).
    *
    * @example

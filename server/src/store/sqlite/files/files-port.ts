@@ -412,15 +412,8 @@ export class FilesRepository {
     })()
   }
 
-  /**
-   * Whether any file row references a blob.
-   *
-   * @example
-   * ```ts
-   * files.blobInUse(blobId) // true while a file names it
-   * ```
-   */
-  blobInUse(blobId: string): boolean {
+  /** Whether any file row references a blob: the check a delete or a replacement makes inside its transaction. */
+  private blobInUse(blobId: string): boolean {
     return this.statement('SELECT 1 FROM files WHERE blob_id = ? LIMIT 1').get(blobId) !== undefined
   }
 
