@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { describeBlobStoreContract } from './blob-store.contract.js'
+import { SWEEP_TIMESTAMP_SLACK_MS } from './blob-store.js'
 import { createLocalFolderBlobStore, nodeBlobFileSystem, SWEEP_NAMES_PER_TURN, type BlobFileSystem } from './local-folder-store.js'
 
 async function* chunks(...parts: string[]): AsyncIterable<Uint8Array> {
@@ -247,6 +248,23 @@ describe('local folder blob store: the start sweep and the event loop', () => {
     root = await mkdtemp(join(tmpdir(), 'botshelf-blobs-sweep-'))
   })
   afterEach(() => rm(root, { recursive: true, force: true }))
+
+  it('takes for leftovers only files stamped before olderThan less the timestamp slack', async () => {
+    const blobs = createLocalFolderBlobStore({ root })
+    const olderThan = new Date()
+    const justBefore = await blobs.write(chunks('a tick behind'))
+    const leftover = await blobs.write(chunks('an hour old'))
+    const stamp = (blobId: string, ms: number) => utimes(join(root, 'blobs', blobId), ms / 1000, ms / 1000)
+    // A coarse file-system clock stamps a file written after olderThan with a time a few milliseconds before it.
+    await stamp(justBefore.blobId, olderThan.getTime() - 5)
+    await stamp(leftover.blobId, olderThan.getTime() - 60 * 60 * 1000)
+    expect(await blobs.sweep(() => new Set<string>(), { olderThan })).toEqual({ temporaryFiles: 0, orphans: 1 })
+    expect(await blobs.stat(justBefore.blobId)).toEqual({ size: 13 })
+    expect(await blobs.stat(leftover.blobId)).toBeUndefined()
+    // The slack is the shared one, and one past it is a leftover again.
+    await stamp(justBefore.blobId, olderThan.getTime() - SWEEP_TIMESTAMP_SLACK_MS - 1)
+    expect(await blobs.sweep(() => new Set<string>(), { olderThan })).toEqual({ temporaryFiles: 0, orphans: 1 })
+  })
 
   it('asks about a large folder a batch of names per question and per turn of the loop, and still removes every orphan', async () => {
     const blobs = createLocalFolderBlobStore({ root })

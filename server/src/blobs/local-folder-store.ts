@@ -1,7 +1,7 @@
 import { open, opendir, rename, rm, stat, unlink } from 'node:fs/promises'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { join } from 'node:path'
-import type { BlobsReferenced, BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, WrittenBlob } from './blob-store.js'
+import { sweepCutoffMs, type BlobsReferenced, type BlobStore, type BlobWriteOptions, type ByteRange, type OpenedBlob, type SweepReport, type WrittenBlob } from './blob-store.js'
 import { BlobError, BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from './errors.js'
 import { GroupFsync, makePrivateFolder, pooledRandomBytes, PRIVATE_FILE_MODE } from '../platform/index.js'
 import { OverlappedWriter } from './overlapped-writer.js'
@@ -277,7 +277,7 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
   async function isOld(path: string, olderThan: Date | undefined): Promise<boolean> {
     if (!olderThan) return true
     const info = await fs.stat(path).catch(() => undefined)
-    return info !== undefined && info.mtimeMs < olderThan.getTime()
+    return info !== undefined && info.mtimeMs < sweepCutoffMs(olderThan)
   }
 
   // Run at every start beside the first requests: it streams the folder and asks about its blobs a batch of

@@ -9,7 +9,7 @@ import {
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3'
-import type { BlobsReferenced, BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, PresignedReadOptions, SweepReport, WrittenBlob } from '../blob-store.js'
+import { sweepCutoffMs, type BlobsReferenced, type BlobStore, type BlobWriteOptions, type ByteRange, type OpenedBlob, type PresignedReadOptions, type SweepReport, type WrittenBlob } from '../blob-store.js'
 import { BlobError, BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from '../errors.js'
 import { DEFAULT_MAX_BLOB_BYTES } from '../local-folder-store.js'
 import { PartUploader, type PartBufferAccount } from './part-uploader.js'
@@ -442,7 +442,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
 
   async function sweep(referenced: BlobsReferenced, sweepOptions: { olderThan?: Date } = {}): Promise<SweepReport> {
     const graceCutoff = now().getTime() - abandonedAfterMs
-    const cutoff = new Date(Math.min(graceCutoff, sweepOptions.olderThan?.getTime() ?? graceCutoff))
+    const cutoff = new Date(Math.min(graceCutoff, sweepOptions.olderThan ? sweepCutoffMs(sweepOptions.olderThan) : graceCutoff))
     const temporaryFiles = await abortAbandonedUploads(cutoff)
     const orphans = await deleteOrphans(referenced, cutoff)
     return { temporaryFiles, orphans }
