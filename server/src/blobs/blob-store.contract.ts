@@ -218,13 +218,14 @@ export function describeBlobStoreContract(name: string, open: () => Promise<Blob
       expect((await subject.inspect()).unfinished).toBe(1)
     })
 
-    it('leaves a blob written just after olderThan alone, though its storage stamps it coarsely (a start and its first upload)', async () => {
-      // The start's sweep takes its time, then the first upload writes at once: the blob is renamed into place
-      // before its row commits, so nothing references it yet. A file system's mtime reads up to a timer tick
-      // behind the clock (S3's LastModified up to a second), so the blob can look older than the start.
+    it('leaves a blob written while the start sweeps alone, though its storage stamps it coarsely', async () => {
+      // The start's sweep runs beside the first upload, whose blob is in place before its row commits, so nothing
+      // references it yet; a file system's mtime reads up to a timer tick behind the clock that took the start, and
+      // S3's LastModified up to a second.
       const startedAt = new Date()
+      const sweeping = blobs.sweep(() => new Set<string>(), { olderThan: startedAt })
       const first = await blobs.write(chunks('first upload'))
-      expect(await blobs.sweep(() => new Set<string>(), { olderThan: startedAt })).toEqual({ temporaryFiles: 0, orphans: 0 })
+      expect(await sweeping).toEqual({ temporaryFiles: 0, orphans: 0 })
       expect(await blobs.stat(first.blobId)).toEqual({ size: 12 })
     })
   })

@@ -53,28 +53,6 @@ export interface OpenedBlob {
  */
 export type BlobsReferenced = (blobIds: ReadonlyArray<string>) => ReadonlySet<string> | Promise<ReadonlySet<string>>
 
-/**
- * How far a stored file's time may read behind the clock that took a sweep's `olderThan`. File systems stamp files
- * from a coarse clock (Linux: the last timer tick; 19,922 files of 20,000 written here just after a `Date.now()`
- * read an earlier mtime, by up to 6.2 ms; FAT keeps 2 s steps) and S3 keeps `LastModified` in whole seconds. Without
- * this slack a start's sweep took a blob written in its first milliseconds, renamed into place but not yet committed,
- * for a leftover and deleted it under the upload.
- */
-export const SWEEP_TIMESTAMP_SLACK_MS = 2_000
-
-/**
- * The time before which a sweep given `olderThan` treats a stored file as left over: `olderThan` less
- * {@link SWEEP_TIMESTAMP_SLACK_MS}. What was written in the slack stays until the next start's sweep.
- *
- * @example
- * ```ts
- * sweepCutoffMs(new Date(10_000)) // 8_000
- * ```
- */
-export function sweepCutoffMs(olderThan: Date): number {
-  return olderThan.getTime() - SWEEP_TIMESTAMP_SLACK_MS
-}
-
 /** What {@link BlobStore.sweep} removed. */
 export interface SweepReport {
   /** Unfinished writes removed: temporary files (local folder), aborted multipart uploads (S3). */
@@ -148,8 +126,7 @@ export interface BlobStore {
   delete(blobId: string): Promise<void>
   /**
    * Removes leftover temporary files and blobs that `referenced` does not name. Run at start; with `olderThan` (the
-   * start time) it leaves alone files written since (their storage's timestamps read coarsely: it leaves those of
-   * the {@link SWEEP_TIMESTAMP_SLACK_MS} before it too), so uploads that began meanwhile are safe. `referenced` is asked
+   * start time) it leaves alone files written since, so uploads that began meanwhile are safe. `referenced` is asked
    * about a batch of blob ids at a time (a folder's read, a listing's page) and answers those some file uses: one
    * query a batch, not one a blob.
    */

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { describeBlobStoreContract } from './blob-store.contract.js'
-import { SWEEP_TIMESTAMP_SLACK_MS } from './blob-store.js'
 import { createLocalFolderBlobStore, nodeBlobFileSystem, SWEEP_NAMES_PER_TURN, type BlobFileSystem } from './local-folder-store.js'
 
 async function* chunks(...parts: string[]): AsyncIterable<Uint8Array> {
@@ -249,20 +248,31 @@ describe('local folder blob store: the start sweep and the event loop', () => {
   })
   afterEach(() => rm(root, { recursive: true, force: true }))
 
-  it('takes for leftovers only files stamped before olderThan less the timestamp slack', async () => {
-    const blobs = createLocalFolderBlobStore({ root })
+  it('never takes a blob it wrote during the sweep for a leftover, though the file system stamps it older', async () => {
+    // The blobs folder is listed only once the test has written: the listing then holds the new blob.
+    let openListing: () => void = () => {}
+    const listingMayStart = new Promise<void>((resolve) => (openListing = resolve))
+    const fs: BlobFileSystem = {
+      ...nodeBlobFileSystem,
+      names: async function* (path) {
+        if (path.endsWith('blobs')) await listingMayStart
+        yield* nodeBlobFileSystem.names(path)
+      },
+    }
+    const blobs = createLocalFolderBlobStore({ root, fs })
+    const leftover = await blobs.write(chunks('left by a crash'))
     const olderThan = new Date()
-    const justBefore = await blobs.write(chunks('a tick behind'))
-    const leftover = await blobs.write(chunks('an hour old'))
-    const stamp = (blobId: string, ms: number) => utimes(join(root, 'blobs', blobId), ms / 1000, ms / 1000)
-    // A coarse file-system clock stamps a file written after olderThan with a time a few milliseconds before it.
-    await stamp(justBefore.blobId, olderThan.getTime() - 5)
-    await stamp(leftover.blobId, olderThan.getTime() - 60 * 60 * 1000)
-    expect(await blobs.sweep(() => new Set<string>(), { olderThan })).toEqual({ temporaryFiles: 0, orphans: 1 })
-    expect(await blobs.stat(justBefore.blobId)).toEqual({ size: 13 })
+    const anHourBefore = (olderThan.getTime() - 60 * 60 * 1000) / 1000
+    await utimes(join(root, 'blobs', leftover.blobId), anHourBefore, anHourBefore)
+    const sweeping = blobs.sweep(() => new Set<string>(), { olderThan })
+    const written = await blobs.write(chunks('the first upload'))
+    // A coarse clock stamps a file written after olderThan a few milliseconds before it; an hour is the extreme.
+    await utimes(join(root, 'blobs', written.blobId), anHourBefore, anHourBefore)
+    openListing()
+    expect(await sweeping).toEqual({ temporaryFiles: 0, orphans: 1 })
+    expect(await blobs.stat(written.blobId)).toEqual({ size: 16 })
     expect(await blobs.stat(leftover.blobId)).toBeUndefined()
-    // The slack is the shared one, and one past it is a leftover again.
-    await stamp(justBefore.blobId, olderThan.getTime() - SWEEP_TIMESTAMP_SLACK_MS - 1)
+    // Once that sweep is over, the blob is like any other: a later sweep takes it if nothing references it.
     expect(await blobs.sweep(() => new Set<string>(), { olderThan })).toEqual({ temporaryFiles: 0, orphans: 1 })
   })
 

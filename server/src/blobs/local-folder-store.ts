@@ -1,7 +1,7 @@
 import { open, opendir, rename, rm, stat, unlink } from 'node:fs/promises'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { join } from 'node:path'
-import { sweepCutoffMs, type BlobsReferenced, type BlobStore, type BlobWriteOptions, type ByteRange, type OpenedBlob, type SweepReport, type WrittenBlob } from './blob-store.js'
+import type { BlobsReferenced, BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, SweepReport, WrittenBlob } from './blob-store.js'
 import { BlobError, BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from './errors.js'
 import { GroupFsync, makePrivateFolder, pooledRandomBytes, PRIVATE_FILE_MODE } from '../platform/index.js'
 import { OverlappedWriter } from './overlapped-writer.js'
@@ -189,10 +189,18 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
     return join(blobsDir, blobId)
   }
 
+  // The blobs this store writes while a sweep runs. The sweep never takes them for leftovers, whatever their mtime
+  // says: a file system stamps files from a coarse clock (Linux: the last timer tick; 19,922 files of 20,000 written
+  // here just after a `Date.now()` read an earlier mtime, by up to 6.2 ms), so the first upload after a start could
+  // look older than the start and lose its blob, renamed into place but not yet committed, to the start's sweep.
+  const writtenDuringSweep = new Set<string>()
+  let sweepsRunning = 0
+
   async function write(source: AsyncIterable<Uint8Array>, writeOptions: BlobWriteOptions = {}): Promise<WrittenBlob> {
     const hardLimit = writeOptions.maxBytes ?? DEFAULT_MAX_BLOB_BYTES
     const limit = writeOptions.expectedBytes !== undefined ? Math.min(writeOptions.expectedBytes, hardLimit) : hardLimit
     const blobId = newBlobId()
+    if (sweepsRunning > 0) writtenDuringSweep.add(blobId)
     const tempPath = join(tmpDir, `${blobId}${TEMP_SUFFIX}`)
     const finalPath = join(blobsDir, blobId)
     let renamed = false
@@ -277,20 +285,29 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
   async function isOld(path: string, olderThan: Date | undefined): Promise<boolean> {
     if (!olderThan) return true
     const info = await fs.stat(path).catch(() => undefined)
-    return info !== undefined && info.mtimeMs < sweepCutoffMs(olderThan)
+    return info !== undefined && info.mtimeMs < olderThan.getTime()
   }
 
   // Run at every start beside the first requests: it streams the folder and asks about its blobs a batch of
   // SWEEP_NAMES_PER_TURN names at a time, handing the event loop back between batches, so a folder of a million blobs
   // delays no answer (it held the loop ~3 ms per thousand blobs when it read the whole folder and asked about each).
   async function sweep(referenced: BlobsReferenced, sweepOptions: { olderThan?: Date } = {}): Promise<SweepReport> {
+    sweepsRunning++
+    try {
+      return await sweepFolders(referenced, sweepOptions)
+    } finally {
+      if (--sweepsRunning === 0) writtenDuringSweep.clear()
+    }
+  }
+
+  async function sweepFolders(referenced: BlobsReferenced, sweepOptions: { olderThan?: Date }): Promise<SweepReport> {
     let temporaryFiles = 0
     let orphans = 0
     let batch: string[] = []
     const removeUnreferenced = async (names: string[]): Promise<void> => {
       const kept = await referenced(names.filter((name) => BLOB_ID.test(name)))
       for (const name of names) {
-        if (kept.has(name)) continue
+        if (kept.has(name) || writtenDuringSweep.has(name)) continue
         const path = join(blobsDir, name)
         if (!(await isOld(path, sweepOptions.olderThan))) continue
         await fs.unlink(path).catch(() => undefined)
@@ -303,6 +320,7 @@ export function createLocalFolderBlobStore(options: LocalFolderBlobStoreOptions)
         sinceTurn = 0
         await nextTurn()
       }
+      if (writtenDuringSweep.has(name.slice(0, -TEMP_SUFFIX.length))) continue
       const path = join(tmpDir, name)
       if (!(await isOld(path, sweepOptions.olderThan))) continue
       await fs.unlink(path).catch(() => undefined)

@@ -9,7 +9,7 @@ import {
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3'
-import { sweepCutoffMs, type BlobsReferenced, type BlobStore, type BlobWriteOptions, type ByteRange, type OpenedBlob, type PresignedReadOptions, type SweepReport, type WrittenBlob } from '../blob-store.js'
+import type { BlobsReferenced, BlobStore, BlobWriteOptions, ByteRange, OpenedBlob, PresignedReadOptions, SweepReport, WrittenBlob } from '../blob-store.js'
 import { BlobError, BlobNotFoundError, BlobSizeMismatchError, BlobTooLargeError } from '../errors.js'
 import { DEFAULT_MAX_BLOB_BYTES } from '../local-folder-store.js'
 import { PartUploader, type PartBufferAccount } from './part-uploader.js'
@@ -247,6 +247,9 @@ function isMissing(error: unknown): boolean {
   return code === 'NoSuchKey' || code === 'NotFound' || code === 'NoSuchUpload' || (storageHttpStatus(error) === 404 && code !== 'NoSuchBucket')
 }
 
+/** The step of S3's object times (`LastModified`, a multipart upload's `Initiated`): whole seconds. */
+const S3_TIMESTAMP_STEP_MS = 1000
+
 /**
  * The S3-compatible adapter of the {@link BlobStore} port. Content is streamed up in parts with bounded memory
  * (see {@link S3BlobStoreOptions.partSize}), hashed and counted on the way with the local store's exact limits
@@ -442,7 +445,10 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
 
   async function sweep(referenced: BlobsReferenced, sweepOptions: { olderThan?: Date } = {}): Promise<SweepReport> {
     const graceCutoff = now().getTime() - abandonedAfterMs
-    const cutoff = new Date(Math.min(graceCutoff, sweepOptions.olderThan ? sweepCutoffMs(sweepOptions.olderThan) : graceCutoff))
+    // S3 keeps LastModified and Initiated in whole seconds: an object written in the second of `olderThan` can read
+    // as older than it, so `olderThan` is read a step earlier (the day of abandonment, by default, is earlier still).
+    const olderThanMs = sweepOptions.olderThan ? sweepOptions.olderThan.getTime() - S3_TIMESTAMP_STEP_MS : graceCutoff
+    const cutoff = new Date(Math.min(graceCutoff, olderThanMs))
     const temporaryFiles = await abortAbandonedUploads(cutoff)
     const orphans = await deleteOrphans(referenced, cutoff)
     return { temporaryFiles, orphans }
